@@ -1,0 +1,143 @@
+# gpuc - GPU.js semantics in C, on headless OpenGL 4.3 compute.  `make help` lists the targets.
+
+PREFIX  ?= /usr/local
+CC      ?= cc
+SANITIZE ?=
+DEBUG   ?=
+
+VERSION := 0.1.0
+SOMAJOR := 0
+
+ifeq ($(SANITIZE),1)
+BUILD   ?= build/sanitize
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+else
+BUILD   ?= build
+SANFLAGS :=
+endif
+
+ifeq ($(DEBUG),1)
+OPTFLAGS := -O0 -g
+else
+OPTFLAGS := -O2 -g
+endif
+
+WARNFLAGS := -Wall -Wextra -Werror -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+CPPFLAGS_ALL := -Iinclude -Isrc -Isrc/glad/include -D_POSIX_C_SOURCE=200809L
+CFLAGS_ALL := -std=c11 $(WARNFLAGS) $(OPTFLAGS) $(SANFLAGS) -fPIC -fvisibility=hidden $(CFLAGS)
+LIBS := -lEGL -lm -lpthread
+
+LIB_SRC := $(sort $(wildcard src/device/*.c src/kernel/*.c src/util/*.c))
+GLAD_SRC := src/glad/src/gl.c
+GLSL := $(sort $(wildcard glsl/*.glsl))
+GEN_SRC := $(BUILD)/gen/glsl_sources.c
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/glad.o $(BUILD)/obj/glsl_sources.o
+
+STATIC_LIB := $(BUILD)/libgpuc.a
+SHARED_LIB := $(BUILD)/libgpuc.so.$(VERSION)
+
+TEST_SRC := $(sort $(wildcard tests/*.c))
+TEST_BIN := $(BUILD)/tests/gpuc-tests
+EXAMPLE_SRC := $(sort $(wildcard examples/*.c))
+EXAMPLE_BIN := $(EXAMPLE_SRC:examples/%.c=$(BUILD)/examples/%)
+
+DEPS_STAMP := build/.deps-installed
+
+.PHONY: all lib check examples install uninstall deps glad clean help
+.DEFAULT_GOAL := all
+
+all: lib
+
+lib: $(STATIC_LIB) $(SHARED_LIB)
+
+help:
+	@echo "gpuc make targets:"
+	@echo "  make                 build build/libgpuc.a and build/libgpuc.so (installs missing Debian packages as root)"
+	@echo "  make check           build and run the Check test suites on the default device"
+	@echo "  make check SANITIZE=1  the same with ASan + UBSan (leak detection on), in build/sanitize/"
+	@echo "  make examples        build the example programs into build/examples/"
+	@echo "  make install PREFIX=/usr/local   install header, libraries and gpuc.pc (pkg-config)"
+	@echo "  make uninstall PREFIX=...        remove what install put there"
+	@echo "  make deps            install the Debian packages the build and tests need (scripts/install-deps.sh)"
+	@echo "  make glad            regenerate the committed GL 4.3 loader in src/glad/ (scripts/gen-glad.sh)"
+	@echo "  make clean           remove build/"
+	@echo "Variables: DEBUG=1 (-O0), SANITIZE=1, PREFIX, CC, CFLAGS; GPUC_DEVICE=auto|gpu|cpu|N picks the device."
+
+# Missing system packages are installed once (as root) before the first compile.
+$(DEPS_STAMP): scripts/install-deps.sh
+	@mkdir -p $(dir $@)
+	@scripts/install-deps.sh --check || scripts/install-deps.sh
+	@touch $@
+
+deps:
+	scripts/install-deps.sh
+
+glad:
+	scripts/gen-glad.sh
+
+$(GEN_SRC): $(GLSL) scripts/embed-glsl.sh | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	scripts/embed-glsl.sh $@ $(GLSL)
+
+$(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) $(CPPFLAGS) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+
+$(BUILD)/obj/glad.o: $(GLAD_SRC) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) $(CPPFLAGS) $(CFLAGS_ALL) -c $< -o $@
+
+$(BUILD)/obj/glsl_sources.o: $(GEN_SRC)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -c $< -o $@
+
+$(STATIC_LIB): $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(SHARED_LIB): $(LIB_OBJ)
+	$(CC) -shared -Wl,-soname,libgpuc.so.$(SOMAJOR) $(SANFLAGS) -o $@ $^ $(LIBS) $(LDFLAGS)
+	ln -sf libgpuc.so.$(VERSION) $(BUILD)/libgpuc.so.$(SOMAJOR)
+	ln -sf libgpuc.so.$(VERSION) $(BUILD)/libgpuc.so
+
+# Tests and examples link the static library and see only include/gpuc.h (tests/ adds its helpers).
+# They initialise gpuc's zero-is-default structs partially ({n}, {"name", 1}), as the API intends; with
+# -Wextra that needs -Wno-missing-field-initializers (see gpuc.h).
+USER_WARNFLAGS = $(WARNFLAGS) -Wno-missing-field-initializers
+CHECK_FLAGS = $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
+
+$(TEST_BIN): $(TEST_SRC) $(wildcard tests/*.h) $(STATIC_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) -Iinclude -Itests -D_POSIX_C_SOURCE=200809L $(CHECK_FLAGS) -std=c11 $(USER_WARNFLAGS) $(OPTFLAGS) $(SANFLAGS) \
+		$(CFLAGS) -o $@ $(TEST_SRC) $(STATIC_LIB) $(CHECK_LIBS) $(LIBS) -ldl $(LDFLAGS)
+
+$(BUILD)/examples/%: examples/%.c $(STATIC_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) -Iinclude -std=c11 $(USER_WARNFLAGS) $(OPTFLAGS) $(SANFLAGS) $(CFLAGS) -o $@ $< $(STATIC_LIB) $(LIBS) $(LDFLAGS)
+
+examples: $(EXAMPLE_BIN)
+
+# Sanitizer runs: leaks in gpuc are reported; Mesa's driver stays loaded (tests/fixture.c) so its own
+# unload-time allocation does not count against us.
+check: $(TEST_BIN) $(EXAMPLE_BIN)
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+		GPUC_EXAMPLES_DIR=$(BUILD)/examples $(TEST_BIN)
+
+install: lib
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 include/gpuc.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 $(STATIC_LIB) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(SHARED_LIB) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf libgpuc.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libgpuc.so.$(SOMAJOR)
+	ln -sf libgpuc.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libgpuc.so
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' scripts/gpuc.pc.in \
+		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/gpuc.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/include/gpuc.h $(DESTDIR)$(PREFIX)/lib/libgpuc.a \
+		$(DESTDIR)$(PREFIX)/lib/libgpuc.so* $(DESTDIR)$(PREFIX)/lib/pkgconfig/gpuc.pc
+
+clean:
+	rm -rf build
+
+-include $(LIB_OBJ:.o=.d)

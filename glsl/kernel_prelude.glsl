@@ -1,0 +1,20 @@
+// kernel_prelude.glsl - what every kernel sees before its own source.
+// Sections start with "//@ name"; gpuc picks sections and fills in $NAME-style fields
+// (src/kernel/codegen.c). Lines outside sections are comments for the reader.
+
+//@ prelude
+// The output cell this invocation computes (GPU.js's this.thread).
+ivec3 thread;
+// The output size, 1 in absent dimensions (GPU.js's this.output; GLSL reserves `output`).
+const ivec3 outputSize = ivec3($OUT_X, $OUT_Y, $OUT_Z);
+
+//@ constants_begin
+struct gpuc_constants_t {
+//@ constant_field
+    $TYPE $NAME;
+//@ constants_end
+};
+const gpuc_constants_t constants = gpuc_constants_t($VALUES);
+
+//@ scalar
+uniform $TYPE $NAME;

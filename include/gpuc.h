@@ -1,0 +1,291 @@
+/*
+ * gpuc.h - GPU.js semantics in C, on headless OpenGL 4.3 compute.
+ *
+ * A kernel computes ONE output cell from `thread.x/y/z`, as a GPU.js kernel does. You give it an output
+ * size and constants, and call it over arrays. gpuc runs it headless through EGL: on a GPU when the
+ * machine has one, on Mesa llvmpipe (the CPU) when it does not.
+ *
+ *     gpuc *gpu;
+ *     if (gpuc_open(&gpu, NULL) != GPUC_OK) { fprintf(stderr, "%s\n", gpuc_errmsg(gpu)); ... }
+ *     gpuc_kernel *k;
+ *     gpuc_create_kernel(gpu, "float twice(float a[]) { return 2.0 * a[thread.x]; }",
+ *                        &(gpuc_kernel_desc){ .output = {1024} }, &k);
+ *     gpuc_array *out;
+ *     gpuc_run(k, (gpuc_arg[]){ gpuc_arg_host_f32(data, (gpuc_dims){1024}) }, 1, &out);
+ *     gpuc_array_read_f32(out, result, 1024);
+ *     gpuc_array_free(out); gpuc_kernel_free(k); gpuc_close(gpu);
+ *
+ * THE KERNEL CONTRACT. A kernel is GLSL (4.30) source whose LAST function is the kernel; functions
+ * before it are helpers. Its parameters name the arguments:
+ *   - `float a[]`, `int a[]`, `vecN a[]` (1D), `float a[][]` (2D, read as a[y][x]), `float a[][][]`
+ *     (3D, a[z][y][x]): arrays. They are read-only and live in device buffers; gpuc reads them through
+ *     the fastest binding it has (an image view of the buffer), so inside the kernel `a[i]` is the only
+ *     way to use them (no a.length, no passing `a` to a helper). An index outside the array reads 0.
+ *   - `float t`, `int n`: scalars. They become uniforms: a new value never recompiles.
+ * Predeclared: `ivec3 thread` (the cell being computed), `const ivec3 outputSize` (the output size,
+ * 1 in unused dimensions; GLSL reserves `output`), and `constants.<name>` for each constant (compiled
+ * in, as GPU.js does). The return type (float, int, vec2, vec3, vec4) is the type of an output cell.
+ *
+ * ERRORS. Every call that can fail returns a gpuc_status; the message behind the last failure is kept
+ * per context (gpuc_errmsg) and names the kernel, the argument and the limit involved. A failed call
+ * changes nothing it was given: outputs are set only on success.
+ *
+ * DESCRIPTOR STRUCTS. Zero means "the default" everywhere, so initialise only what you need:
+ * `(gpuc_dims){n}`, `{"chunk", 256}`. Under -Wextra that style needs -Wno-missing-field-initializers.
+ *
+ * THREADS. A context belongs to the thread that opened it; use it from that thread only. Several
+ * contexts may live in one process and thread: each call makes its own context current.
+ */
+#ifndef GPUC_H
+#define GPUC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Marks the functions a shared libgpuc exports (everything else in it is hidden). */
+#if defined(__GNUC__)
+#define GPUC_API __attribute__((visibility("default")))
+#else
+#define GPUC_API
+#endif
+
+#define GPUC_VERSION_MAJOR 0
+#define GPUC_VERSION_MINOR 1
+#define GPUC_VERSION_PATCH 0
+
+/* Most constants a kernel may declare. */
+#define GPUC_MAX_CONSTANTS 32
+/* Most arguments a kernel may take (further bounded by the device's image units). */
+#define GPUC_MAX_ARGS 16
+
+typedef enum gpuc_status {
+    GPUC_OK = 0,
+    GPUC_ERROR_INVALID_ARGUMENT, /* NULL, zero or out-of-range input, wrong use of a handle */
+    GPUC_ERROR_TYPE_MISMATCH,    /* an argument's type or shape differs from the kernel's parameter */
+    GPUC_ERROR_COMPILE,          /* the kernel source does not parse or compile */
+    GPUC_ERROR_LIMIT,            /* a device or library limit would be exceeded */
+    GPUC_ERROR_OUT_OF_MEMORY,    /* host or device memory ran out */
+    GPUC_ERROR_NO_DEVICE,        /* no EGL display / OpenGL 4.3 context could be made */
+    GPUC_ERROR_GL                /* the driver reported an error */
+} gpuc_status;
+
+/* A fixed English name for a status ("GPUC_ERROR_LIMIT"...); never NULL. */
+GPUC_API const char *gpuc_status_name(gpuc_status status);
+
+/* Opaque handles. */
+typedef struct gpuc gpuc;               /* a headless GL context and everything made in it */
+typedef struct gpuc_kernel gpuc_kernel; /* a compiled kernel (GPU.js's createKernel result) */
+typedef struct gpuc_array gpuc_array;   /* an array in device memory (GPU.js's Texture) */
+
+/* Sizes. x is the fastest-varying dimension. Zero in y (and z) means that dimension is absent:
+ * {n} is 1D, {w, h} is 2D (h rows of w), {w, h, d} is 3D. x must be at least 1. */
+typedef struct gpuc_dims {
+    uint32_t x, y, z;
+} gpuc_dims;
+
+/* Cell types of arrays and kernel results. vecN cells are N float32 components. */
+typedef enum gpuc_type {
+    GPUC_TYPE_NONE = 0,
+    GPUC_FLOAT,
+    GPUC_INT,
+    GPUC_VEC2,
+    GPUC_VEC3,
+    GPUC_VEC4
+} gpuc_type;
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Context                                                                                         */
+/* ---------------------------------------------------------------------------------------------- */
+
+typedef struct gpuc_options {
+    /* Which device: "auto" (a GPU if there is one, else llvmpipe), "gpu" (a hardware device only),
+     * "cpu" or "llvmpipe" (Mesa's software rasterizer), or an EGL device index ("0", "1", ...).
+     * NULL means the environment variable GPUC_DEVICE, and "auto" where that is unset. */
+    const char *device;
+    /* Create a debug context and check every GL call through KHR_debug (also GPUC_DEBUG=1). */
+    bool debug;
+} gpuc_options;
+
+/* Opens a headless context. opts may be NULL (all defaults).
+ * On success *gpu is a usable context. On failure *gpu is still set (unless memory for the handle
+ * itself ran out, then NULL): that handle only answers gpuc_errmsg, which says which step failed
+ * and what to install, and must be released with gpuc_close. */
+GPUC_API gpuc_status gpuc_open(gpuc **gpu, const gpuc_options *opts);
+
+/* Releases the context and everything still made in it (kernels, arrays). NULL is ignored. */
+GPUC_API void gpuc_close(gpuc *gpu);
+
+/* The message of the most recent failed call on this context ("" while none has failed); a later
+ * success does not clear it. A NULL gpu gives a fixed message. The pointer stays valid until the
+ * next failing call or gpuc_close. */
+GPUC_API const char *gpuc_errmsg(const gpuc *gpu);
+
+/* What was opened. All strings are owned by the context. */
+typedef struct gpuc_info {
+    const char *renderer;     /* GL_RENDERER, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)" */
+    const char *vendor;       /* GL_VENDOR */
+    const char *gl_version;   /* GL_VERSION */
+    const char *glsl_version; /* GL_SHADING_LANGUAGE_VERSION */
+    const char *device;       /* how it was chosen: "gpu", "cpu" (llvmpipe), plus the EGL path */
+    int device_index;         /* the EGL device index, or -1 for Mesa's surfaceless platform */
+    bool software;            /* true on llvmpipe / any software renderer */
+    /* Limits that shape kernels. */
+    int max_work_group_count[3];
+    int max_work_group_size[3];
+    int max_work_group_invocations;
+    int64_t max_storage_block_size;  /* bytes one output binding may span */
+    int64_t max_texture_buffer_size; /* texels (4 components each) one input array may span */
+    int max_shared_memory;           /* bytes */
+    int max_image_units;             /* compute image uniforms: bounds the array arguments */
+    /* Iterations one invocation may loop in total before the driver silently stops its loops
+     * (65,535 on llvmpipe); 0 when the driver has no such budget. */
+    int64_t loop_budget;
+} gpuc_info;
+
+/* The device that was opened, or NULL for a NULL or failed context. */
+GPUC_API const gpuc_info *gpuc_get_info(const gpuc *gpu);
+
+/* Counters since gpuc_open, for tests and benchmarks. */
+typedef struct gpuc_stats {
+    uint64_t programs_compiled; /* GLSL programs compiled and linked (cache misses) */
+    uint64_t program_cache_hits;
+    uint64_t dispatches;        /* glDispatchCompute calls */
+    uint64_t uploads;           /* host -> device copies */
+    uint64_t readbacks;         /* device -> host copies */
+    uint64_t bytes_uploaded;
+    uint64_t bytes_read_back;
+} gpuc_stats;
+
+/* Fills *stats. Returns GPUC_ERROR_INVALID_ARGUMENT for NULL arguments or a failed context. */
+GPUC_API gpuc_status gpuc_get_stats(const gpuc *gpu, gpuc_stats *stats);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Arrays (device memory)                                                                          */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* Creates a zero-filled array of `dims` cells of `type`. */
+GPUC_API gpuc_status gpuc_array_new(gpuc *gpu, gpuc_type type, gpuc_dims dims, gpuc_array **out);
+
+/* Creates an array from host data: dims cells of float32 / int32. For vecN arrays use
+ * gpuc_array_new + gpuc_array_write_f32. `data` is copied; the caller keeps it. */
+GPUC_API gpuc_status gpuc_array_from_f32(gpuc *gpu, const float *data, gpuc_dims dims, gpuc_array **out);
+GPUC_API gpuc_status gpuc_array_from_i32(gpuc *gpu, const int32_t *data, gpuc_dims dims, gpuc_array **out);
+
+/* Copies `count` values (float components for float/vecN arrays, int32 for int arrays) between the
+ * host and the array. count must equal the array's value count (gpuc_array_values). Multi-dimensional
+ * arrays are row-major: x fastest, then y, then z (a 2D array reads as h rows of w, as GPU.js returns
+ * it). Reading a kernel result that was already read back (a kernel without .pipeline) copies from
+ * host memory and touches no GPU. */
+GPUC_API gpuc_status gpuc_array_write_f32(gpuc_array *a, const float *data, size_t count);
+GPUC_API gpuc_status gpuc_array_write_i32(gpuc_array *a, const int32_t *data, size_t count);
+GPUC_API gpuc_status gpuc_array_read_f32(const gpuc_array *a, float *data, size_t count);
+GPUC_API gpuc_status gpuc_array_read_i32(const gpuc_array *a, int32_t *data, size_t count);
+
+/* Shape queries; a NULL array gives zeros / GPUC_TYPE_NONE. */
+GPUC_API gpuc_dims gpuc_array_dims(const gpuc_array *a); /* as given: absent dimensions stay 0 */
+GPUC_API gpuc_type gpuc_array_type(const gpuc_array *a);
+GPUC_API size_t gpuc_array_cells(const gpuc_array *a);  /* x * y * z, absent dimensions counting 1 */
+GPUC_API size_t gpuc_array_values(const gpuc_array *a); /* cells * components per cell */
+
+/* Releases an array. NULL is ignored. */
+GPUC_API void gpuc_array_free(gpuc_array *a);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Kernels                                                                                         */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* A compile-time constant, seen in the kernel as constants.<name>. type GPUC_TYPE_NONE infers it:
+ * a whole number that fits an int is an int, anything else a float. */
+typedef struct gpuc_constant {
+    const char *name;
+    double value;
+    gpuc_type type; /* GPUC_TYPE_NONE, GPUC_INT or GPUC_FLOAT */
+} gpuc_constant;
+
+typedef struct gpuc_kernel_desc {
+    gpuc_dims output;                           /* required: the output size (1D, 2D or 3D) */
+    gpuc_constant constants[GPUC_MAX_CONSTANTS]; /* ended by the first entry whose name is NULL */
+    /* GPU.js's `pipeline`: keep results on the device only (no read back after a run). Without it, a
+     * run reads its result back into host memory before it returns, as GPU.js returns arrays. */
+    bool pipeline;
+    const char *name; /* for messages; NULL means the kernel function's name */
+} gpuc_kernel_desc;
+
+/* Compiles `source` (see THE KERNEL CONTRACT) into a kernel. Syntax and type errors are reported
+ * here, with the line and column in `source` and that line quoted. Programs are cached per context
+ * by their generated GLSL, so creating the same kernel again does not recompile. */
+GPUC_API gpuc_status gpuc_create_kernel(gpuc *gpu, const char *source, const gpuc_kernel_desc *desc,
+                               gpuc_kernel **out);
+
+/* Releases a kernel (arrays it returned stay valid). NULL is ignored. */
+GPUC_API void gpuc_kernel_free(gpuc_kernel *k);
+
+/* The kernel's parameters as parsed from its signature. */
+GPUC_API int gpuc_kernel_arg_count(const gpuc_kernel *k);
+GPUC_API gpuc_type gpuc_kernel_return_type(const gpuc_kernel *k);
+
+/* One argument of a run. Build them with the helpers below. */
+typedef enum gpuc_arg_kind {
+    GPUC_ARG_NONE = 0,
+    GPUC_ARG_ARRAY,    /* a device array (never copied back) */
+    GPUC_ARG_HOST_F32, /* host float32 data, uploaded for this run */
+    GPUC_ARG_HOST_I32, /* host int32 data, uploaded for this run */
+    GPUC_ARG_F32,      /* a float scalar */
+    GPUC_ARG_I32       /* an int scalar */
+} gpuc_arg_kind;
+
+typedef struct gpuc_arg {
+    gpuc_arg_kind kind;
+    const gpuc_array *array;
+    const void *host;
+    gpuc_dims dims;
+    float f32;
+    int32_t i32;
+} gpuc_arg;
+
+static inline gpuc_arg gpuc_arg_array(const gpuc_array *a)
+{
+    gpuc_arg arg = {GPUC_ARG_ARRAY, a, NULL, {0, 0, 0}, 0.0f, 0};
+    return arg;
+}
+static inline gpuc_arg gpuc_arg_host_f32(const float *data, gpuc_dims dims)
+{
+    gpuc_arg arg = {GPUC_ARG_HOST_F32, NULL, data, dims, 0.0f, 0};
+    return arg;
+}
+static inline gpuc_arg gpuc_arg_host_i32(const int32_t *data, gpuc_dims dims)
+{
+    gpuc_arg arg = {GPUC_ARG_HOST_I32, NULL, data, dims, 0.0f, 0};
+    return arg;
+}
+static inline gpuc_arg gpuc_arg_f32(float v)
+{
+    gpuc_arg arg = {GPUC_ARG_F32, NULL, NULL, {0, 0, 0}, v, 0};
+    return arg;
+}
+static inline gpuc_arg gpuc_arg_i32(int32_t v)
+{
+    gpuc_arg arg = {GPUC_ARG_I32, NULL, NULL, {0, 0, 0}, 0.0f, v};
+    return arg;
+}
+
+/* Runs the kernel over its whole output and returns the result as a new array (GPU.js's immutable
+ * results). nargs must equal the kernel's parameter count; each argument's kind, type and number of
+ * dimensions must match its parameter. Without .pipeline the result is read back before this returns;
+ * with it, the result stays on the device and can be passed straight to the next kernel. */
+GPUC_API gpuc_status gpuc_run(gpuc_kernel *k, const gpuc_arg *args, int nargs, gpuc_array **result);
+
+/* Like gpuc_run, but writes into an existing array `dst` (same cell type and cell count as the
+ * kernel's output; it may not also be one of the arguments). Useful for ping-pong loops. */
+GPUC_API gpuc_status gpuc_run_to(gpuc_kernel *k, const gpuc_arg *args, int nargs, gpuc_array *dst);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPUC_H */

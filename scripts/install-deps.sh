@@ -1,0 +1,41 @@
+#!/bin/sh
+# Installs the Debian packages gpuc needs to build, test and run headless on Mesa llvmpipe.
+#   scripts/install-deps.sh          install what is missing (as root; otherwise print the command)
+#   scripts/install-deps.sh --check  exit 0 when everything is present, 1 (listing what is not) otherwise
+set -eu
+
+# Build: compiler, make, pkg-config, EGL/GL headers. Tests: Check. Run: Mesa's EGL and llvmpipe.
+# Regenerating the GL loader (scripts/gen-glad.sh): python3-glad.
+PACKAGES="build-essential pkg-config libegl-dev libgl-dev libegl1 libegl-mesa0 libgl1-mesa-dri check python3-glad"
+
+missing=""
+for p in $PACKAGES; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing="$missing $p"
+    fi
+done
+
+if [ "${1:-}" = "--check" ]; then
+    if [ -n "$missing" ]; then
+        echo "install-deps: missing:$missing" >&2
+        exit 1
+    fi
+    exit 0
+fi
+
+if [ -z "$missing" ]; then
+    echo "install-deps: all packages present"
+    exit 0
+fi
+
+cmd="apt-get install -y --no-install-recommends$missing"
+if [ "$(id -u)" -ne 0 ]; then
+    echo "install-deps: missing:$missing" >&2
+    echo "install-deps: run as root:  apt-get update && $cmd" >&2
+    exit 1
+fi
+echo "install-deps: installing:$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+# shellcheck disable=SC2086
+apt-get install -y -q --no-install-recommends $missing

@@ -1,0 +1,321 @@
+/* array.c - arrays in device memory (GPU.js's Texture): one GL buffer each, padded to whole 16-byte
+ * texels so that kernels can read it through an rgba32f/rgba32i buffer-texture view at memory
+ * bandwidth (see notes/platform.md: SSBO loads are 8-30x slower on llvmpipe). */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Cells above this make thread indices overflow a GLSL int. */
+#define MAX_CELLS ((size_t)INT32_MAX)
+
+int gpuc_type_components(gpuc_type type)
+{
+    switch (type) {
+    case GPUC_FLOAT:
+    case GPUC_INT: return 1;
+    case GPUC_VEC2: return 2;
+    case GPUC_VEC3: return 3;
+    case GPUC_VEC4: return 4;
+    default: return 0;
+    }
+}
+
+const char *gpuc_type_name(gpuc_type type)
+{
+    switch (type) {
+    case GPUC_FLOAT: return "float";
+    case GPUC_INT: return "int";
+    case GPUC_VEC2: return "vec2";
+    case GPUC_VEC3: return "vec3";
+    case GPUC_VEC4: return "vec4";
+    default: return "(no type)";
+    }
+}
+
+int gpuc_dims_rank(gpuc_dims dims)
+{
+    return dims.z ? 3 : dims.y ? 2 : 1;
+}
+
+gpuc_status gpuc_dims_check(gpuc *gpu, gpuc_dims dims, const char *what, size_t *cells, int *rank)
+{
+    if (dims.x == 0)
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "%s: size {%u, %u, %u} has x = 0 (x must be at least 1)",
+                         what, dims.x, dims.y, dims.z);
+    if (dims.z && !dims.y)
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
+                         "%s: size {%u, 0, %u} has z without y (use {x}, {x, y} or {x, y, z})", what, dims.x, dims.z);
+    uint64_t total = (uint64_t)dims.x * (dims.y ? dims.y : 1) * (dims.z ? dims.z : 1);
+    if (total > MAX_CELLS)
+        return gpuc_fail(gpu, GPUC_ERROR_LIMIT, "%s: size {%u, %u, %u} is %llu cells; gpuc's limit is %zu (2^31 - 1)",
+                         what, dims.x, dims.y, dims.z, (unsigned long long)total, MAX_CELLS);
+    *cells = (size_t)total;
+    *rank = gpuc_dims_rank(dims);
+    return GPUC_OK;
+}
+
+static void list_insert(gpuc_array *a)
+{
+    a->next = a->gpu->arrays;
+    if (a->next)
+        a->next->prev = a;
+    a->gpu->arrays = a;
+}
+
+static void list_remove(gpuc_array *a)
+{
+    if (a->prev)
+        a->prev->next = a->next;
+    else if (a->gpu->arrays == a)
+        a->gpu->arrays = a->next;
+    if (a->next)
+        a->next->prev = a->prev;
+    a->prev = a->next = NULL;
+}
+
+gpuc_status gpuc_array_make(gpuc *gpu, gpuc_type type, gpuc_dims dims, bool internal, gpuc_array **out)
+{
+    int components = gpuc_type_components(type);
+    if (!components)
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "array type %d is not float, int, vec2, vec3 or vec4",
+                         (int)type);
+    size_t cells;
+    int rank;
+    gpuc_status st = gpuc_dims_check(gpu, dims, "array", &cells, &rank);
+    if (st != GPUC_OK)
+        return st;
+    uint64_t values = (uint64_t)cells * (uint64_t)components;
+    uint64_t texels = (values + 3) / 4;
+    if (gpu->info.max_texture_buffer_size > 0 && texels > (uint64_t)gpu->info.max_texture_buffer_size)
+        return gpuc_fail(gpu, GPUC_ERROR_LIMIT,
+                         "array of %llu %s values needs %llu texels; the device's GL_MAX_TEXTURE_BUFFER_SIZE is %lld",
+                         (unsigned long long)values, gpuc_type_name(type), (unsigned long long)texels,
+                         (long long)gpu->info.max_texture_buffer_size);
+
+    gpuc_array *a = calloc(1, sizeof *a);
+    if (!a)
+        return gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "out of host memory for an array handle");
+    a->gpu = gpu;
+    a->type = type;
+    a->dims = dims;
+    a->cells = cells;
+    a->values = (size_t)values;
+    a->bytes = (size_t)texels * 16;
+    a->internal = internal;
+
+    glGetError(); /* start clean: the allocation's own error is what we want to see */
+    glGenBuffers(1, &a->buffer);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, a->buffer);
+    glBufferData(GL_COPY_WRITE_BUFFER, (GLsizeiptr)a->bytes, NULL, GL_DYNAMIC_COPY);
+    /* Zero-filled, padding included: reads past the end of the data must see 0. */
+    GLuint zero = 0;
+    glClearBufferData(GL_COPY_WRITE_BUFFER, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+    st = gpuc_check_gl(gpu, "allocating an array");
+    if (st != GPUC_OK) {
+        glDeleteBuffers(1, &a->buffer);
+        free(a);
+        return st;
+    }
+    if (!internal)
+        list_insert(a);
+    *out = a;
+    return GPUC_OK;
+}
+
+void gpuc_array_destroy(gpuc_array *a)
+{
+    if (!a->internal)
+        list_remove(a);
+    if (a->view)
+        glDeleteTextures(1, &a->view);
+    glDeleteBuffers(1, &a->buffer);
+    free(a->mirror);
+    free(a);
+}
+
+gpuc_status gpuc_array_new(gpuc *gpu, gpuc_type type, gpuc_dims dims, gpuc_array **out)
+{
+    gpuc_status st = gpuc_enter(gpu);
+    if (st != GPUC_OK)
+        return st;
+    if (!out)
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_array_new: out is NULL");
+    return gpuc_array_make(gpu, type, dims, false, out);
+}
+
+gpuc_status gpuc_array_upload(gpuc_array *a, const void *data)
+{
+    glBindBuffer(GL_COPY_WRITE_BUFFER, a->buffer);
+    glBufferSubData(GL_COPY_WRITE_BUFFER, 0, (GLsizeiptr)(a->values * 4), data);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+    a->mirror_valid = false;
+    a->gpu->stats.uploads++;
+    a->gpu->stats.bytes_uploaded += a->values * 4;
+    return gpuc_check_gl(a->gpu, "uploading an array");
+}
+
+static gpuc_status array_from(gpuc *gpu, gpuc_type type, const void *data, gpuc_dims dims, gpuc_array **out,
+                              const char *fn)
+{
+    gpuc_status st = gpuc_enter(gpu);
+    if (st != GPUC_OK)
+        return st;
+    if (!data || !out)
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn, data ? "out" : "data");
+    gpuc_array *a;
+    st = gpuc_array_make(gpu, type, dims, false, &a);
+    if (st != GPUC_OK)
+        return st;
+    st = gpuc_array_upload(a, data);
+    if (st != GPUC_OK) {
+        gpuc_array_destroy(a);
+        return st;
+    }
+    *out = a;
+    return GPUC_OK;
+}
+
+gpuc_status gpuc_array_from_f32(gpuc *gpu, const float *data, gpuc_dims dims, gpuc_array **out)
+{
+    return array_from(gpu, GPUC_FLOAT, data, dims, out, "gpuc_array_from_f32");
+}
+
+gpuc_status gpuc_array_from_i32(gpuc *gpu, const int32_t *data, gpuc_dims dims, gpuc_array **out)
+{
+    return array_from(gpu, GPUC_INT, data, dims, out, "gpuc_array_from_i32");
+}
+
+/* Common checks of the read/write calls: a live array, data, the exact count and a matching
+ * element kind (int32 for int arrays, float32 for the rest). */
+static gpuc_status check_copy(const gpuc_array *a, const void *data, size_t count, bool want_int, const char *fn)
+{
+    if (!a)
+        return GPUC_ERROR_INVALID_ARGUMENT;
+    gpuc_status st = gpuc_enter(a->gpu);
+    if (st != GPUC_OK)
+        return st;
+    if (!data)
+        return gpuc_fail(a->gpu, GPUC_ERROR_INVALID_ARGUMENT, "%s: data is NULL", fn);
+    if ((a->type == GPUC_INT) != want_int)
+        return gpuc_fail(a->gpu, GPUC_ERROR_TYPE_MISMATCH, "%s: the array holds %s cells; use gpuc_array_%s_%s", fn,
+                         gpuc_type_name(a->type), strstr(fn, "read") ? "read" : "write", want_int ? "f32" : "i32");
+    if (count != a->values)
+        return gpuc_fail(a->gpu, GPUC_ERROR_INVALID_ARGUMENT, "%s: count is %zu but the array holds %zu values", fn,
+                         count, a->values);
+    return GPUC_OK;
+}
+
+gpuc_status gpuc_array_write_f32(gpuc_array *a, const float *data, size_t count)
+{
+    gpuc_status st = check_copy(a, data, count, false, "gpuc_array_write_f32");
+    return st != GPUC_OK ? st : gpuc_array_upload(a, data);
+}
+
+gpuc_status gpuc_array_write_i32(gpuc_array *a, const int32_t *data, size_t count)
+{
+    gpuc_status st = check_copy(a, data, count, true, "gpuc_array_write_i32");
+    return st != GPUC_OK ? st : gpuc_array_upload(a, data);
+}
+
+gpuc_status gpuc_array_fetch_mirror(gpuc_array *a)
+{
+    size_t bytes = a->values * 4;
+    if (!a->mirror) {
+        a->mirror = malloc(bytes);
+        if (!a->mirror)
+            return gpuc_fail(a->gpu, GPUC_ERROR_OUT_OF_MEMORY, "out of host memory reading back %zu bytes", bytes);
+    }
+    /* Mapping is 3-5x faster than glGetBufferSubData on llvmpipe (notes/platform.md). */
+    glBindBuffer(GL_COPY_READ_BUFFER, a->buffer);
+    const void *p = glMapBufferRange(GL_COPY_READ_BUFFER, 0, (GLsizeiptr)bytes, GL_MAP_READ_BIT);
+    if (p) {
+        memcpy(a->mirror, p, bytes);
+        glUnmapBuffer(GL_COPY_READ_BUFFER);
+    }
+    glBindBuffer(GL_COPY_READ_BUFFER, 0);
+    gpuc_status st = gpuc_check_gl(a->gpu, "reading an array back");
+    if (st == GPUC_OK && !p)
+        st = gpuc_fail(a->gpu, GPUC_ERROR_GL, "reading an array back: glMapBufferRange failed");
+    if (st != GPUC_OK)
+        return st;
+    a->mirror_valid = true;
+    a->gpu->stats.readbacks++;
+    a->gpu->stats.bytes_read_back += bytes;
+    return GPUC_OK;
+}
+
+static gpuc_status array_read(const gpuc_array *ca, void *data, size_t count, bool want_int, const char *fn)
+{
+    gpuc_status st = check_copy(ca, data, count, want_int, fn);
+    if (st != GPUC_OK)
+        return st;
+    gpuc_array *a = (gpuc_array *)ca; /* the mirror is a cache: filling it is not a visible change */
+    if (!a->mirror_valid) {
+        st = gpuc_array_fetch_mirror(a);
+        if (st != GPUC_OK)
+            return st;
+    }
+    memcpy(data, a->mirror, count * 4);
+    return GPUC_OK;
+}
+
+gpuc_status gpuc_array_read_f32(const gpuc_array *a, float *data, size_t count)
+{
+    return array_read(a, data, count, false, "gpuc_array_read_f32");
+}
+
+gpuc_status gpuc_array_read_i32(const gpuc_array *a, int32_t *data, size_t count)
+{
+    return array_read(a, data, count, true, "gpuc_array_read_i32");
+}
+
+gpuc_status gpuc_array_view(gpuc_array *a, GLuint *view, GLenum *format)
+{
+    *format = a->type == GPUC_INT ? GL_RGBA32I : GL_RGBA32F;
+    if (!a->view) {
+        glGenTextures(1, &a->view);
+        glBindTexture(GL_TEXTURE_BUFFER, a->view);
+        glTexBuffer(GL_TEXTURE_BUFFER, *format, a->buffer);
+        glBindTexture(GL_TEXTURE_BUFFER, 0);
+        gpuc_status st = gpuc_check_gl(a->gpu, "making an array's texture view");
+        if (st != GPUC_OK) {
+            glDeleteTextures(1, &a->view);
+            a->view = 0;
+            return st;
+        }
+    }
+    *view = a->view;
+    return GPUC_OK;
+}
+
+gpuc_dims gpuc_array_dims(const gpuc_array *a)
+{
+    gpuc_dims none = {0, 0, 0};
+    return a ? a->dims : none;
+}
+
+gpuc_type gpuc_array_type(const gpuc_array *a)
+{
+    return a ? a->type : GPUC_TYPE_NONE;
+}
+
+size_t gpuc_array_cells(const gpuc_array *a)
+{
+    return a ? a->cells : 0;
+}
+
+size_t gpuc_array_values(const gpuc_array *a)
+{
+    return a ? a->values : 0;
+}
+
+void gpuc_array_free(gpuc_array *a)
+{
+    if (!a)
+        return;
+    if (a->gpu->opened)
+        egl_device_make_current(&a->gpu->device);
+    gpuc_array_destroy(a);
+}

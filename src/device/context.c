@@ -1,0 +1,172 @@
+/* context.c - gpuc_open / gpuc_close, the per-context error message, and the checks every public
+ * call makes before it touches GL. */
+#include "internal.h"
+#include "device/device_info.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *gpuc_status_name(gpuc_status status)
+{
+    switch (status) {
+    case GPUC_OK: return "GPUC_OK";
+    case GPUC_ERROR_INVALID_ARGUMENT: return "GPUC_ERROR_INVALID_ARGUMENT";
+    case GPUC_ERROR_TYPE_MISMATCH: return "GPUC_ERROR_TYPE_MISMATCH";
+    case GPUC_ERROR_COMPILE: return "GPUC_ERROR_COMPILE";
+    case GPUC_ERROR_LIMIT: return "GPUC_ERROR_LIMIT";
+    case GPUC_ERROR_OUT_OF_MEMORY: return "GPUC_ERROR_OUT_OF_MEMORY";
+    case GPUC_ERROR_NO_DEVICE: return "GPUC_ERROR_NO_DEVICE";
+    case GPUC_ERROR_GL: return "GPUC_ERROR_GL";
+    }
+    return "GPUC_ERROR_UNKNOWN";
+}
+
+gpuc_status gpuc_fail(gpuc *gpu, gpuc_status status, const char *fmt, ...)
+{
+    if (gpu) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(gpu->errmsg, sizeof gpu->errmsg, fmt, ap);
+        va_end(ap);
+    }
+    return status;
+}
+
+gpuc_status gpuc_enter(gpuc *gpu)
+{
+    if (!gpu)
+        return GPUC_ERROR_INVALID_ARGUMENT;
+    if (!gpu->opened)
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "this gpuc context failed to open and cannot be used");
+    if (!egl_device_make_current(&gpu->device))
+        return gpuc_fail(gpu, GPUC_ERROR_NO_DEVICE, "could not make the GL context current on this thread");
+    return GPUC_OK;
+}
+
+static const char *gl_error_name(GLenum e)
+{
+    switch (e) {
+    case GL_INVALID_ENUM: return "GL_INVALID_ENUM";
+    case GL_INVALID_VALUE: return "GL_INVALID_VALUE";
+    case GL_INVALID_OPERATION: return "GL_INVALID_OPERATION";
+    case GL_INVALID_FRAMEBUFFER_OPERATION: return "GL_INVALID_FRAMEBUFFER_OPERATION";
+    case GL_OUT_OF_MEMORY: return "GL_OUT_OF_MEMORY";
+    default: return "a GL error";
+    }
+}
+
+gpuc_status gpuc_check_gl(gpuc *gpu, const char *what)
+{
+    GLenum e = glGetError();
+    GLenum first = e;
+    while (e != GL_NO_ERROR) /* drain, so the next check starts clean */
+        e = glGetError();
+    if (first == GL_OUT_OF_MEMORY)
+        return gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "%s: the device is out of memory (GL_OUT_OF_MEMORY)", what);
+    if (first != GL_NO_ERROR)
+        return gpuc_fail(gpu, GPUC_ERROR_GL, "%s: the driver reported %s", what, gl_error_name(first));
+    if (gpu->gl_debug_error[0]) {
+        gpuc_status st = gpuc_fail(gpu, GPUC_ERROR_GL, "%s: KHR_debug: %s", what, gpu->gl_debug_error);
+        gpu->gl_debug_error[0] = '\0';
+        return st;
+    }
+    return GPUC_OK;
+}
+
+static void GLAD_API_PTR on_gl_debug(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length,
+                                     const GLchar *message, const void *user)
+{
+    (void)source, (void)id, (void)length;
+    gpuc *gpu = (gpuc *)user;
+    if ((type == GL_DEBUG_TYPE_ERROR || severity == GL_DEBUG_SEVERITY_HIGH) && !gpu->gl_debug_error[0])
+        snprintf(gpu->gl_debug_error, sizeof gpu->gl_debug_error, "%s", message);
+}
+
+static void enable_gl_debug(gpuc *gpu)
+{
+    if (!GLAD_GL_KHR_debug && !GLAD_GL_VERSION_4_3)
+        return;
+    glEnable(GL_DEBUG_OUTPUT);
+    glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS); /* the message arrives inside the call that caused it */
+    glDebugMessageCallback(on_gl_debug, gpu);
+}
+
+gpuc_status gpuc_open(gpuc **out, const gpuc_options *opts)
+{
+    if (!out)
+        return GPUC_ERROR_INVALID_ARGUMENT;
+    *out = NULL;
+    gpuc *gpu = calloc(1, sizeof *gpu);
+    if (!gpu)
+        return GPUC_ERROR_OUT_OF_MEMORY;
+    *out = gpu; /* even on failure: it carries the message (SQLite's sqlite3_open does the same) */
+
+    const gpuc_options defaults = {0};
+    if (!opts)
+        opts = &defaults;
+    const char *debug_env = getenv("GPUC_DEBUG");
+    gpu->debug = opts->debug || (debug_env && *debug_env && strcmp(debug_env, "0") != 0);
+
+    const char *choice_text = opts->device ? opts->device : getenv("GPUC_DEVICE");
+    egl_choice choice;
+    if (!egl_choice_parse(choice_text, &choice))
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
+                         "%s \"%s\" is not a device: use auto, gpu, cpu, llvmpipe or an EGL device index (0-15)",
+                         opts->device ? "gpuc_options.device" : "GPUC_DEVICE", choice_text);
+
+    char err[GPUC_ERRMSG_MAX];
+    if (!egl_device_open(choice, gpu->debug, &gpu->device, err, sizeof err))
+        return gpuc_fail(gpu, GPUC_ERROR_NO_DEVICE, "%s", err);
+    gpu->opened = true;
+    if (gpu->debug)
+        enable_gl_debug(gpu);
+    device_info_query(&gpu->info, &gpu->device);
+    gpuc_status st = gpuc_check_gl(gpu, "reading the device's limits");
+    if (st != GPUC_OK) {
+        gpu->opened = false;
+        egl_device_close(&gpu->device);
+        return st;
+    }
+    return GPUC_OK;
+}
+
+void gpuc_close(gpuc *gpu)
+{
+    if (!gpu)
+        return;
+    if (gpu->opened && egl_device_make_current(&gpu->device)) {
+        while (gpu->kernels)
+            gpuc_kernel_destroy(gpu->kernels);
+        while (gpu->arrays)
+            gpuc_array_destroy(gpu->arrays);
+        gpuc_program_cache_clear(gpu);
+        if (gpu->debug)
+            glDebugMessageCallback(NULL, NULL);
+    }
+    if (gpu->opened)
+        egl_device_close(&gpu->device);
+    device_info_free(&gpu->info);
+    free(gpu);
+}
+
+const char *gpuc_errmsg(const gpuc *gpu)
+{
+    if (!gpu)
+        return "no gpuc context (NULL handle, or memory for it ran out)";
+    return gpu->errmsg;
+}
+
+const gpuc_info *gpuc_get_info(const gpuc *gpu)
+{
+    return gpu && gpu->opened ? &gpu->info : NULL;
+}
+
+gpuc_status gpuc_get_stats(const gpuc *gpu, gpuc_stats *stats)
+{
+    if (!gpu || !stats || !gpu->opened)
+        return GPUC_ERROR_INVALID_ARGUMENT;
+    *stats = gpu->stats;
+    return GPUC_OK;
+}

@@ -1,0 +1,65 @@
+/* device_info.c - reads the renderer strings and limits of the current context into gpuc_info. */
+#include "device/device_info.h"
+
+#include <glad/gl.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Stands in for a string whose copy ran out of memory; never freed. */
+static const char no_string[] = "";
+
+static const char *copy_string(const char *s)
+{
+    char *copy = strdup(s ? s : "");
+    return copy ? copy : no_string;
+}
+
+static const char *copy_gl_string(GLenum name)
+{
+    return copy_string((const char *)glGetString(name));
+}
+
+void device_info_query(gpuc_info *info, const egl_device *dev)
+{
+    memset(info, 0, sizeof *info);
+    info->renderer = copy_gl_string(GL_RENDERER);
+    info->vendor = copy_gl_string(GL_VENDOR);
+    info->gl_version = copy_gl_string(GL_VERSION);
+    info->glsl_version = copy_gl_string(GL_SHADING_LANGUAGE_VERSION);
+    info->device = copy_string(dev->how);
+    info->device_index = dev->index;
+    bool llvmpipe = strstr(info->renderer, "llvmpipe") != NULL;
+    info->software = dev->software || llvmpipe || strstr(info->renderer, "softpipe");
+
+    for (GLuint i = 0; i < 3; i++) {
+        glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, i, &info->max_work_group_count[i]);
+        glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_SIZE, i, &info->max_work_group_size[i]);
+    }
+    glGetIntegerv(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS, &info->max_work_group_invocations);
+    GLint64 v64 = 0;
+    glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &v64);
+    info->max_storage_block_size = v64;
+    v64 = 0;
+    glGetInteger64v(GL_MAX_TEXTURE_BUFFER_SIZE, &v64);
+    info->max_texture_buffer_size = v64;
+    glGetIntegerv(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &info->max_shared_memory);
+    glGetIntegerv(GL_MAX_COMPUTE_IMAGE_UNIFORMS, &info->max_image_units);
+    info->loop_budget = llvmpipe ? LLVMPIPE_LOOP_BUDGET : 0;
+}
+
+static void free_string(const char *s)
+{
+    if (s && s != no_string)
+        free((char *)s);
+}
+
+void device_info_free(gpuc_info *info)
+{
+    free_string(info->renderer);
+    free_string(info->vendor);
+    free_string(info->gl_version);
+    free_string(info->glsl_version);
+    free_string(info->device);
+    memset(info, 0, sizeof *info);
+}

@@ -1,0 +1,15 @@
+/* device_info.h - what the opened device is and the limits that shape kernels. */
+#ifndef GPUC_DEVICE_INFO_H
+#define GPUC_DEVICE_INFO_H
+
+#include "gpuc.h"
+#include "device/egl_device.h"
+
+/* Fills info from the current GL context (strings are copied; free with device_info_free). */
+void device_info_query(gpuc_info *info, const egl_device *dev);
+void device_info_free(gpuc_info *info);
+
+/* llvmpipe silently stops every loop of an invocation after 65,535 iterations in total. */
+#define LLVMPIPE_LOOP_BUDGET 65535
+
+#endif

@@ -1,0 +1,284 @@
+/* egl_device.c - a headless OpenGL 4.3 core context through EGL, with no X and no environment.
+ *
+ * Order of preference for "auto": hardware EGL devices (EGL_EXT_device_enumeration), then Mesa's
+ * software device (llvmpipe), then Mesa's surfaceless platform. eglGetDisplay(EGL_DEFAULT_DISPLAY)
+ * is never used: Mesa would try X11 and fail on a server. */
+#include "device/egl_device.h"
+
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <glad/gl.h>
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_EGL_DEVICES 16
+
+/* EGL displays are process-wide: two gpuc contexts on one device share one EGLDisplay, and
+ * eglTerminate would pull it from under the other. Count users per display. */
+static pthread_mutex_t display_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+    EGLDisplay display;
+    int users;
+} display_users[MAX_EGL_DEVICES + 1];
+
+static void display_retain(EGLDisplay dpy)
+{
+    pthread_mutex_lock(&display_lock);
+    int free_slot = -1;
+    for (int i = 0; i <= MAX_EGL_DEVICES; i++) {
+        if (display_users[i].display == dpy) {
+            display_users[i].users++;
+            pthread_mutex_unlock(&display_lock);
+            return;
+        }
+        if (!display_users[i].display && free_slot < 0)
+            free_slot = i;
+    }
+    if (free_slot >= 0) {
+        display_users[free_slot].display = dpy;
+        display_users[free_slot].users = 1;
+    }
+    pthread_mutex_unlock(&display_lock);
+}
+
+/* Returns true when the caller was the display's last user. */
+static bool display_release(EGLDisplay dpy)
+{
+    bool last = true;
+    pthread_mutex_lock(&display_lock);
+    for (int i = 0; i <= MAX_EGL_DEVICES; i++) {
+        if (display_users[i].display == dpy) {
+            last = --display_users[i].users == 0;
+            if (last)
+                display_users[i].display = NULL;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&display_lock);
+    return last;
+}
+
+/* Whether gpuc uses `dpy` (or, for EGL_NO_DISPLAY, any display) now. */
+static bool display_in_use(EGLDisplay dpy)
+{
+    bool used = false;
+    pthread_mutex_lock(&display_lock);
+    for (int i = 0; i <= MAX_EGL_DEVICES; i++)
+        used = used || (display_users[i].users > 0 && (dpy == EGL_NO_DISPLAY || display_users[i].display == dpy));
+    pthread_mutex_unlock(&display_lock);
+    return used;
+}
+
+bool egl_choice_parse(const char *text, egl_choice *out)
+{
+    if (!text || !*text || !strcmp(text, "auto")) {
+        *out = (egl_choice){EGL_CHOICE_AUTO, -1};
+        return true;
+    }
+    if (!strcmp(text, "gpu")) {
+        *out = (egl_choice){EGL_CHOICE_GPU, -1};
+        return true;
+    }
+    if (!strcmp(text, "cpu") || !strcmp(text, "llvmpipe")) {
+        *out = (egl_choice){EGL_CHOICE_CPU, -1};
+        return true;
+    }
+    char *end;
+    long index = strtol(text, &end, 10);
+    if (*end || end == text || index < 0 || index >= MAX_EGL_DEVICES)
+        return false;
+    *out = (egl_choice){EGL_CHOICE_INDEX, (int)index};
+    return true;
+}
+
+static const char *egl_error_name(EGLint code)
+{
+    switch (code) {
+    case EGL_SUCCESS: return "EGL_SUCCESS";
+    case EGL_NOT_INITIALIZED: return "EGL_NOT_INITIALIZED";
+    case EGL_BAD_ACCESS: return "EGL_BAD_ACCESS";
+    case EGL_BAD_ALLOC: return "EGL_BAD_ALLOC";
+    case EGL_BAD_ATTRIBUTE: return "EGL_BAD_ATTRIBUTE";
+    case EGL_BAD_CONFIG: return "EGL_BAD_CONFIG";
+    case EGL_BAD_CONTEXT: return "EGL_BAD_CONTEXT";
+    case EGL_BAD_DISPLAY: return "EGL_BAD_DISPLAY";
+    case EGL_BAD_MATCH: return "EGL_BAD_MATCH";
+    case EGL_BAD_PARAMETER: return "EGL_BAD_PARAMETER";
+    default: return "an EGL error";
+    }
+}
+
+/* Appends one line of the failure log kept while trying candidates. */
+static void note(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void note(char *err, size_t errlen, const char *fmt, ...)
+{
+    size_t used = strlen(err);
+    if (used + 1 >= errlen)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err + used, errlen - used, fmt, ap);
+    va_end(ap);
+}
+
+/* Creates the context on an already-obtained display. `label` names the candidate in messages. */
+static bool open_on_display(EGLDisplay dpy, const char *label, bool debug, egl_device *dev, char *err,
+                            size_t errlen)
+{
+    if (dpy == EGL_NO_DISPLAY) {
+        note(err, errlen, "  %s: no display (%s)\n", label, egl_error_name(eglGetError()));
+        return false;
+    }
+    bool was_in_use = display_in_use(dpy);
+    if (!eglInitialize(dpy, NULL, NULL)) {
+        note(err, errlen, "  %s: eglInitialize failed (%s)\n", label, egl_error_name(eglGetError()));
+        return false;
+    }
+    const char *exts = eglQueryString(dpy, EGL_EXTENSIONS);
+    if (!exts || !strstr(exts, "EGL_KHR_no_config_context") || !strstr(exts, "EGL_KHR_surfaceless_context")) {
+        note(err, errlen, "  %s: lacks EGL_KHR_no_config_context or EGL_KHR_surfaceless_context\n", label);
+        goto fail;
+    }
+    if (!eglBindAPI(EGL_OPENGL_API)) {
+        note(err, errlen, "  %s: eglBindAPI(EGL_OPENGL_API) failed (%s)\n", label, egl_error_name(eglGetError()));
+        goto fail;
+    }
+    EGLint attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 3,
+                        EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                        EGL_CONTEXT_OPENGL_DEBUG, debug ? EGL_TRUE : EGL_FALSE, EGL_NONE};
+    EGLContext ctx = eglCreateContext(dpy, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, attribs);
+    if (ctx == EGL_NO_CONTEXT) {
+        note(err, errlen, "  %s: no OpenGL 4.3 core context (%s)\n", label, egl_error_name(eglGetError()));
+        goto fail;
+    }
+    if (!eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx)) {
+        note(err, errlen, "  %s: eglMakeCurrent failed (%s)\n", label, egl_error_name(eglGetError()));
+        eglDestroyContext(dpy, ctx);
+        goto fail;
+    }
+    if (!gladLoadGL((GLADloadfunc)eglGetProcAddress)) {
+        note(err, errlen, "  %s: could not load the OpenGL functions\n", label);
+        eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+        eglDestroyContext(dpy, ctx);
+        goto fail;
+    }
+    display_retain(dpy);
+    dev->display = dpy;
+    dev->context = ctx;
+    return true;
+fail:
+    if (!was_in_use)
+        eglTerminate(dpy);
+    return false;
+}
+
+static bool device_is_software(PFNEGLQUERYDEVICESTRINGEXTPROC query_string, EGLDeviceEXT device)
+{
+    const char *exts = query_string ? query_string(device, EGL_EXTENSIONS) : NULL;
+    return exts && strstr(exts, "EGL_MESA_device_software");
+}
+
+static bool try_device(EGLDeviceEXT device, int index, bool software, bool debug, egl_device *dev, char *err,
+                       size_t errlen)
+{
+    char label[64];
+    snprintf(label, sizeof label, "EGL device %d (%s)", index, software ? "software" : "hardware");
+    EGLDisplay dpy = eglGetPlatformDisplay(EGL_PLATFORM_DEVICE_EXT, device, NULL);
+    if (!open_on_display(dpy, label, debug, dev, err, errlen))
+        return false;
+    dev->index = index;
+    dev->software = software;
+    snprintf(dev->how, sizeof dev->how, "%s: EGL device %d", software ? "cpu" : "gpu", index);
+    return true;
+}
+
+static bool try_surfaceless(bool debug, egl_device *dev, char *err, size_t errlen)
+{
+    const char *client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
+    if (!client || !strstr(client, "EGL_MESA_platform_surfaceless")) {
+        note(err, errlen, "  Mesa surfaceless platform: not available\n");
+        return false;
+    }
+    EGLDisplay dpy = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
+    if (!open_on_display(dpy, "Mesa surfaceless platform", debug, dev, err, errlen))
+        return false;
+    dev->index = -1;
+    dev->software = true; /* without a device we cannot tell; the renderer string decides later */
+    snprintf(dev->how, sizeof dev->how, "cpu: Mesa surfaceless platform");
+    return true;
+}
+
+bool egl_device_open(egl_choice choice, bool debug, egl_device *dev, char *err, size_t errlen)
+{
+    memset(dev, 0, sizeof *dev);
+    err[0] = '\0';
+    note(err, errlen, "could not create a headless OpenGL 4.3 context; tried:\n");
+
+    EGLDeviceEXT devices[MAX_EGL_DEVICES];
+    EGLint count = 0;
+    const char *client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
+    PFNEGLQUERYDEVICESEXTPROC query_devices = (PFNEGLQUERYDEVICESEXTPROC)eglGetProcAddress("eglQueryDevicesEXT");
+    PFNEGLQUERYDEVICESTRINGEXTPROC query_string =
+        (PFNEGLQUERYDEVICESTRINGEXTPROC)eglGetProcAddress("eglQueryDeviceStringEXT");
+    if (client && strstr(client, "EGL_EXT_device_enumeration") && query_devices) {
+        if (!query_devices(MAX_EGL_DEVICES, devices, &count))
+            count = 0;
+    } else {
+        note(err, errlen, "  EGL device enumeration: not available (is libegl1 installed?)\n");
+    }
+
+    if (choice.kind == EGL_CHOICE_INDEX) {
+        if (choice.index >= count) {
+            note(err, errlen, "  EGL device %d: there are only %d EGL devices\n", choice.index, (int)count);
+        } else if (try_device(devices[choice.index], choice.index, device_is_software(query_string, devices[choice.index]),
+                              debug, dev, err, errlen)) {
+            return true;
+        }
+    } else {
+        /* Hardware devices first (unless "cpu"), then software ones (unless "gpu"). */
+        for (int pass = 0; pass < 2; pass++) {
+            bool want_software = pass == 1;
+            if ((want_software && choice.kind == EGL_CHOICE_GPU) || (!want_software && choice.kind == EGL_CHOICE_CPU))
+                continue;
+            for (int i = 0; i < count; i++) {
+                bool software = device_is_software(query_string, devices[i]);
+                if (software == want_software && try_device(devices[i], i, software, debug, dev, err, errlen))
+                    return true;
+            }
+        }
+        if (choice.kind != EGL_CHOICE_GPU && try_surfaceless(debug, dev, err, errlen))
+            return true;
+        if (choice.kind == EGL_CHOICE_GPU && count >= 0)
+            note(err, errlen, "  (device \"gpu\" accepts hardware EGL devices only; \"auto\" falls back to llvmpipe)\n");
+    }
+    note(err, errlen, "Install Mesa's EGL and llvmpipe (apt-get install libegl1 libegl-mesa0 libgl1-mesa-dri), "
+                      "or a GPU driver with EGL support.");
+    return false;
+}
+
+bool egl_device_make_current(const egl_device *dev)
+{
+    if (eglGetCurrentContext() == (EGLContext)dev->context)
+        return true;
+    return eglMakeCurrent((EGLDisplay)dev->display, EGL_NO_SURFACE, EGL_NO_SURFACE, (EGLContext)dev->context);
+}
+
+void egl_device_close(egl_device *dev)
+{
+    if (!dev->display)
+        return;
+    EGLDisplay dpy = (EGLDisplay)dev->display;
+    if (eglGetCurrentContext() == (EGLContext)dev->context)
+        eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    eglDestroyContext(dpy, (EGLContext)dev->context);
+    if (display_release(dpy))
+        eglTerminate(dpy);
+    /* Frees EGL's per-thread state, but would also unbind another gpuc context: only when none is left. */
+    if (!display_in_use(EGL_NO_DISPLAY))
+        eglReleaseThread();
+    memset(dev, 0, sizeof *dev);
+}

@@ -1,0 +1,38 @@
+/* egl_device.h - choosing an EGL device and making a headless OpenGL 4.3 core context on it.
+ * The only part of gpuc that talks to EGL. */
+#ifndef GPUC_EGL_DEVICE_H
+#define GPUC_EGL_DEVICE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct egl_device {
+    void *display; /* EGLDisplay */
+    void *context; /* EGLContext */
+    int index;     /* EGL device index, -1 for Mesa's surfaceless platform */
+    bool software; /* the device says it is a software renderer */
+    char how[128]; /* how it was reached, for gpuc_info.device */
+} egl_device;
+
+typedef enum egl_choice_kind { EGL_CHOICE_AUTO, EGL_CHOICE_GPU, EGL_CHOICE_CPU, EGL_CHOICE_INDEX } egl_choice_kind;
+
+typedef struct egl_choice {
+    egl_choice_kind kind;
+    int index;
+} egl_choice;
+
+/* Parses "auto", "gpu", "cpu", "llvmpipe" or a device index (NULL or "" mean auto).
+ * Returns false for anything else. */
+bool egl_choice_parse(const char *text, egl_choice *out);
+
+/* Opens a display for `choice`, creates a 4.3 core context on it, makes it current and loads GL.
+ * On failure writes what was tried and what to install into err and returns false. */
+bool egl_device_open(egl_choice choice, bool debug, egl_device *dev, char *err, size_t errlen);
+
+/* Makes dev's context current on this thread if it is not already. */
+bool egl_device_make_current(const egl_device *dev);
+
+/* Destroys the context; terminates the display when no other gpuc context uses it. */
+void egl_device_close(egl_device *dev);
+
+#endif

@@ -1,0 +1,24 @@
+/* codegen.h - assembles the GLSL compute program of a kernel from glsl/'s sections and the user's
+ * (rewritten) source. The program has three source strings, told apart by `#line L S`:
+ * S = 1 gpuc's declarations, S = 0 the user's source (line numbers are the user's), S = 2 main(). */
+#ifndef GPUC_CODEGEN_H
+#define GPUC_CODEGEN_H
+
+#include "kernel/source_scan.h"
+
+#define CODEGEN_LOCAL_SIZE 64
+
+/* Source-string numbers in the generated program. */
+enum { SOURCE_USER = 0, SOURCE_DECLARATIONS = 1, SOURCE_MAIN = 2 };
+
+typedef struct resolved_constant {
+    char name[KERNEL_NAME_MAX];
+    gpuc_type type; /* GPUC_INT or GPUC_FLOAT */
+    double value;
+} resolved_constant;
+
+/* The GLSL text (caller frees), or NULL when out of memory. */
+char *codegen_compute(const kernel_signature *sig, const char *user_source, gpuc_dims output,
+                      const resolved_constant *constants, int nconstants);
+
+#endif

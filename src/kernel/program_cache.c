@@ -1,0 +1,173 @@
+/* program_cache.c - see program_cache.h. */
+#include "kernel/program_cache.h"
+#include "kernel/codegen.h"
+#include "kernel/source_scan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct program_entry {
+    char *glsl;
+    GLuint program;
+    program_entry *next;
+};
+
+void gpuc_program_cache_clear(gpuc *gpu)
+{
+    while (gpu->programs) {
+        program_entry *e = gpu->programs;
+        gpu->programs = e->next;
+        glDeleteProgram(e->program);
+        free(e->glsl);
+        free(e);
+    }
+}
+
+/* One diagnostic of an info log: its source string, line, column (0 when not given) and text. */
+typedef struct diagnostic {
+    int source, line, column;
+    const char *text;
+    size_t text_len;
+} diagnostic;
+
+/* Parses the first error of an info log. Mesa writes "0:3(10): error: ..." (0-based column),
+ * NVIDIA "0(3) : error C0000: ...". Returns false when no line has either form. */
+static bool first_error(const char *log, diagnostic *d)
+{
+    for (const char *p = log; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+        int s, l, c, n = 0;
+        size_t len = strcspn(p, "\n");
+        if (!strstr(p, "error") || (size_t)(strstr(p, "error") - p) > len)
+            continue;
+        if (sscanf(p, "%d:%d(%d): %n", &s, &l, &c, &n) == 3 && n > 0) {
+            *d = (diagnostic){s, l, c + 1, p + n, len - (size_t)n};
+        } else if (sscanf(p, "%d(%d) : %n", &s, &l, &n) == 2 && n > 0) {
+            *d = (diagnostic){s, l, 0, p + n, len - (size_t)n};
+        } else {
+            continue;
+        }
+        if (d->text_len > 7 && !strncmp(d->text, "error: ", 7)) {
+            d->text += 7;
+            d->text_len -= 7;
+        }
+        return true;
+    }
+    return false;
+}
+
+static gpuc_status report_compile_error(gpuc *gpu, const char *log, const char *kernel_name, const char *user_source)
+{
+    diagnostic d;
+    if (!first_error(log, &d))
+        return gpuc_fail(gpu, GPUC_ERROR_COMPILE, "kernel '%s': GLSL compile failed:\n%s", kernel_name, log);
+    if (d.source != SOURCE_USER) {
+        const char *part = d.source == SOURCE_DECLARATIONS ? "the declarations gpuc makes from the kernel's "
+                                                             "parameters and constants"
+                                                           : "the main() gpuc wraps around the kernel";
+        return gpuc_fail(gpu, GPUC_ERROR_COMPILE,
+                         "kernel '%s': GLSL error in %s (check names that clash with GLSL keywords or with "
+                         "`thread`, `outputSize`, `constants`): %.*s",
+                         kernel_name, part, (int)d.text_len, d.text);
+    }
+    char line[256];
+    source_line(user_source, d.line, line, sizeof line);
+    char where[64];
+    if (d.column > 0)
+        snprintf(where, sizeof where, "line %d, column %d", d.line, d.column);
+    else
+        snprintf(where, sizeof where, "line %d", d.line);
+    char caret[300] = "";
+    if (d.column > 0 && d.column < 256) {
+        memset(caret, ' ', (size_t)d.column - 1);
+        caret[d.column - 1] = '^';
+        caret[d.column] = '\0';
+    }
+    return gpuc_fail(gpu, GPUC_ERROR_COMPILE, "kernel '%s': GLSL error at %s: %.*s\n%5d | %s\n      | %s", kernel_name,
+                     where, (int)d.text_len, d.text, d.line, line, caret);
+}
+
+static char *info_log(GLuint object, bool is_program)
+{
+    GLint len = 0;
+    if (is_program)
+        glGetProgramiv(object, GL_INFO_LOG_LENGTH, &len);
+    else
+        glGetShaderiv(object, GL_INFO_LOG_LENGTH, &len);
+    char *log = calloc((size_t)len + 1, 1);
+    if (log && len > 0) {
+        if (is_program)
+            glGetProgramInfoLog(object, len, NULL, log);
+        else
+            glGetShaderInfoLog(object, len, NULL, log);
+    }
+    return log;
+}
+
+static gpuc_status compile(gpuc *gpu, const char *glsl, const char *kernel_name, const char *user_source,
+                           GLuint *program)
+{
+    GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
+    glShaderSource(shader, 1, &glsl, NULL);
+    glCompileShader(shader);
+    GLint ok = 0;
+    glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char *log = info_log(shader, false);
+        glDeleteShader(shader);
+        gpuc_status st = report_compile_error(gpu, log ? log : "(no log)", kernel_name, user_source);
+        free(log);
+        return st;
+    }
+    GLuint prog = glCreateProgram();
+    glAttachShader(prog, shader);
+    glLinkProgram(prog);
+    glDeleteShader(shader); /* flagged; freed with the program */
+    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char *log = info_log(prog, true);
+        glDeleteProgram(prog);
+        gpuc_status st = gpuc_fail(gpu, GPUC_ERROR_COMPILE, "kernel '%s': GLSL link failed: %s", kernel_name,
+                                   log ? log : "(no log)");
+        free(log);
+        return st;
+    }
+    gpuc_status st = gpuc_check_gl(gpu, "compiling a kernel");
+    if (st != GPUC_OK) {
+        glDeleteProgram(prog);
+        return st;
+    }
+    *program = prog;
+    return GPUC_OK;
+}
+
+gpuc_status program_get(gpuc *gpu, const char *glsl, const char *kernel_name, const char *user_source,
+                        GLuint *program)
+{
+    for (program_entry *e = gpu->programs; e; e = e->next) {
+        if (!strcmp(e->glsl, glsl)) {
+            gpu->stats.program_cache_hits++;
+            *program = e->program;
+            return GPUC_OK;
+        }
+    }
+    program_entry *e = calloc(1, sizeof *e);
+    char *copy = strdup(glsl);
+    if (!e || !copy) {
+        free(e);
+        free(copy);
+        return gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "out of host memory caching kernel '%s'", kernel_name);
+    }
+    gpuc_status st = compile(gpu, glsl, kernel_name, user_source, &e->program);
+    if (st != GPUC_OK) {
+        free(e);
+        free(copy);
+        return st;
+    }
+    gpu->stats.programs_compiled++;
+    e->glsl = copy;
+    e->next = gpu->programs;
+    gpu->programs = e;
+    *program = e->program;
+    return GPUC_OK;
+}

@@ -1,0 +1,229 @@
+/* run.c - gpuc_run / gpuc_run_to: check every argument against the kernel's signature before touching
+ * any state, upload host arrays, bind, dispatch (in several ranges when the output is larger than
+ * one dispatch or one storage binding allows) and, without .pipeline, read the result back. */
+#include "kernel/kernel.h"
+
+#include <stdio.h>
+
+static const char *arg_kind_name(gpuc_arg_kind kind)
+{
+    switch (kind) {
+    case GPUC_ARG_ARRAY: return "a device array";
+    case GPUC_ARG_HOST_F32: return "host float32 data";
+    case GPUC_ARG_HOST_I32: return "host int32 data";
+    case GPUC_ARG_F32: return "a float scalar";
+    case GPUC_ARG_I32: return "an int scalar";
+    default: return "no argument (GPUC_ARG_NONE)";
+    }
+}
+
+static void describe_param(const kernel_param *p, char *out, size_t len)
+{
+    static const char *const brackets[] = {"", "[]", "[][]", "[][][]"};
+    snprintf(out, len, "%s %s%s", gpuc_type_name(p->type), p->name, brackets[p->rank]);
+}
+
+static gpuc_status mismatch(const gpuc_kernel *k, int i, const char *fmt_detail, const char *detail)
+{
+    char param[KERNEL_NAME_MAX + 16], msg[256];
+    describe_param(&k->sig.params[i], param, sizeof param);
+    snprintf(msg, sizeof msg, fmt_detail, detail);
+    return gpuc_fail(k->gpu, GPUC_ERROR_TYPE_MISMATCH, "kernel '%s', argument %d (`%s`): %s", k->name, i, param, msg);
+}
+
+static gpuc_status check_array_arg(const gpuc_kernel *k, int i, const gpuc_arg *a, const gpuc_array *dst)
+{
+    const kernel_param *p = &k->sig.params[i];
+    if (a->kind == GPUC_ARG_ARRAY) {
+        if (!a->array)
+            return gpuc_fail(k->gpu, GPUC_ERROR_INVALID_ARGUMENT, "kernel '%s', argument %d (`%s`): the array is NULL",
+                             k->name, i, p->name);
+        if (a->array->gpu != k->gpu)
+            return gpuc_fail(k->gpu, GPUC_ERROR_INVALID_ARGUMENT,
+                             "kernel '%s', argument %d (`%s`): the array belongs to another gpuc context", k->name, i,
+                             p->name);
+        if (a->array == dst)
+            return gpuc_fail(k->gpu, GPUC_ERROR_INVALID_ARGUMENT,
+                             "kernel '%s', argument %d (`%s`): the destination array is also an input; a kernel "
+                             "cannot read and write one array in the same run (use two and swap)",
+                             k->name, i, p->name);
+        if (a->array->type != p->type)
+            return mismatch(k, i, "got a %s array", gpuc_type_name(a->array->type));
+        int rank = gpuc_dims_rank(a->array->dims);
+        if (rank != p->rank) {
+            char got[32];
+            snprintf(got, sizeof got, "%dD", rank);
+            return mismatch(k, i, "got a %s array", got);
+        }
+        return GPUC_OK;
+    }
+    if (a->kind != GPUC_ARG_HOST_F32 && a->kind != GPUC_ARG_HOST_I32)
+        return mismatch(k, i, "expected an array, got %s", arg_kind_name(a->kind));
+    if ((a->kind == GPUC_ARG_HOST_I32) != (p->type == GPUC_INT) || p->type > GPUC_INT)
+        return mismatch(k, i, "got %s (host data is float32 for float parameters, int32 for int ones; "
+                              "vecN arrays must be device arrays)", arg_kind_name(a->kind));
+    if (!a->host)
+        return gpuc_fail(k->gpu, GPUC_ERROR_INVALID_ARGUMENT, "kernel '%s', argument %d (`%s`): host data is NULL",
+                         k->name, i, p->name);
+    size_t cells;
+    int rank;
+    char what[KERNEL_NAME_MAX + 64];
+    snprintf(what, sizeof what, "kernel '%s', argument %d (`%s`)", k->name, i, p->name);
+    gpuc_status st = gpuc_dims_check(k->gpu, a->dims, what, &cells, &rank);
+    if (st != GPUC_OK)
+        return st;
+    if (rank != p->rank) {
+        char got[32];
+        snprintf(got, sizeof got, "%dD", rank);
+        return mismatch(k, i, "got %s host data", got);
+    }
+    return GPUC_OK;
+}
+
+static gpuc_status check_args(const gpuc_kernel *k, const gpuc_arg *args, int nargs, const gpuc_array *dst)
+{
+    if (nargs != k->sig.nparams)
+        return gpuc_fail(k->gpu, GPUC_ERROR_INVALID_ARGUMENT, "kernel '%s' takes %d argument%s, got %d", k->name,
+                         k->sig.nparams, k->sig.nparams == 1 ? "" : "s", nargs);
+    if (nargs > 0 && !args)
+        return gpuc_fail(k->gpu, GPUC_ERROR_INVALID_ARGUMENT, "kernel '%s': args is NULL", k->name);
+    for (int i = 0; i < nargs; i++) {
+        const kernel_param *p = &k->sig.params[i];
+        gpuc_status st = GPUC_OK;
+        if (p->rank > 0)
+            st = check_array_arg(k, i, &args[i], dst);
+        else if (p->type == GPUC_FLOAT && args[i].kind != GPUC_ARG_F32)
+            st = mismatch(k, i, "expected a float scalar (gpuc_arg_f32), got %s", arg_kind_name(args[i].kind));
+        else if (p->type == GPUC_INT && args[i].kind != GPUC_ARG_I32)
+            st = mismatch(k, i, "expected an int scalar (gpuc_arg_i32), got %s", arg_kind_name(args[i].kind));
+        if (st != GPUC_OK)
+            return st;
+    }
+    return GPUC_OK;
+}
+
+/* The device array an array argument is read from: the user's, or the kernel's upload of host data. */
+static gpuc_status array_for_arg(gpuc_kernel *k, int i, const gpuc_arg *a, gpuc_array **out)
+{
+    if (a->kind == GPUC_ARG_ARRAY) {
+        *out = (gpuc_array *)a->array;
+        return GPUC_OK;
+    }
+    gpuc_type type = a->kind == GPUC_ARG_HOST_I32 ? GPUC_INT : GPUC_FLOAT;
+    gpuc_array *u = k->upload[i];
+    bool fits = u && u->type == type && u->dims.x == a->dims.x && u->dims.y == a->dims.y && u->dims.z == a->dims.z;
+    if (!fits) {
+        gpuc_array *fresh;
+        gpuc_status st = gpuc_array_make(k->gpu, type, a->dims, true, &fresh);
+        if (st != GPUC_OK)
+            return st;
+        if (u)
+            gpuc_array_destroy(u);
+        k->upload[i] = u = fresh;
+    }
+    *out = u;
+    return gpuc_array_upload(u, a->host);
+}
+
+static gpuc_status bind_args(gpuc_kernel *k, const gpuc_arg *args)
+{
+    for (int i = 0; i < k->sig.nparams; i++) {
+        const kernel_param *p = &k->sig.params[i];
+        if (p->rank == 0) {
+            if (p->type == GPUC_FLOAT)
+                glUniform1f(k->param_location[i], args[i].f32);
+            else
+                glUniform1i(k->param_location[i], args[i].i32);
+            continue;
+        }
+        gpuc_array *a;
+        GLuint view;
+        GLenum format;
+        gpuc_status st = array_for_arg(k, i, &args[i], &a);
+        if (st == GPUC_OK)
+            st = gpuc_array_view(a, &view, &format);
+        if (st != GPUC_OK)
+            return st;
+        glBindImageTexture((GLuint)k->image_unit[i], view, 0, GL_FALSE, 0, GL_READ_ONLY, format);
+        glUniform3i(k->param_location[i], (GLint)a->dims.x, a->dims.y ? (GLint)a->dims.y : 1,
+                    a->dims.z ? (GLint)a->dims.z : 1);
+    }
+    return GPUC_OK;
+}
+
+static void dispatch(gpuc_kernel *k, gpuc_array *dst)
+{
+    size_t cell_bytes = (size_t)gpuc_type_components(k->sig.return_type) * 4;
+    for (size_t first = 0; first < k->cells; first += k->cells_per_dispatch) {
+        size_t count = k->cells - first < k->cells_per_dispatch ? k->cells - first : k->cells_per_dispatch;
+        glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 0, dst->buffer, (GLintptr)(first * cell_bytes),
+                          (GLsizeiptr)(count * cell_bytes));
+        glUniform1ui(k->first_cell_location, (GLuint)first);
+        glUniform1ui(k->cell_count_location, (GLuint)count);
+        glDispatchCompute((GLuint)((count + CODEGEN_LOCAL_SIZE - 1) / CODEGEN_LOCAL_SIZE), 1, 1);
+        k->gpu->stats.dispatches++;
+    }
+    /* Whatever reads dst next (an image load, a map, a copy) must see these writes. */
+    glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT |
+                    GL_BUFFER_UPDATE_BARRIER_BIT);
+}
+
+static gpuc_status run_into(gpuc_kernel *k, const gpuc_arg *args, gpuc_array *dst)
+{
+    glUseProgram(k->program);
+    gpuc_status st = bind_args(k, args);
+    if (st != GPUC_OK)
+        return st;
+    dispatch(k, dst);
+    dst->mirror_valid = false;
+    st = gpuc_check_gl(k->gpu, k->name);
+    if (st == GPUC_OK && !k->pipeline)
+        st = gpuc_array_fetch_mirror(dst);
+    return st;
+}
+
+gpuc_status gpuc_run(gpuc_kernel *k, const gpuc_arg *args, int nargs, gpuc_array **result)
+{
+    if (!k)
+        return GPUC_ERROR_INVALID_ARGUMENT;
+    gpuc_status st = gpuc_enter(k->gpu);
+    if (st != GPUC_OK)
+        return st;
+    if (!result)
+        return gpuc_fail(k->gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_run: result is NULL");
+    st = check_args(k, args, nargs, NULL);
+    if (st != GPUC_OK)
+        return st;
+    gpuc_array *dst;
+    st = gpuc_array_make(k->gpu, k->sig.return_type, k->output, false, &dst);
+    if (st != GPUC_OK)
+        return st;
+    st = run_into(k, args, dst);
+    if (st != GPUC_OK) {
+        gpuc_array_destroy(dst);
+        return st;
+    }
+    *result = dst;
+    return GPUC_OK;
+}
+
+gpuc_status gpuc_run_to(gpuc_kernel *k, const gpuc_arg *args, int nargs, gpuc_array *dst)
+{
+    if (!k)
+        return GPUC_ERROR_INVALID_ARGUMENT;
+    gpuc_status st = gpuc_enter(k->gpu);
+    if (st != GPUC_OK)
+        return st;
+    if (!dst)
+        return gpuc_fail(k->gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_run_to: dst is NULL");
+    if (dst->gpu != k->gpu)
+        return gpuc_fail(k->gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_run_to: dst belongs to another gpuc context");
+    if (dst->type != k->sig.return_type || dst->cells != k->cells)
+        return gpuc_fail(k->gpu, GPUC_ERROR_TYPE_MISMATCH,
+                         "kernel '%s' returns %zu %s cells; dst holds %zu %s cells", k->name, k->cells,
+                         gpuc_type_name(k->sig.return_type), dst->cells, gpuc_type_name(dst->type));
+    st = check_args(k, args, nargs, dst);
+    if (st != GPUC_OK)
+        return st;
+    return run_into(k, args, dst);
+}

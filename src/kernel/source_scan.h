@@ -1,0 +1,46 @@
+/* source_scan.h - reading a GLSL kernel's source: where its functions are, what the kernel function's
+ * signature says, and where a position is in lines and columns. Works on a "mask" of the source in
+ * which comments and preprocessor lines are blanked (same length, newlines kept), so offsets into the
+ * mask are offsets into the source. */
+#ifndef GPUC_SOURCE_SCAN_H
+#define GPUC_SOURCE_SCAN_H
+
+#include "gpuc.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define KERNEL_NAME_MAX 64
+
+typedef struct kernel_param {
+    char name[KERNEL_NAME_MAX];
+    gpuc_type type;
+    int rank; /* 0 for a scalar (a uniform), 1..3 for an array */
+} kernel_param;
+
+typedef struct kernel_signature {
+    char name[KERNEL_NAME_MAX];
+    gpuc_type return_type;
+    int nparams;
+    kernel_param params[GPUC_MAX_ARGS];
+    size_t params_begin, params_end; /* the text between '(' and ')' */
+    size_t body_begin, body_end;     /* '{' and its matching '}' */
+} kernel_signature;
+
+/* A copy of src with comments and preprocessor lines replaced by spaces. NULL when out of memory. */
+char *source_mask(const char *src);
+
+/* Finds the last top-level function in mask and parses its signature. On failure writes a message
+ * (with line:column) into err and returns false. */
+bool source_parse_kernel(const char *mask, kernel_signature *sig, char *err, size_t errlen);
+
+/* 1-based line and column of offset pos. */
+void source_position(const char *src, size_t pos, int *line, int *column);
+
+/* Copies line number `line` (1-based) of src into out (without its newline). */
+void source_line(const char *src, int line, char *out, size_t outlen);
+
+bool is_ident_start(char c);
+bool is_ident_char(char c);
+
+#endif
