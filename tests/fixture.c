@@ -1,0 +1,58 @@
+/* fixture.c - see fixture.h. */
+#include "fixture.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+gpuc *gpu;
+
+void fixture_pin_driver(void)
+{
+    static const char *const dirs[] = {"/usr/lib/x86_64-linux-gnu/dri", "/usr/lib/aarch64-linux-gnu/dri",
+                                       "/usr/lib64/dri", "/usr/lib/dri", NULL};
+    for (int i = 0; dirs[i]; i++) {
+        char path[256];
+        snprintf(path, sizeof path, "%s/swrast_dri.so", dirs[i]);
+        if (dlopen(path, RTLD_NOW | RTLD_NODELETE | RTLD_GLOBAL))
+            return; /* never closed: that is the point */
+    }
+}
+
+static void open_context(void)
+{
+    fixture_pin_driver();
+    gpuc_status st = gpuc_open(&gpu, NULL);
+    if (st != GPUC_OK) {
+        fprintf(stderr, "gpuc_open: %s: %s\n", gpuc_status_name(st), gpuc_errmsg(gpu));
+        gpuc_close(gpu);
+        gpu = NULL;
+        exit(EXIT_FAILURE); /* Check counts this test as an error */
+    }
+}
+
+static void close_context(void)
+{
+    gpuc_close(gpu);
+    gpu = NULL;
+}
+
+TCase *fixture_tcase_bare(const char *name)
+{
+    TCase *tc = tcase_create(name);
+    tcase_set_timeout(tc, 300);
+    return tc;
+}
+
+TCase *fixture_tcase(const char *name)
+{
+    TCase *tc = fixture_tcase_bare(name);
+    tcase_add_checked_fixture(tc, open_context, close_context);
+    return tc;
+}
+
+float test_random(uint32_t *state)
+{
+    *state = *state * 1664525u + 1013904223u;
+    return (float)(*state >> 8) / 16777216.0f;
+}

@@ -1,0 +1,44 @@
+/* fixture.h - what every Check suite shares: a gpuc context opened inside each forked test (an EGL
+ * display initialised in Check's parent process makes CK_FORK hang; notes/platform.md), assertions
+ * that print gpuc's message, and small oracles. */
+#ifndef GPUC_TEST_FIXTURE_H
+#define GPUC_TEST_FIXTURE_H
+
+#include <check.h>
+#include <gpuc.h>
+
+#include <stdint.h>
+
+/* The context of the running test (opened by the checked fixture, closed after the test). */
+extern gpuc *gpu;
+
+/* A test case whose tests each get a fresh context in `gpu`, with a timeout that covers context
+ * creation and shader JIT on a loaded machine. */
+TCase *fixture_tcase(const char *name);
+/* A test case without a context (for tests that open their own, or none). */
+TCase *fixture_tcase_bare(const char *name);
+
+/* Keeps Mesa's driver loaded for the life of the process, so the allocation Mesa leaves behind when
+ * it unloads the driver is not reported by LeakSanitizer; our own leaks still are. */
+void fixture_pin_driver(void);
+
+#define ck_assert_gpuc_ok(expr)                                                                         \
+    do {                                                                                                \
+        gpuc_status st_ = (expr);                                                                       \
+        ck_assert_msg(st_ == GPUC_OK, "%s -> %s: %s", #expr, gpuc_status_name(st_), gpuc_errmsg(gpu)); \
+    } while (0)
+
+/* Asserts that expr fails with `status` and that the message contains `fragment`. */
+#define ck_assert_gpuc_fails(expr, status, fragment)                                                    \
+    do {                                                                                                \
+        gpuc_status st_ = (expr);                                                                       \
+        ck_assert_msg(st_ == (status), "%s -> %s, expected %s (message: %s)", #expr,                    \
+                      gpuc_status_name(st_), gpuc_status_name(status), gpuc_errmsg(gpu));               \
+        ck_assert_msg(strstr(gpuc_errmsg(gpu), (fragment)) != NULL, "message \"%s\" lacks \"%s\"",       \
+                      gpuc_errmsg(gpu), (fragment));                                                    \
+    } while (0)
+
+/* A deterministic float in [0, 1) from a 32-bit LCG state. */
+float test_random(uint32_t *state);
+
+#endif
