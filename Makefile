@@ -17,7 +17,8 @@ SANFLAGS :=
 endif
 
 ifeq ($(DEBUG),1)
-OPTFLAGS := -O0 -g
+# Debug builds check every GL call through KHR_debug in every context (gpuc_options.debug on by default).
+OPTFLAGS := -O0 -g -DGPUC_DEBUG_BUILD
 else
 OPTFLAGS := -O2 -g
 endif
@@ -27,7 +28,7 @@ CPPFLAGS_ALL := -Iinclude -Isrc -Isrc/glad/include -D_POSIX_C_SOURCE=200809L
 CFLAGS_ALL := -std=c11 $(WARNFLAGS) $(OPTFLAGS) $(SANFLAGS) -fPIC -fvisibility=hidden $(CFLAGS)
 LIBS := -lEGL -lm -lpthread
 
-LIB_SRC := $(sort $(wildcard src/device/*.c src/kernel/*.c src/util/*.c))
+LIB_SRC := $(sort $(wildcard src/device/*.c src/kernel/*.c src/algo/*.c src/util/*.c))
 GLAD_SRC := src/glad/src/gl.c
 GLSL := $(sort $(wildcard glsl/*.glsl))
 GEN_SRC := $(BUILD)/gen/glsl_sources.c
@@ -39,6 +40,7 @@ SHARED_LIB := $(BUILD)/libgpuc.so.$(VERSION)
 TEST_SRC := $(sort $(wildcard tests/*.c))
 TEST_BIN := $(BUILD)/tests/gpuc-tests
 EXAMPLE_SRC := $(sort $(wildcard examples/*.c))
+EXAMPLE_COMMON := $(sort $(wildcard examples/common/*.c))
 EXAMPLE_BIN := $(EXAMPLE_SRC:examples/%.c=$(BUILD)/examples/%)
 
 DEPS_STAMP := build/.deps-installed
@@ -111,9 +113,10 @@ $(TEST_BIN): $(TEST_SRC) $(wildcard tests/*.h) $(STATIC_LIB)
 	$(CC) -Iinclude -Itests -D_POSIX_C_SOURCE=200809L $(CHECK_FLAGS) -std=c11 $(USER_WARNFLAGS) $(OPTFLAGS) $(SANFLAGS) \
 		$(CFLAGS) -o $@ $(TEST_SRC) $(STATIC_LIB) $(CHECK_LIBS) $(LIBS) -ldl $(LDFLAGS)
 
-$(BUILD)/examples/%: examples/%.c $(STATIC_LIB)
+$(BUILD)/examples/%: examples/%.c $(EXAMPLE_COMMON) $(wildcard examples/common/*.h) $(STATIC_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) -Iinclude -std=c11 $(USER_WARNFLAGS) $(OPTFLAGS) $(SANFLAGS) $(CFLAGS) -o $@ $< $(STATIC_LIB) $(LIBS) $(LDFLAGS)
+	$(CC) -Iinclude -Iexamples/common -D_POSIX_C_SOURCE=200809L -std=c11 $(USER_WARNFLAGS) $(OPTFLAGS) $(SANFLAGS) \
+		$(CFLAGS) -o $@ $< $(EXAMPLE_COMMON) $(STATIC_LIB) $(LIBS) $(LDFLAGS)
 
 examples: $(EXAMPLE_BIN)
 

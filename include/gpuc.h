@@ -107,7 +107,9 @@ typedef struct gpuc_options {
      * "cpu" or "llvmpipe" (Mesa's software rasterizer), or an EGL device index ("0", "1", ...).
      * NULL means the environment variable GPUC_DEVICE, and "auto" where that is unset. */
     const char *device;
-    /* Create a debug context and check every GL call through KHR_debug (also GPUC_DEBUG=1). */
+    /* Create a debug context and check every GL call through KHR_debug (also GPUC_DEBUG=1; a library
+     * built with `make DEBUG=1` does this in every context unless GPUC_DEBUG=0). A GL error then fails
+     * the call that caused it with GPUC_ERROR_GL and the driver's message. */
     bool debug;
 } gpuc_options;
 
@@ -283,6 +285,10 @@ GPUC_API gpuc_status gpuc_run(gpuc_kernel *k, const gpuc_arg *args, int nargs, g
 /* Like gpuc_run, but writes into an existing array `dst` (same cell type and cell count as the
  * kernel's output; it may not also be one of the arguments). Useful for ping-pong loops. */
 GPUC_API gpuc_status gpuc_run_to(gpuc_kernel *k, const gpuc_arg *args, int nargs, gpuc_array *dst);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Algorithms (src/algo/): host drivers over the kernel API                                        */
+/* ---------------------------------------------------------------------------------------------- */
 
 #ifdef __cplusplus
 }

@@ -108,6 +108,9 @@ gpuc_status gpuc_open(gpuc **out, const gpuc_options *opts)
         opts = &defaults;
     const char *debug_env = getenv("GPUC_DEBUG");
     gpu->debug = opts->debug || (debug_env && *debug_env && strcmp(debug_env, "0") != 0);
+#ifdef GPUC_DEBUG_BUILD
+    gpu->debug = !(debug_env && !strcmp(debug_env, "0")); /* make DEBUG=1: on unless GPUC_DEBUG=0 */
+#endif
 
     const char *choice_text = opts->device ? opts->device : getenv("GPUC_DEVICE");
     egl_choice choice;

@@ -67,7 +67,7 @@ static gpuc_status check_array_arg(const gpuc_kernel *k, int i, const gpuc_arg *
                          k->name, i, p->name);
     size_t cells;
     int rank;
-    char what[KERNEL_NAME_MAX + 64];
+    char what[2 * KERNEL_NAME_MAX + 48];
     snprintf(what, sizeof what, "kernel '%s', argument %d (`%s`)", k->name, i, p->name);
     gpuc_status st = gpuc_dims_check(k->gpu, a->dims, what, &cells, &rank);
     if (st != GPUC_OK)
