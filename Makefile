@@ -45,7 +45,7 @@ EXAMPLE_BIN := $(EXAMPLE_SRC:examples/%.c=$(BUILD)/examples/%)
 
 DEPS_STAMP := build/.deps-installed
 
-.PHONY: all lib check examples install uninstall deps glad clean help
+.PHONY: all lib check examples install installcheck uninstall deps glad clean help
 .DEFAULT_GOAL := all
 
 all: lib
@@ -59,6 +59,7 @@ help:
 	@echo "  make check SANITIZE=1  the same with ASan + UBSan (leak detection on), in build/sanitize/"
 	@echo "  make examples        build the example programs into build/examples/"
 	@echo "  make install PREFIX=/usr/local   install header, libraries and gpuc.pc (pkg-config)"
+	@echo "  make installcheck    install into a scratch prefix and build a program with pkg-config against it"
 	@echo "  make uninstall PREFIX=...        remove what install put there"
 	@echo "  make deps            install the Debian packages the build and tests need (scripts/install-deps.sh)"
 	@echo "  make glad            regenerate the committed GL 4.3 loader in src/glad/ (scripts/gen-glad.sh)"
@@ -135,6 +136,9 @@ install: lib
 	ln -sf libgpuc.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libgpuc.so
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' scripts/gpuc.pc.in \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/gpuc.pc
+
+installcheck: lib
+	scripts/test-install.sh
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/include/gpuc.h $(DESTDIR)$(PREFIX)/lib/libgpuc.a \
