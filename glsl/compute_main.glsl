@@ -1,7 +1,8 @@
-// compute_main.glsl - the compute-shader main() wrapped around a kernel: one invocation per output
-// cell. An output larger than one dispatch (work group count, or the storage block size) is computed
-// in several dispatches, each writing the buffer range bound for it; gpuc_first_cell says where
-// this dispatch starts.
+// compute_main.glsl - the compute-shader main() wrapped around a kernel: one invocation per cell of
+// the grid (the output cells of an ordinary kernel). A grid larger than one dispatch (work group
+// count, or the storage block size) is computed in several dispatches; gpuc_first_cell says where
+// this dispatch starts. An ordinary kernel's dispatch writes the output range bound for it (index
+// local_cell); a scatter kernel sees the whole output and writes where it set outputIndex.
 
 //@ main
 layout(local_size_x = $LOCAL_SIZE) in;
@@ -15,15 +16,27 @@ void main()
     if (local_cell >= gpuc_cell_count)
         return;
     int cell = int(gpuc_first_cell + local_cell);
-    thread = ivec3(cell % outputSize.x, (cell / outputSize.x) % outputSize.y, cell / (outputSize.x * outputSize.y));
+    thread = ivec3(cell % gpuc_grid.x, (cell / gpuc_grid.x) % gpuc_grid.y, cell / (gpuc_grid.x * gpuc_grid.y));
+    $BEFORE_KERNEL
     $RETURN_TYPE result = $KERNEL();
     $STORE
 }
 
+//@ gather_index
+uint index = local_cell;
+
+//@ scatter_index
+outputIndex = -1;
+
+//@ scatter_guard
+if (outputIndex < 0 || outputIndex >= outputSize.x * outputSize.y * outputSize.z)
+        return;
+    uint index = uint(outputIndex);
+
 //@ store_cell
-gpuc_output[local_cell] = result;
+gpuc_output[index] = result;
 
 //@ store_vec3
-gpuc_output[3u * local_cell] = result.x;
-    gpuc_output[3u * local_cell + 1u] = result.y;
-    gpuc_output[3u * local_cell + 2u] = result.z;
+gpuc_output[3u * index] = result.x;
+    gpuc_output[3u * index + 1u] = result.y;
+    gpuc_output[3u * index + 2u] = result.z;

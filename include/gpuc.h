@@ -216,6 +216,15 @@ typedef struct gpuc_kernel_desc {
      * run reads its result back into host memory before it returns, as GPU.js returns arrays. */
     bool pipeline;
     const char *name; /* for messages; NULL means the kernel function's name */
+    /* A scatter kernel (what a compute shader can do and GPU.js cannot): it runs once per cell of
+     * `threads` (thread.x/y/z range over it; zero means the output size) and chooses where its result
+     * goes by setting the predeclared `int outputIndex` to a flat output cell (x fastest). Left at -1,
+     * or outside the output, the invocation writes nothing; cells nobody writes keep their value (zero
+     * in gpuc_run's new array, the old contents with gpuc_run_to). Two invocations writing one cell:
+     * one of them wins, unspecified which. The whole output must fit one storage binding
+     * (gpuc_info.max_storage_block_size). */
+    bool scatter;
+    gpuc_dims threads;
 } gpuc_kernel_desc;
 
 /* Compiles `source` (see THE KERNEL CONTRACT) into a kernel. Syntax and type errors are reported

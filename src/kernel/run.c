@@ -154,10 +154,13 @@ static gpuc_status bind_args(gpuc_kernel *k, const gpuc_arg *args)
 static void dispatch(gpuc_kernel *k, gpuc_array *dst)
 {
     size_t cell_bytes = (size_t)gpuc_type_components(k->sig.return_type) * 4;
-    for (size_t first = 0; first < k->cells; first += k->cells_per_dispatch) {
-        size_t count = k->cells - first < k->cells_per_dispatch ? k->cells - first : k->cells_per_dispatch;
-        glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 0, dst->buffer, (GLintptr)(first * cell_bytes),
-                          (GLsizeiptr)(count * cell_bytes));
+    if (k->scatter) /* it may write anywhere: bind all of it (checked to fit at creation) */
+        glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 0, dst->buffer, 0, (GLsizeiptr)(k->cells * cell_bytes));
+    for (size_t first = 0; first < k->grid_cells; first += k->cells_per_dispatch) {
+        size_t count = k->grid_cells - first < k->cells_per_dispatch ? k->grid_cells - first : k->cells_per_dispatch;
+        if (!k->scatter)
+            glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 0, dst->buffer, (GLintptr)(first * cell_bytes),
+                              (GLsizeiptr)(count * cell_bytes));
         glUniform1ui(k->first_cell_location, (GLuint)first);
         glUniform1ui(k->cell_count_location, (GLuint)count);
         glDispatchCompute((GLuint)((count + CODEGEN_LOCAL_SIZE - 1) / CODEGEN_LOCAL_SIZE), 1, 1);
