@@ -119,7 +119,8 @@ typedef struct gpuc_options {
  * and what to install, and must be released with gpuc_close. */
 GPUC_API gpuc_status gpuc_open(gpuc **gpu, const gpuc_options *opts);
 
-/* Releases the context and everything still made in it (kernels, arrays). NULL is ignored. */
+/* Releases the context and everything still made in it (kernels, arrays): their handles are invalid
+ * afterwards, so do not free them again. NULL is ignored. */
 GPUC_API void gpuc_close(gpuc *gpu);
 
 /* The message of the most recent failed call on this context ("" while none has failed); a later

@@ -114,7 +114,7 @@ static gpuc_status array_for_arg(gpuc_kernel *k, int i, const gpuc_arg *a, gpuc_
     bool fits = u && u->type == type && u->dims.x == a->dims.x && u->dims.y == a->dims.y && u->dims.z == a->dims.z;
     if (!fits) {
         gpuc_array *fresh;
-        gpuc_status st = gpuc_array_make(k->gpu, type, a->dims, true, &fresh);
+        gpuc_status st = gpuc_array_make(k->gpu, type, a->dims, ARRAY_INTERNAL | ARRAY_OVERWRITTEN, &fresh);
         if (st != GPUC_OK)
             return st;
         if (u)
@@ -198,7 +198,8 @@ gpuc_status gpuc_run(gpuc_kernel *k, const gpuc_arg *args, int nargs, gpuc_array
     if (st != GPUC_OK)
         return st;
     gpuc_array *dst;
-    st = gpuc_array_make(k->gpu, k->sig.return_type, k->output, false, &dst);
+    /* An ordinary kernel writes every cell; a scatter kernel's unwritten cells must read 0. */
+    st = gpuc_array_make(k->gpu, k->sig.return_type, k->output, k->scatter ? 0 : ARRAY_OVERWRITTEN, &dst);
     if (st != GPUC_OK)
         return st;
     st = run_into(k, args, dst);
