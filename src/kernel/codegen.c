@@ -92,10 +92,11 @@ char *codegen_compute(const kernel_signature *sig, const char *user_source, code
                       const resolved_constant *constants, int nconstants)
 {
     strbuf sb = {0};
-    char ox[16], oy[16], oz[16], gx[16], gy[16], gz[16], local[16];
+    char ox[16], oy[16], oz[16], gx[16], gy[16], gz[16], local[16], per[16];
     dims_text(shape.output, ox, oy, oz);
     dims_text(shape.grid, gx, gy, gz);
     snprintf(local, sizeof local, "%d", CODEGEN_LOCAL_SIZE);
+    snprintf(per, sizeof per, "%d", shape.cells_per_invocation);
 
     strbuf_printf(&sb, "#version 430\n#line 1 %d\n", SOURCE_DECLARATIONS);
     const char *out_fields[] = {"OUT_X", ox, "OUT_Y", oy, "OUT_Z", oz, "GRID_X", gx, "GRID_Y", gy, "GRID_Z", gz, NULL};
@@ -113,7 +114,7 @@ char *codegen_compute(const kernel_signature *sig, const char *user_source, code
     strbuf before = {0}, store = {0};
     const char *ret = glsl_type(sig->return_type);
     ok = ok && emit_store(&before, &store, sig, shape.scatter) && !before.failed && !store.failed;
-    const char *main_fields[] = {"LOCAL_SIZE", local, "OUT_ELEMENT", sig->return_type == GPUC_VEC3 ? "float" : ret,
+    const char *main_fields[] = {"LOCAL_SIZE", local, "CELLS_PER_INVOCATION", per, "OUT_ELEMENT", sig->return_type == GPUC_VEC3 ? "float" : ret,
                                  "RETURN_TYPE", ret, "KERNEL", sig->name,
                                  "BEFORE_KERNEL", before.data ? before.data : "", "STORE", store.data ? store.data : "",
                                  NULL};

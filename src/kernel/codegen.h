@@ -22,6 +22,7 @@ typedef struct codegen_shape {
     gpuc_dims output; /* the output size (outputSize) */
     gpuc_dims grid;   /* the invocations (thread's range): the output, or a scatter kernel's .threads */
     bool scatter;     /* the kernel chooses its output cell through outputIndex */
+    int cells_per_invocation;
 } codegen_shape;
 
 /* The GLSL text (caller frees), or NULL when out of memory. */

@@ -118,12 +118,39 @@ static gpuc_status check_loop_budget(gpuc *gpu, const char *kname, const char *m
 static size_t cells_per_dispatch(const gpuc_kernel *k)
 {
     const gpuc *gpu = k->gpu;
-    uint64_t by_groups = (uint64_t)gpu->info.max_work_group_count[0] * CODEGEN_LOCAL_SIZE;
+    uint64_t by_groups = (uint64_t)gpu->info.max_work_group_count[0] * CODEGEN_LOCAL_SIZE * (uint64_t)k->cells_per_invocation;
     uint64_t cell_bytes = (uint64_t)gpuc_type_components(k->sig.return_type) * 4;
     uint64_t by_storage = k->scatter ? by_groups : (uint64_t)gpu->info.max_storage_block_size / cell_bytes;
     uint64_t n = by_groups < by_storage ? by_groups : by_storage;
     n -= n % 1024;
     return n ? (size_t)n : 1024;
+}
+
+/* Whether the source has a loop anywhere (kernel or helpers). */
+static bool has_loops(const char *mask)
+{
+    static const char *const keywords[] = {"for", "while", "do", NULL};
+    for (const char *p = mask; *p; p++) {
+        if (!is_ident_start(*p) || (p > mask && is_ident_char(p[-1])))
+            continue;
+        for (int i = 0; keywords[i]; i++) {
+            size_t n = strlen(keywords[i]);
+            if (!strncmp(p, keywords[i], n) && !is_ident_char(p[n]))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* Cells each invocation computes: up to 16 for a loop-free kernel (llvmpipe's loop budget is per
+ * invocation, so a kernel with loops gets one), fewer for small grids so that at least ~32 work groups
+ * keep every core busy. */
+static int cells_per_invocation(const char *mask, size_t grid_cells)
+{
+    if (has_loops(mask))
+        return 1;
+    size_t per = grid_cells / (32 * CODEGEN_LOCAL_SIZE);
+    return per < 1 ? 1 : per > 16 ? 16 : (int)per;
 }
 
 static void locate_uniforms(gpuc_kernel *k)
@@ -174,7 +201,8 @@ static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_
         }
     }
     rewritten = kernel_rewrite(source, mask, &k->sig);
-    codegen_shape shape = {k->output, k->grid, k->scatter};
+    k->cells_per_invocation = cells_per_invocation(mask, k->grid_cells);
+    codegen_shape shape = {k->output, k->grid, k->scatter, k->cells_per_invocation};
     glsl = rewritten ? codegen_compute(&k->sig, rewritten, shape, constants, nconstants) : NULL;
     if (!glsl) {
         st = gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "kernel '%s': out of host memory generating GLSL", k->name);

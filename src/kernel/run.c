@@ -163,7 +163,8 @@ static void dispatch(gpuc_kernel *k, gpuc_array *dst)
                               (GLsizeiptr)(count * cell_bytes));
         glUniform1ui(k->first_cell_location, (GLuint)first);
         glUniform1ui(k->cell_count_location, (GLuint)count);
-        glDispatchCompute((GLuint)((count + CODEGEN_LOCAL_SIZE - 1) / CODEGEN_LOCAL_SIZE), 1, 1);
+        size_t per_group = (size_t)CODEGEN_LOCAL_SIZE * (size_t)k->cells_per_invocation;
+        glDispatchCompute((GLuint)((count + per_group - 1) / per_group), 1, 1);
         k->gpu->stats.dispatches++;
     }
     /* Whatever reads dst next (an image load, a map, a copy) must see these writes. */
