@@ -241,6 +241,10 @@ GPUC_API void gpuc_kernel_free(gpuc_kernel *k);
 GPUC_API int gpuc_kernel_arg_count(const gpuc_kernel *k);
 GPUC_API gpuc_type gpuc_kernel_return_type(const gpuc_kernel *k);
 
+/* The complete GLSL compute program gpuc made of the kernel (GPU.js's kernel.toString()): for reading
+ * what runs, or compiling it elsewhere. Valid until the context closes; "" for NULL. */
+GPUC_API const char *gpuc_kernel_glsl(const gpuc_kernel *k);
+
 /* One argument of a run. Build them with the helpers below. */
 typedef enum gpuc_arg_kind {
     GPUC_ARG_NONE = 0,

@@ -44,6 +44,11 @@ START_TEST(seed_count_above_matches_c)
     gpuc_kernel *k = make(COUNT_ABOVE, (gpuc_kernel_desc){.output = {T}, .constants = {{"threads", T}, {"chunk", C}}});
     ck_assert_int_eq(gpuc_kernel_arg_count(k), 2);
     ck_assert_int_eq(gpuc_kernel_return_type(k), GPUC_FLOAT);
+    const char *glsl = gpuc_kernel_glsl(k);
+    ck_assert_ptr_nonnull(strstr(glsl, "#version 430"));
+    ck_assert_ptr_nonnull(strstr(glsl, "values(i * constants.threads + thread.x)")); /* a[i] -> accessor */
+    ck_assert_ptr_nonnull(strstr(glsl, "void main()"));
+    ck_assert_str_eq(gpuc_kernel_glsl(NULL), "");
     const float thresholds[] = {-1.0f, 0.0f, 50000.0f, 99998.0f, 1e9f};
     for (int t = 0; t < 5; t++) {
         size_t n;

@@ -208,7 +208,7 @@ static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_
         st = gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "kernel '%s': out of host memory generating GLSL", k->name);
         goto done;
     }
-    st = program_get(gpu, glsl, k->name, source, &k->program);
+    st = program_get(gpu, glsl, k->name, source, &k->program, &k->glsl);
     if (st == GPUC_OK)
         locate_uniforms(k);
 done:
@@ -296,4 +296,9 @@ int gpuc_kernel_arg_count(const gpuc_kernel *k)
 gpuc_type gpuc_kernel_return_type(const gpuc_kernel *k)
 {
     return k ? k->sig.return_type : GPUC_TYPE_NONE;
+}
+
+const char *gpuc_kernel_glsl(const gpuc_kernel *k)
+{
+    return k ? k->glsl : "";
 }

@@ -17,6 +17,7 @@ struct gpuc_kernel {
     bool scatter;
     bool pipeline;
     GLuint program;                       /* owned by the context's program cache */
+    const char *glsl;                     /* its text, owned by the cache too */
     GLint first_cell_location, cell_count_location;
     GLint param_location[GPUC_MAX_ARGS];  /* scalars: the uniform; arrays: their size uniform */
     int image_unit[GPUC_MAX_ARGS];        /* arrays: the image unit they are bound to */
