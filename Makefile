@@ -128,7 +128,7 @@ BENCH_ARGS ?=
 
 $(BENCH_BIN): $(BENCH_SRC) $(wildcard tests/bench/*.h) $(STATIC_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) -Iinclude -D_POSIX_C_SOURCE=200809L -std=c11 $(USER_WARNFLAGS) -O3 -g $(SANFLAGS) $(CFLAGS) \
+	$(CC) -Iinclude -Isrc/glad/include -D_POSIX_C_SOURCE=200809L -std=c11 $(USER_WARNFLAGS) -O3 -g $(SANFLAGS) $(CFLAGS) \
 		-o $@ $(BENCH_SRC) $(STATIC_LIB) $(LIBS) $(LDFLAGS)
 
 bench: $(BENCH_BIN)

@@ -45,6 +45,18 @@ int row_sort(bench_env *env, const bench_params *p);
 int row_compaction(bench_env *env, const bench_params *p);
 int row_launch(bench_env *env, const bench_params *p);
 
+/* The bare-GL baseline (bare_gl.c): a context of its own, and `passes` dispatches of a program that
+ * gpuc generated (gpuc_kernel_glsl), ping-ponging two buffers from `input`, array_name the kernel's one
+ * array parameter (NULL for none), `step` its float scalar named "step". */
+typedef struct bare_gl bare_gl;
+typedef struct bare_gl_passes bare_gl_passes;
+bare_gl *bare_gl_open(void);
+void bare_gl_close(bare_gl *b);
+bare_gl_passes *bare_gl_passes_prepare(bare_gl *b, const char *glsl, const char *array_name, const float *input,
+                                       size_t n, float step, int passes);
+int bare_gl_passes_run(void *state, float *out); /* a bench_run_fn */
+void bare_gl_passes_release(bare_gl_passes *s);
+
 /* Monotonic milliseconds. */
 double bench_now_ms(void);
 
