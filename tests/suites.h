@@ -1,17 +1,20 @@
-/* suites.h - every Check suite of the test program; test_main.c runs them in this order. */
+/* suites.h - every Check suite of the test program; test_main.c runs them in this order.
+ * One line per suite: GPUC_SUITE(name) declares `Suite *suite_name(void)` and runs it as "name". */
 #ifndef GPUC_TEST_SUITES_H
 #define GPUC_TEST_SUITES_H
 
 #include <check.h>
 
-Suite *suite_device(void);
-Suite *suite_arrays(void);
-Suite *suite_kernels(void);
-Suite *suite_errors(void);
-Suite *suite_scatter(void);
+#define GPUC_TEST_SUITES \
+    GPUC_SUITE(device)   \
+    GPUC_SUITE(arrays)   \
+    GPUC_SUITE(kernels)  \
+    GPUC_SUITE(errors)   \
+    GPUC_SUITE(scatter)  \
+    GPUC_SUITE(topk)
 
-#define GPUC_TEST_SUITES {"device", suite_device}, {"arrays", suite_arrays}, {"kernels", suite_kernels}, \
-    {"errors", suite_errors}, \
-    {"scatter", suite_scatter}
+#define GPUC_SUITE(name) Suite *suite_##name(void);
+GPUC_TEST_SUITES
+#undef GPUC_SUITE
 
 #endif
