@@ -290,6 +290,42 @@ GPUC_API gpuc_status gpuc_run_to(gpuc_kernel *k, const gpuc_arg *args, int nargs
 /* Algorithms (src/algo/): host drivers over the kernel API                                        */
 /* ---------------------------------------------------------------------------------------------- */
 
+/* ---- Sorting ---------------------------------------------------------------------------------- */
+/*
+ * Bitonic sort on the device. Keys are a 1D float or int array, given as a device array or as host
+ * data (gpuc_arg_array / gpuc_arg_host_f32 / gpuc_arg_host_i32), of any length n from 1 to 2^30 that
+ * the device can hold. The network runs over the next power of two >= n (padded with keys that sort
+ * last, removed afterwards) in passes that keep everything on the device; results are new device
+ * arrays of n elements that the caller frees (read them with gpuc_array_read_*, or pass them on).
+ *
+ * Order. Ints sort by value. Floats sort by value with -0.0 before +0.0; every NaN sorts after every
+ * number, in both directions, and comes back as the quiet NaN 0x7fc00000 (its payload is not kept).
+ * Other values come back bit for bit.
+ *
+ * Stability. The bitonic network is not stable. gpuc_argsort and gpuc_sort_pairs break ties between
+ * equal keys by the original index (lower index first, in both directions), so their order is fully
+ * determined: they give what a stable sort would.
+ */
+typedef struct gpuc_sort_desc {
+    bool descending; /* largest first; default ascending */
+} gpuc_sort_desc;
+
+/* Sorts `keys` (float or int, 1D) into a new array *sorted of the same type and length.
+ * desc may be NULL (ascending). Errors: NULL gpu/sorted or host data, n = 0, a 2D/3D or vecN array or a
+ * scalar (GPUC_ERROR_TYPE_MISMATCH), more elements than 2^30 or than the device can read (GPUC_ERROR_LIMIT). */
+GPUC_API gpuc_status gpuc_sort(gpuc *gpu, gpuc_arg keys, const gpuc_sort_desc *desc, gpuc_array **sorted);
+
+/* Argsort: *indices (int, n) receives the original index of each element in sorted order, ties in
+ * index order; *sorted_keys (may be NULL) the sorted keys themselves. Errors as gpuc_sort. */
+GPUC_API gpuc_status gpuc_argsort(gpuc *gpu, gpuc_arg keys, const gpuc_sort_desc *desc, gpuc_array **sorted_keys,
+                                  gpuc_array **indices);
+
+/* Key-value sort: `values` (float or int, 1D, as long as keys) is the payload that follows its key;
+ * *sorted_values receives it in the keys' sorted order (ties in index order), *sorted_keys (may be
+ * NULL) the sorted keys. Errors as gpuc_sort, and GPUC_ERROR_INVALID_ARGUMENT for lengths that differ. */
+GPUC_API gpuc_status gpuc_sort_pairs(gpuc *gpu, gpuc_arg keys, gpuc_arg values, const gpuc_sort_desc *desc,
+                                     gpuc_array **sorted_keys, gpuc_array **sorted_values);
+
 #ifdef __cplusplus
 }
 #endif
