@@ -298,9 +298,9 @@ GPUC_API gpuc_status gpuc_run_to(gpuc_kernel *k, const gpuc_arg *args, int nargs
  * last, removed afterwards) in passes that keep everything on the device; results are new device
  * arrays of n elements that the caller frees (read them with gpuc_array_read_*, or pass them on).
  *
- * Order. Ints sort by value. Floats sort by value with -0.0 before +0.0; every NaN sorts after every
- * number, in both directions, and comes back as the quiet NaN 0x7fc00000 (its payload is not kept).
- * Other values come back bit for bit.
+ * Order. Ints sort by value. Floats sort by value, -0.0 counting as less than +0.0; every NaN sorts
+ * after every number, in both directions, and comes back as the quiet NaN 0x7fc00000 (its sign and
+ * payload are not kept). Other values come back bit for bit.
  *
  * Stability. The bitonic network is not stable. gpuc_argsort and gpuc_sort_pairs break ties between
  * equal keys by the original index (lower index first, in both directions), so their order is fully

@@ -8,8 +8,12 @@ Suite *suite_device(void);
 Suite *suite_arrays(void);
 Suite *suite_kernels(void);
 Suite *suite_errors(void);
+Suite *suite_sort(void);
+Suite *suite_compact(void);
 
 #define GPUC_TEST_SUITES {"device", suite_device}, {"arrays", suite_arrays}, {"kernels", suite_kernels}, \
-    {"errors", suite_errors}
+    {"errors", suite_errors}, \
+    {"sort", suite_sort}, \
+    {"compact", suite_compact}
 
 #endif

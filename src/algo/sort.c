@@ -36,6 +36,12 @@ static gpuc_status sort_begin(sort_job *job, gpuc *gpu, const char *fn, gpuc_arg
     job->padded = next_pow2(job->keys.n);
     if (job->padded < job->cell)
         job->padded = job->cell;
+    int64_t max = gpu->info.max_texture_buffer_size, cells = job->padded / job->cell;
+    if (max > 0 && cells > max)
+        return gpuc_fail(gpu, GPUC_ERROR_LIMIT,
+                         "%s: sorting %u %s needs %lld vec4 cells (padded to %u); the device reads at most %lld "
+                         "(GL_MAX_TEXTURE_BUFFER_SIZE)", fn, job->keys.n, pairs ? "pairs" : "keys", (long long)cells,
+                         job->padded, (long long)max);
     return GPUC_OK;
 }
 
