@@ -366,6 +366,98 @@ typedef struct gpuc_rank_desc {
  * use gpuc_topk for large n. desc may be NULL (largest first, read back). */
 GPUC_API gpuc_status gpuc_rank(gpuc *gpu, gpuc_arg values, const gpuc_rank_desc *desc, gpuc_array **ranks_out);
 
+/* ---- Sorting ---------------------------------------------------------------------------------- */
+/*
+ * Bitonic sort on the device. Keys are a 1D float or int array, given as a device array or as host
+ * data (gpuc_arg_array / gpuc_arg_host_f32 / gpuc_arg_host_i32), of any length n from 1 to 2^30 that
+ * the device can hold. The network runs over the next power of two >= n (padded with keys that sort
+ * last, removed afterwards) in passes that keep everything on the device; results are new device
+ * arrays of n elements that the caller frees (read them with gpuc_array_read_*, or pass them on).
+ *
+ * Order. Ints sort by value. Floats sort by value, -0.0 counting as less than +0.0; every NaN sorts
+ * after every number, in both directions, and comes back as the quiet NaN 0x7fc00000 (its sign and
+ * payload are not kept). Other values come back bit for bit.
+ *
+ * Stability. The bitonic network is not stable. gpuc_argsort and gpuc_sort_pairs break ties between
+ * equal keys by the original index (lower index first, in both directions), so their order is fully
+ * determined: they give what a stable sort would.
+ */
+typedef struct gpuc_sort_desc {
+    bool descending; /* largest first; default ascending */
+} gpuc_sort_desc;
+
+/* Sorts `keys` (float or int, 1D) into a new array *sorted of the same type and length.
+ * desc may be NULL (ascending). Errors: NULL gpu/sorted or host data, n = 0, a 2D/3D or vecN array or a
+ * scalar (GPUC_ERROR_TYPE_MISMATCH), more elements than 2^30 or than the device can read (GPUC_ERROR_LIMIT). */
+GPUC_API gpuc_status gpuc_sort(gpuc *gpu, gpuc_arg keys, const gpuc_sort_desc *desc, gpuc_array **sorted);
+
+/* Argsort: *indices (int, n) receives the original index of each element in sorted order, ties in
+ * index order; *sorted_keys (may be NULL) the sorted keys themselves. Errors as gpuc_sort. */
+GPUC_API gpuc_status gpuc_argsort(gpuc *gpu, gpuc_arg keys, const gpuc_sort_desc *desc, gpuc_array **sorted_keys,
+                                  gpuc_array **indices);
+
+/* Key-value sort: `values` (float or int, 1D, as long as keys) is the payload that follows its key;
+ * *sorted_values receives it in the keys' sorted order (ties in index order), *sorted_keys (may be
+ * NULL) the sorted keys. Errors as gpuc_sort, and GPUC_ERROR_INVALID_ARGUMENT for lengths that differ. */
+GPUC_API gpuc_status gpuc_sort_pairs(gpuc *gpu, gpuc_arg keys, gpuc_arg values, const gpuc_sort_desc *desc,
+                                     gpuc_array **sorted_keys, gpuc_array **sorted_values);
+
+/* ---- Scan and compaction ---------------------------------------------------------------------- */
+
+typedef struct gpuc_scan_desc {
+    bool inclusive; /* out[i] includes values[i]; default exclusive (out[0] = 0) */
+} gpuc_scan_desc;
+
+/* Prefix sum on the device: *prefix (new, same type and length as `values`, a 1D float or int
+ * array, host or device) receives out[i] = values[0] + ... + values[i-1] (exclusive; inclusive adds
+ * values[i]). desc may be NULL. Multi-level (blocks of 16, level upon level): O(n) work, about
+ * 2 log16(n) passes, each invocation reading at most 16 values. Int sums wrap modulo 2^32. Float sums
+ * are added blockwise, not left to right, so they may differ from a sequential sum by rounding.
+ * Errors as gpuc_sort. */
+GPUC_API gpuc_status gpuc_scan(gpuc *gpu, gpuc_arg values, const gpuc_scan_desc *desc, gpuc_array **prefix);
+
+/* How a value is compared with the threshold: keep it when `value OP threshold`. */
+typedef enum gpuc_compare {
+    GPUC_COMPARE_NONE = 0, /* no comparison: a .predicate kernel decides */
+    GPUC_GREATER,          /* >  */
+    GPUC_GREATER_EQUAL,    /* >= */
+    GPUC_LESS,             /* <  */
+    GPUC_LESS_EQUAL,       /* <= */
+    GPUC_EQUAL,            /* == */
+    GPUC_NOT_EQUAL         /* != */
+} gpuc_compare;
+
+/* How survivors reach their slots. */
+typedef enum gpuc_compact_method {
+    /* Default: one output cell per survivor finds its element by binary search over the running count. */
+    GPUC_COMPACT_GATHER = 0,
+    /* Each element writes itself to its slot. Not available yet (the kernel API is gather-only):
+     * asking for it fails with GPUC_ERROR_INVALID_ARGUMENT "scatter is not supported yet". */
+    GPUC_COMPACT_SCATTER
+} gpuc_compact_method;
+
+typedef struct gpuc_compact_desc {
+    /* Either a comparison with a threshold... Float values compare in float32 (the threshold is
+     * rounded to float; NaN passes only GPUC_NOT_EQUAL); int values compare as ints and need a whole
+     * threshold within int32. */
+    gpuc_compare op;
+    double threshold;
+    /* ...or a predicate: kernel source (THE KERNEL CONTRACT) taking one parameter, the values array
+     * (`float v[]` or `int v[]`), and returning int or float for cell thread.x: nonzero keeps it. */
+    const char *predicate;
+    gpuc_compact_method method;
+} gpuc_compact_desc;
+
+/* Stream compaction: the values (1D float or int, host or device) that pass the predicate, in their
+ * input order, into *packed (new device array of the same type, *count elements), *count the number
+ * kept. When nothing passes, *packed is NULL and *count 0. Flags, an inclusive prefix sum of them
+ * (see gpuc_scan) and a gather by binary search, all on the device; one number (the count) is read
+ * back. Errors as gpuc_sort; GPUC_ERROR_INVALID_ARGUMENT for a NULL desc, no or two predicates, an
+ * unknown op or method, or a fractional threshold for int values; a predicate that does not compile
+ * fails as gpuc_create_kernel does. */
+GPUC_API gpuc_status gpuc_compact(gpuc *gpu, gpuc_arg values, const gpuc_compact_desc *desc, gpuc_array **packed,
+                                  size_t *count);
+
 #ifdef __cplusplus
 }
 #endif

@@ -11,7 +11,9 @@
     GPUC_SUITE(kernels)  \
     GPUC_SUITE(errors)   \
     GPUC_SUITE(scatter)  \
-    GPUC_SUITE(topk)
+    GPUC_SUITE(topk)     \
+    GPUC_SUITE(sort)     \
+    GPUC_SUITE(compact)
 
 #define GPUC_SUITE(name) Suite *suite_##name(void);
 GPUC_TEST_SUITES

@@ -1,0 +1,39 @@
+/* algo_common.h - what the algorithm drivers (sort, scan, compaction) share: checking a 1D input
+ * argument, building a kernel from sections of an embedded GLSL file, and small device-array helpers.
+ * Drivers create and run kernels only through the public kernel API; this just saves repetition. */
+#ifndef GPUC_ALGO_COMMON_H
+#define GPUC_ALGO_COMMON_H
+
+#include "internal.h"
+
+/* The embedded kernel sources of glsl/sort.glsl and glsl/compact.glsl (scripts/embed-glsl.sh). */
+extern const char gpuc_glsl_sort[];
+extern const char gpuc_glsl_compact[];
+
+/* Most elements an algorithm takes: element indices and padded sizes must stay GLSL ints. */
+#define ALGO_MAX_ELEMENTS ((uint32_t)1 << 30)
+
+/* A checked 1D input: float or int elements, n of them. */
+typedef struct algo_input {
+    gpuc_type type; /* GPUC_FLOAT or GPUC_INT */
+    uint32_t n;
+} algo_input;
+
+/* Checks that `arg` is a usable 1D float or int array (device or host) of gpu: not NULL, not empty,
+ * within ALGO_MAX_ELEMENTS and the device's array limit. `fn` and `what` name the call and the
+ * argument in the message. */
+gpuc_status algo_check_input(gpuc *gpu, const char *fn, const char *what, gpuc_arg arg, algo_input *in);
+
+/* Builds a kernel from `sections` (NULL-ended) of an embedded GLSL file, each filled with `fields`
+ * (key, value, ..., NULL), with output {cells}, pipelined (results stay on the device). */
+gpuc_status algo_kernel(gpuc *gpu, const char *file, const char *const *sections, const char *const *fields,
+                        uint32_t cells, gpuc_kernel **out);
+
+/* A device array holding `arg`: the argument's own array, or (host data) a new upload of it that
+ * *owned receives and the caller frees. Lets several kernels read host data with one upload. */
+gpuc_status algo_device_input(gpuc *gpu, gpuc_arg arg, const gpuc_array **array, gpuc_array **owned);
+
+/* GLSL name of an element type ("float" or "int"). */
+const char *algo_glsl_type(gpuc_type type);
+
+#endif

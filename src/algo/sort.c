@@ -1,0 +1,205 @@
+/* sort.c - bitonic sort (gpuc_sort, gpuc_argsort, gpuc_sort_pairs): a host driver over the kernels of
+ * glsl/sort.glsl. The keys are mapped to order-preserving ints and padded to a power of two with the
+ * largest key; the network runs as passes that ping-pong between two device arrays of vec4 cells (no
+ * allocation per pass, nothing read back); the first n elements are then mapped back. */
+#include "algo/algo_common.h"
+
+
+/* One sort call: what is sorted and the state of its network. */
+typedef struct sort_job {
+    gpuc *gpu;
+    const char *fn;     /* the public call, for messages */
+    algo_input keys;
+    bool pairs;         /* (key, index) pairs instead of bare keys */
+    bool descending;
+    uint32_t cell;      /* elements per vec4 cell: 4 keys or 2 pairs */
+    uint32_t padded;    /* the network's size: a power of two >= n and >= cell */
+    gpuc_array *cells;  /* the sorted cells once the network has run */
+} sort_job;
+
+static uint32_t next_pow2(uint32_t n)
+{
+    uint32_t p = 1;
+    while (p < n)
+        p <<= 1;
+    return p;
+}
+
+static gpuc_status sort_begin(sort_job *job, gpuc *gpu, const char *fn, gpuc_arg keys, const gpuc_sort_desc *desc,
+                              bool pairs)
+{
+    *job = (sort_job){.gpu = gpu, .fn = fn, .pairs = pairs, .descending = desc && desc->descending};
+    gpuc_status st = algo_check_input(gpu, fn, "keys", keys, &job->keys);
+    if (st != GPUC_OK)
+        return st;
+    job->cell = pairs ? 2 : 4;
+    job->padded = next_pow2(job->keys.n);
+    if (job->padded < job->cell)
+        job->padded = job->cell;
+    int64_t max = gpu->info.max_texture_buffer_size, cells = job->padded / job->cell;
+    if (max > 0 && cells > max)
+        return gpuc_fail(gpu, GPUC_ERROR_LIMIT,
+                         "%s: sorting %u %s needs %lld vec4 cells (padded to %u); the device reads at most %lld "
+                         "(GL_MAX_TEXTURE_BUFFER_SIZE)", fn, job->keys.n, pairs ? "pairs" : "keys", (long long)cells,
+                         job->padded, (long long)max);
+    return GPUC_OK;
+}
+
+static gpuc_status make_kernel(sort_job *job, const char *section, gpuc_type value_type, uint32_t cells,
+                               gpuc_kernel **k)
+{
+    const char *sections[] = {job->pairs ? "pair_cells" : "key_cells",
+                              job->keys.type == GPUC_INT ? "int_keys" : "float_keys", section, NULL};
+    const char *fields[] = {"KEY_TYPE", algo_glsl_type(job->keys.type), "VALUE_TYPE", algo_glsl_type(value_type),
+                            NULL};
+    return algo_kernel(job->gpu, gpuc_glsl_sort, sections, fields, cells, k);
+}
+
+/* The strides of stage `stage` that reach across cells, in passes of at most two, the last of which
+ * also finishes the strides inside a cell. */
+static gpuc_status merge_stage(sort_job *job, gpuc_kernel *merge, uint32_t stage, gpuc_array **a, gpuc_array **b)
+{
+    for (uint32_t stride = stage / 2; stride >= job->cell;) {
+        int steps = stride / 2 >= job->cell ? 2 : 1;
+        int finish = (stride >> steps) < job->cell;
+        gpuc_arg args[] = {gpuc_arg_array(*a), gpuc_arg_i32((int32_t)stage), gpuc_arg_i32((int32_t)stride),
+                           gpuc_arg_i32(steps), gpuc_arg_i32(finish)};
+        gpuc_status st = gpuc_run_to(merge, args, 5, *b);
+        if (st != GPUC_OK)
+            return st;
+        gpuc_array *t = *a;
+        *a = *b;
+        *b = t;
+        stride >>= steps;
+    }
+    return GPUC_OK;
+}
+
+static gpuc_status run_network(sort_job *job, gpuc_arg keys)
+{
+    uint32_t ncells = job->padded / job->cell;
+    gpuc_kernel *load = NULL, *merge = NULL;
+    gpuc_array *a = NULL, *b = NULL;
+    gpuc_status st = make_kernel(job, job->pairs ? "load_pairs" : "load_keys", GPUC_FLOAT, ncells, &load);
+    if (st == GPUC_OK && job->padded > job->cell)
+        st = make_kernel(job, "merge", GPUC_FLOAT, ncells, &merge);
+    if (st == GPUC_OK)
+        st = gpuc_array_new(job->gpu, GPUC_VEC4, (gpuc_dims){.x = ncells}, &a);
+    if (st == GPUC_OK && merge)
+        st = gpuc_array_new(job->gpu, GPUC_VEC4, (gpuc_dims){.x = ncells}, &b);
+    if (st == GPUC_OK) {
+        gpuc_arg args[] = {keys, gpuc_arg_i32((int32_t)job->keys.n), gpuc_arg_i32(job->descending)};
+        st = gpuc_run_to(load, args, 3, a);
+    }
+    for (uint32_t stage = job->cell * 2; st == GPUC_OK && stage <= job->padded; stage *= 2)
+        st = merge_stage(job, merge, stage, &a, &b);
+    gpuc_kernel_free(load);
+    gpuc_kernel_free(merge);
+    gpuc_array_free(b);
+    if (st != GPUC_OK) {
+        gpuc_array_free(a);
+        return st;
+    }
+    job->cells = a;
+    return GPUC_OK;
+}
+
+/* Runs an unload kernel (output: n elements) over the sorted cells into a new array. */
+static gpuc_status unload(sort_job *job, const char *section, gpuc_type value_type, const gpuc_arg *args, int nargs,
+                          gpuc_array **out)
+{
+    if (!out)
+        return GPUC_OK;
+    gpuc_kernel *k;
+    gpuc_status st = make_kernel(job, section, value_type, job->keys.n, &k);
+    if (st == GPUC_OK)
+        st = gpuc_run(k, args, nargs, out);
+    gpuc_kernel_free(k);
+    return st;
+}
+
+/* The outputs one call asks for; NULL ones are skipped. */
+typedef struct sort_outputs {
+    gpuc_array **keys, **indices, **values;
+} sort_outputs;
+
+static gpuc_status unload_all(sort_job *job, const gpuc_arg *values, gpuc_type value_type, sort_outputs want,
+                              sort_outputs got)
+{
+    gpuc_arg cells = gpuc_arg_array(job->cells);
+    gpuc_arg key_args[] = {cells, gpuc_arg_i32(job->descending)};
+    gpuc_status st = unload(job, "unload_keys", job->keys.type, key_args, 2, want.keys ? got.keys : NULL);
+    if (st == GPUC_OK)
+        st = unload(job, "unload_index", GPUC_INT, &cells, 1, want.indices ? got.indices : NULL);
+    if (st == GPUC_OK && values) {
+        gpuc_arg payload_args[] = {cells, *values};
+        st = unload(job, "unload_payload", value_type, payload_args, 2, got.values);
+    }
+    return st;
+}
+
+/* Sorts and hands out the wanted results, all or none. */
+static gpuc_status sort_run(gpuc *gpu, const char *fn, gpuc_arg keys, const gpuc_arg *values,
+                            const gpuc_sort_desc *desc, sort_outputs want)
+{
+    sort_job job;
+    gpuc_status st = sort_begin(&job, gpu, fn, keys, desc, want.indices || want.values);
+    algo_input payload = {0};
+    if (st == GPUC_OK && values)
+        st = algo_check_input(gpu, fn, "values", *values, &payload);
+    if (st == GPUC_OK && values && payload.n != job.keys.n)
+        st = gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "%s: keys has %u elements but values has %u", fn,
+                       job.keys.n, payload.n);
+    if (st == GPUC_OK)
+        st = run_network(&job, keys);
+    if (st != GPUC_OK)
+        return st;
+    gpuc_array *k = NULL, *i = NULL, *v = NULL;
+    st = unload_all(&job, values, payload.type, want, (sort_outputs){&k, &i, &v});
+    gpuc_array_free(job.cells);
+    if (st != GPUC_OK) {
+        gpuc_array_free(k);
+        gpuc_array_free(i);
+        gpuc_array_free(v);
+        return st;
+    }
+    if (want.keys)
+        *want.keys = k;
+    if (want.indices)
+        *want.indices = i;
+    if (want.values)
+        *want.values = v;
+    return GPUC_OK;
+}
+
+gpuc_status gpuc_sort(gpuc *gpu, gpuc_arg keys, const gpuc_sort_desc *desc, gpuc_array **sorted)
+{
+    gpuc_status st = gpuc_enter(gpu);
+    if (st != GPUC_OK)
+        return st;
+    if (!sorted)
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_sort: sorted is NULL");
+    return sort_run(gpu, "gpuc_sort", keys, NULL, desc, (sort_outputs){sorted, NULL, NULL});
+}
+
+gpuc_status gpuc_argsort(gpuc *gpu, gpuc_arg keys, const gpuc_sort_desc *desc, gpuc_array **sorted_keys,
+                         gpuc_array **indices)
+{
+    gpuc_status st = gpuc_enter(gpu);
+    if (st != GPUC_OK)
+        return st;
+    if (!indices)
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_argsort: indices is NULL");
+    return sort_run(gpu, "gpuc_argsort", keys, NULL, desc, (sort_outputs){sorted_keys, indices, NULL});
+}
+
+gpuc_status gpuc_sort_pairs(gpuc *gpu, gpuc_arg keys, gpuc_arg values, const gpuc_sort_desc *desc,
+                            gpuc_array **sorted_keys, gpuc_array **sorted_values)
+{
+    gpuc_status st = gpuc_enter(gpu);
+    if (st != GPUC_OK)
+        return st;
+    if (!sorted_values)
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_sort_pairs: sorted_values is NULL");
+    return sort_run(gpu, "gpuc_sort_pairs", keys, &values, desc, (sort_outputs){sorted_keys, NULL, sorted_values});
+}
