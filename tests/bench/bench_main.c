@@ -104,6 +104,9 @@ typedef struct row_entry {
 } row_entry;
 
 static const row_entry rows[] = {
+    {"topk", row_topk, (size_t)1 << 23, 24, 0x2f6f2b79u},
+    {"bitonic-sort", row_sort, (size_t)1 << 22, 1, 0x27d4eb2fu},
+    {"compaction", row_compaction, (size_t)1 << 22, 24, 0xcc9e2d51u},
     {"launch-overhead", row_launch, (size_t)1 << 20, 512, 0xc2b2ae35u},
 };
 
