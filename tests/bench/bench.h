@@ -18,11 +18,22 @@ typedef struct bench_params {
     bool published; /* all three are the published ones: the checksum must equal the published value */
 } bench_params;
 
+/* One measured cell, kept for the scaling table and chart. */
+typedef struct bench_result {
+    const char *row, *column;
+    size_t n;
+    double median_ms;
+} bench_result;
+
+#define BENCH_MAX_RESULTS 256
+
 typedef struct bench_env {
     gpuc *gpu;
     FILE *json; /* NULL unless --json */
     int json_rows;
     int failures; /* WRONG results and errors */
+    bench_result results[BENCH_MAX_RESULTS];
+    int nresults;
 } bench_env;
 
 /* One timed formulation: run() computes the row's result into host memory `out` and returns 0, or
@@ -56,6 +67,10 @@ bare_gl_passes *bare_gl_passes_prepare(bare_gl *b, const char *glsl, const char 
                                        size_t n, float step, int passes);
 int bare_gl_passes_run(void *state, float *out); /* a bench_run_fn */
 void bare_gl_passes_release(bare_gl_passes *s);
+
+/* --scaling: each algorithm row at n = 2^10, 2^12, .., 2^24, one round, beside its oracle; prints the
+ * table and, where gnuplot is installed, writes a PNG chart to `chart_path`. */
+void bench_scaling(bench_env *env, const char *chart_path);
 
 /* Monotonic milliseconds. */
 double bench_now_ms(void);

@@ -68,6 +68,8 @@ double bench_measure(bench_env *env, const char *row, const char *column, bench_
     }
     qsort(times, (size_t)runs, sizeof times[0], compare_double);
     double median = runs % 2 ? times[runs / 2] : (times[runs / 2 - 1] + times[runs / 2]) / 2;
+    if (env->nresults < BENCH_MAX_RESULTS)
+        env->results[env->nresults++] = (bench_result){row, column, p->n, median};
     double sum = checksum(out, out_len, p);
     bool is_oracle = oracle_ms <= 0;
     /* At the published sizes the checksum must be the published one (relative error under 1e-9); the
@@ -113,7 +115,9 @@ static const row_entry rows[] = {
 static void usage(FILE *f)
 {
     fprintf(f, "usage: gpuc-bench [--row NAME] [--n N] [--rounds R] [--seed S] [--device D] [--json FILE]\n"
+               "       gpuc-bench --scaling [--chart FILE.png] [--device D] [--json FILE]\n"
                "  rows: topk, bitonic-sort, compaction, launch-overhead (default: all four)\n"
+               "  --scaling: each algorithm at n = 2^10 .. 2^24 (x4), one round, beside its C oracle\n"
                "  --n/--rounds/--seed replace the published sizes and data (the oracle still checks)\n"
                "  --device: auto, gpu, cpu, llvmpipe or an EGL index (default: GPUC_DEVICE, then auto)\n");
 }
@@ -127,15 +131,20 @@ static bool parse_number(const char *text, unsigned long long *out)
 
 int main(int argc, char **argv)
 {
-    const char *row_name = NULL, *device = NULL, *json_path = NULL;
+    const char *row_name = NULL, *device = NULL, *json_path = NULL, *chart_path = "build/bench/scaling.png";
     unsigned long long n = 0, rounds = 0, seed = 0;
-    bool have_seed = false;
+    bool have_seed = false, scaling = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        bool ok = v != NULL;
+        bool ok = v != NULL || !strcmp(a, "--scaling");
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             return 0;
+        } else if (!strcmp(a, "--scaling")) {
+            scaling = true;
+            i--; /* takes no value */
+        } else if (!strcmp(a, "--chart") && v) {
+            chart_path = v;
         } else if (!strcmp(a, "--row") && v) {
             row_name = v;
         } else if (!strcmp(a, "--device") && v) {
@@ -153,7 +162,7 @@ int main(int argc, char **argv)
             ok = false;
         }
         if (!ok) {
-            fprintf(stderr, "gpuc-bench: bad option %s %s\n", a, v ? v : "");
+            fprintf(stderr, "gpuc-bench: bad option %s %s\n", a, v && strcmp(a, "--scaling") ? v : "");
             usage(stderr);
             return 2;
         }
@@ -188,7 +197,12 @@ int main(int argc, char **argv)
     }
 
     int ran = 0;
-    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+    if (scaling) {
+        bench_scaling(&env, chart_path);
+        ran = 1;
+        row_name = "";
+    }
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0] && !scaling; r++) {
         if (row_name && strcmp(row_name, rows[r].name))
             continue;
         bench_params p = {n ? (size_t)n : rows[r].n, rounds ? (int)rounds : rows[r].rounds,
