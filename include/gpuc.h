@@ -21,6 +21,8 @@
  *     (3D, a[z][y][x]): arrays. They are read-only and live in device buffers; gpuc reads them through
  *     the fastest binding it has (an image view of the buffer), so inside the kernel `a[i]` is the only
  *     way to use them (no a.length, no passing `a` to a helper). An index outside the array reads 0.
+ *     A `vec4 a[]` parameter also takes a 1D float array (device or host) and reads it four values per
+ *     cell (cell i is values 4i..4i+3, zeros past the end): the fastest way to stream floats.
  *   - `float t`, `int n`: scalars. They become uniforms: a new value never recompiles.
  * Predeclared: `ivec3 thread` (the cell being computed), `const ivec3 outputSize` (the output size,
  * 1 in unused dimensions; GLSL reserves `output`), and `constants.<name>` for each constant (compiled

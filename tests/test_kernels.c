@@ -174,6 +174,33 @@ START_TEST(vector_arrays_as_inputs)
 }
 END_TEST
 
+START_TEST(float_array_read_as_vec4_cells)
+{
+    enum { N = 10 }; /* not a multiple of 4: the last cell is zero-padded */
+    float v[N];
+    for (int i = 0; i < N; i++)
+        v[i] = (float)(i + 1);
+    gpuc_kernel *k = make("float sum4(vec4 a[]) { vec4 c = a[thread.x]; return c.x + c.y + c.z + c.w; }",
+                          (gpuc_kernel_desc){.output = {4}});
+    gpuc_array *a;
+    ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, v, (gpuc_dims){N}, &a));
+    size_t n;
+    float *out = run_f32(k, (gpuc_arg[]){gpuc_arg_array(a)}, 1, &n);
+    ck_assert_float_eq(out[0], 1 + 2 + 3 + 4);
+    ck_assert_float_eq(out[1], 5 + 6 + 7 + 8);
+    ck_assert_float_eq(out[2], 9 + 10);
+    ck_assert_float_eq(out[3], 0); /* past the end */
+    free(out);
+    /* Host float data reads the same way. */
+    out = run_f32(k, (gpuc_arg[]){gpuc_arg_host_f32(v, (gpuc_dims){N})}, 1, &n);
+    ck_assert_float_eq(out[1], 5 + 6 + 7 + 8);
+    ck_assert_float_eq(out[2], 9 + 10);
+    free(out);
+    gpuc_array_free(a);
+    gpuc_kernel_free(k);
+}
+END_TEST
+
 START_TEST(outputs_in_two_and_three_dimensions)
 {
     gpuc_kernel *k2 = make("float f() { return float(thread.y * 1000 + thread.x); }",
@@ -496,6 +523,7 @@ Suite *suite_kernels(void)
     tcase_add_test(tc, return_types);
     tcase_add_test(tc, every_argument_kind);
     tcase_add_test(tc, vector_arrays_as_inputs);
+    tcase_add_test(tc, float_array_read_as_vec4_cells);
     tcase_add_test(tc, outputs_in_two_and_three_dimensions);
     tcase_add_test(tc, inputs_in_two_and_three_dimensions);
     tcase_add_test(tc, out_of_range_reads_are_zero);

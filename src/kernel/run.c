@@ -31,6 +31,13 @@ static gpuc_status mismatch(const gpuc_kernel *k, int i, const char *fmt_detail,
     return gpuc_fail(k->gpu, GPUC_ERROR_TYPE_MISMATCH, "kernel '%s', argument %d (`%s`): %s", k->name, i, param, msg);
 }
 
+/* A `vec4 a[]` parameter also reads a 1D float array, four values per cell (the fast way to stream
+ * a float array on llvmpipe: one image load per four values). */
+static bool reads_floats_as_vec4(const kernel_param *p, const gpuc_array *a)
+{
+    return p->type == GPUC_VEC4 && p->rank == 1 && a->type == GPUC_FLOAT && gpuc_dims_rank(a->dims) == 1;
+}
+
 static gpuc_status check_array_arg(const gpuc_kernel *k, int i, const gpuc_arg *a, const gpuc_array *dst)
 {
     const kernel_param *p = &k->sig.params[i];
@@ -47,7 +54,7 @@ static gpuc_status check_array_arg(const gpuc_kernel *k, int i, const gpuc_arg *
                              "kernel '%s', argument %d (`%s`): the destination array is also an input; a kernel "
                              "cannot read and write one array in the same run (use two and swap)",
                              k->name, i, p->name);
-        if (a->array->type != p->type)
+        if (a->array->type != p->type && !reads_floats_as_vec4(p, a->array))
             return mismatch(k, i, "got a %s array", gpuc_type_name(a->array->type));
         int rank = gpuc_dims_rank(a->array->dims);
         if (rank != p->rank) {
@@ -59,9 +66,10 @@ static gpuc_status check_array_arg(const gpuc_kernel *k, int i, const gpuc_arg *
     }
     if (a->kind != GPUC_ARG_HOST_F32 && a->kind != GPUC_ARG_HOST_I32)
         return mismatch(k, i, "expected an array, got %s", arg_kind_name(a->kind));
-    if ((a->kind == GPUC_ARG_HOST_I32) != (p->type == GPUC_INT) || p->type > GPUC_INT)
-        return mismatch(k, i, "got %s (host data is float32 for float parameters, int32 for int ones; "
-                              "vecN arrays must be device arrays)", arg_kind_name(a->kind));
+    bool as_vec4 = p->type == GPUC_VEC4 && p->rank == 1 && a->kind == GPUC_ARG_HOST_F32;
+    if ((a->kind == GPUC_ARG_HOST_I32) != (p->type == GPUC_INT) || (p->type > GPUC_INT && !as_vec4))
+        return mismatch(k, i, "got %s (host data is float32 for float and vec4 parameters, int32 for int ones; "
+                              "vec2/vec3 arrays must be device arrays)", arg_kind_name(a->kind));
     if (!a->host)
         return gpuc_fail(k->gpu, GPUC_ERROR_INVALID_ARGUMENT, "kernel '%s', argument %d (`%s`): host data is NULL",
                          k->name, i, p->name);
@@ -145,8 +153,8 @@ static gpuc_status bind_args(gpuc_kernel *k, const gpuc_arg *args)
         if (st != GPUC_OK)
             return st;
         glBindImageTexture((GLuint)k->image_unit[i], view, 0, GL_FALSE, 0, GL_READ_ONLY, format);
-        glUniform3i(k->param_location[i], (GLint)a->dims.x, a->dims.y ? (GLint)a->dims.y : 1,
-                    a->dims.z ? (GLint)a->dims.z : 1);
+        GLint x = reads_floats_as_vec4(p, a) ? (GLint)((a->dims.x + 3) / 4) : (GLint)a->dims.x;
+        glUniform3i(k->param_location[i], x, a->dims.y ? (GLint)a->dims.y : 1, a->dims.z ? (GLint)a->dims.z : 1);
     }
     return GPUC_OK;
 }
