@@ -43,9 +43,8 @@ EXAMPLE_SRC := $(sort $(wildcard examples/*.c))
 EXAMPLE_COMMON := $(sort $(wildcard examples/common/*.c))
 EXAMPLE_BIN := $(EXAMPLE_SRC:examples/%.c=$(BUILD)/examples/%)
 
-DEPS_STAMP := build/.deps-installed
 
-.PHONY: all lib check examples bench install installcheck uninstall deps glad clean help
+.PHONY: all lib check examples bench install installcheck uninstall deps deps-check glad clean help
 .DEFAULT_GOAL := all
 
 all: lib
@@ -67,11 +66,11 @@ help:
 	@echo "  make clean           remove build/"
 	@echo "Variables: DEBUG=1 (-O0), SANITIZE=1, PREFIX, CC, CFLAGS; GPUC_DEVICE=auto|gpu|cpu|N picks the device."
 
-# Missing system packages are installed once (as root) before the first compile.
-$(DEPS_STAMP): scripts/install-deps.sh
-	@mkdir -p $(dir $@)
-	@scripts/install-deps.sh --check || scripts/install-deps.sh
-	@touch $@
+# Before anything compiles, missing Debian packages are installed (as root; otherwise the exact
+# apt-get line is printed and the build stops). The check is a few dpkg queries, run on every make;
+# as an order-only prerequisite it never makes anything rebuild.
+deps-check:
+	@scripts/install-deps.sh --check 2>/dev/null || scripts/install-deps.sh
 
 deps:
 	scripts/install-deps.sh
@@ -79,15 +78,15 @@ deps:
 glad:
 	scripts/gen-glad.sh
 
-$(GEN_SRC): $(GLSL) scripts/embed-glsl.sh | $(DEPS_STAMP)
+$(GEN_SRC): $(GLSL) scripts/embed-glsl.sh | deps-check
 	@mkdir -p $(dir $@)
 	scripts/embed-glsl.sh $@ $(GLSL)
 
-$(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
+$(BUILD)/obj/%.o: %.c | deps-check
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) $(CPPFLAGS) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
 
-$(BUILD)/obj/glad.o: $(GLAD_SRC) | $(DEPS_STAMP)
+$(BUILD)/obj/glad.o: $(GLAD_SRC) | deps-check
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) $(CPPFLAGS) $(CFLAGS_ALL) -c $< -o $@
 
