@@ -44,7 +44,7 @@ EXAMPLE_COMMON := $(sort $(wildcard examples/common/*.c))
 EXAMPLE_BIN := $(EXAMPLE_SRC:examples/%.c=$(BUILD)/examples/%)
 
 
-.PHONY: all lib check examples bench install installcheck uninstall deps deps-check glad clean help
+.PHONY: all lib check examples bench call-overhead install installcheck uninstall deps deps-check glad clean help
 .DEFAULT_GOAL := all
 
 all: lib
@@ -57,6 +57,7 @@ help:
 	@echo "  make check           build and run the Check test suites on the default device"
 	@echo "  make check SANITIZE=1  the same with ASan + UBSan (leak detection on), in build/sanitize/"
 	@echo "  make examples        build the example programs into build/examples/"
+	@echo "  make call-overhead   instructions per kernel call, gpuc against a bare GL dispatch (callgrind)"
 	@echo "  make bench           the gauntlet rows (../shared/spec/gauntlet.md) beside their C oracles; BENCH_ARGS='--row topk --json f.json'"
 	@echo "  make install PREFIX=/usr/local   install header, libraries and gpuc.pc (pkg-config)"
 	@echo "  make installcheck    install into a scratch prefix and build a program with pkg-config against it"
@@ -126,6 +127,14 @@ examples: $(EXAMPLE_BIN)
 BENCH_SRC := $(sort $(wildcard tests/bench/*.c))
 BENCH_BIN := $(BUILD)/bench/gpuc-bench
 BENCH_ARGS ?=
+CALL_OVERHEAD_BIN := $(BUILD)/bench/gpuc-call-overhead
+
+$(CALL_OVERHEAD_BIN): tests/bench/call_overhead/call_overhead.c $(STATIC_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) -Iinclude -Isrc/glad/include -std=c11 $(USER_WARNFLAGS) -O2 -g $(CFLAGS) -o $@ $< $(STATIC_LIB) $(LIBS) $(LDFLAGS)
+
+call-overhead: $(CALL_OVERHEAD_BIN)
+	scripts/call-overhead.sh $(CALL_OVERHEAD_BIN)
 
 $(BENCH_BIN): $(BENCH_SRC) $(wildcard tests/bench/*.h) $(STATIC_LIB)
 	@mkdir -p $(dir $@)
