@@ -36,6 +36,7 @@ void example_parse_args(example_args *args, int argc, char **argv)
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(argv[i], "--seed")) {
             args->seed = (uint32_t)parse_number(args, value, 0, 4294967295L);
+            args->seed_given = 1;
         } else if (!strcmp(argv[i], "--n") && args->n_max > 0) {
             args->n = parse_number(args, value, args->n_min, args->n_max);
             if (args->n_ok && !args->n_ok(args->n)) {

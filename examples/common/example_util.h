@@ -12,6 +12,7 @@
 typedef struct example_args {
     const char *name; /* the program's name, for the usage line */
     uint32_t seed;    /* --seed N (0..4294967295) */
+    int seed_given;   /* set when --seed was on the command line */
     long n;           /* --n N; only accepted when n_max > 0 */
     long n_min, n_max;
     const char *n_rule; /* extra condition on N for the usage line ("a power of two"), or NULL */
