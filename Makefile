@@ -45,7 +45,7 @@ EXAMPLE_BIN := $(EXAMPLE_SRC:examples/%.c=$(BUILD)/examples/%)
 
 DEPS_STAMP := build/.deps-installed
 
-.PHONY: all lib check examples install uninstall deps glad clean help
+.PHONY: all lib check examples tutorials install uninstall deps glad clean help
 .DEFAULT_GOAL := all
 
 all: lib
@@ -58,6 +58,7 @@ help:
 	@echo "  make check           build and run the Check test suites on the default device"
 	@echo "  make check SANITIZE=1  the same with ASan + UBSan (leak detection on), in build/sanitize/"
 	@echo "  make examples        build the example programs into build/examples/"
+	@echo "  make tutorials       build the examples and run the three seed tutorials (scripts/run-tutorials.sh)"
 	@echo "  make install PREFIX=/usr/local   install header, libraries and gpuc.pc (pkg-config)"
 	@echo "  make uninstall PREFIX=...        remove what install put there"
 	@echo "  make deps            install the Debian packages the build and tests need (scripts/install-deps.sh)"
@@ -108,10 +109,10 @@ USER_WARNFLAGS = $(WARNFLAGS) -Wno-missing-field-initializers
 CHECK_FLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
 
-$(TEST_BIN): $(TEST_SRC) $(wildcard tests/*.h) $(STATIC_LIB)
+$(TEST_BIN): $(TEST_SRC) $(wildcard tests/*.h) examples/common/tutorial_data.c examples/common/tutorial_data.h $(STATIC_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) -Iinclude -Itests -D_POSIX_C_SOURCE=200809L $(CHECK_FLAGS) -std=c11 $(USER_WARNFLAGS) $(OPTFLAGS) $(SANFLAGS) \
-		$(CFLAGS) -o $@ $(TEST_SRC) $(STATIC_LIB) $(CHECK_LIBS) $(LIBS) -ldl $(LDFLAGS)
+	$(CC) -Iinclude -Itests -Iexamples/common -D_POSIX_C_SOURCE=200809L $(CHECK_FLAGS) -std=c11 $(USER_WARNFLAGS) $(OPTFLAGS) $(SANFLAGS) \
+		$(CFLAGS) -o $@ $(TEST_SRC) examples/common/tutorial_data.c $(STATIC_LIB) $(CHECK_LIBS) $(LIBS) -ldl $(LDFLAGS)
 
 $(BUILD)/examples/%: examples/%.c $(EXAMPLE_COMMON) $(wildcard examples/common/*.h) $(STATIC_LIB)
 	@mkdir -p $(dir $@)
@@ -119,6 +120,9 @@ $(BUILD)/examples/%: examples/%.c $(EXAMPLE_COMMON) $(wildcard examples/common/*
 		$(CFLAGS) -o $@ $< $(EXAMPLE_COMMON) $(STATIC_LIB) $(LIBS) $(LDFLAGS)
 
 examples: $(EXAMPLE_BIN)
+
+tutorials:
+	scripts/run-tutorials.sh
 
 # Sanitizer runs: leaks in gpuc are reported; Mesa's driver stays loaded (tests/fixture.c) so its own
 # unload-time allocation does not count against us.

@@ -8,8 +8,10 @@ Suite *suite_device(void);
 Suite *suite_arrays(void);
 Suite *suite_kernels(void);
 Suite *suite_errors(void);
+Suite *suite_examples(void);
 
 #define GPUC_TEST_SUITES {"device", suite_device}, {"arrays", suite_arrays}, {"kernels", suite_kernels}, \
-    {"errors", suite_errors}
+    {"errors", suite_errors}, \
+    {"examples", suite_examples}
 
 #endif
