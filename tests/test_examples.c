@@ -48,7 +48,12 @@ static void expect_output(const char *name, const char *options, const char *exp
     int status;
     char *out = run_example(name, options, &status);
     ck_assert_msg(status == 0, "%s %s exited with %d", name, options, status);
-    ck_assert_msg(!strcmp(out, expected), "%s %s printed\n%s\nexpected\n%s", name, options, out, expected);
+    size_t at = 0; /* the first difference, shown with some context (outputs can be long) */
+    while (out[at] && out[at] == expected[at])
+        at++;
+    size_t from = at > 40 ? at - 40 : 0;
+    ck_assert_msg(!strcmp(out, expected), "%s %s differs at byte %zu: printed \"%.80s\", expected \"%.80s\"", name,
+                  options, at, out + from, expected + from);
     free(out);
 }
 
