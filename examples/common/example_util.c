@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-static void usage(const example_args *args)
+static _Noreturn void usage(const example_args *args)
 {
     fprintf(stderr, "usage: %s [--seed N]", args->name);
     if (args->n_max > 0)
@@ -17,14 +17,19 @@ static void usage(const example_args *args)
     exit(2);
 }
 
-/* Parses a whole decimal number in [lo, hi], or shows the usage. */
-static long parse_number(const example_args *args, const char *text, long lo, long hi)
+/* Parses the whole decimal number after `option`, in [lo, hi], or shows the usage. */
+static long long parse_number(const example_args *args, const char *option, const char *text, long long lo,
+                              long long hi)
 {
+    if (!text) {
+        fprintf(stderr, "%s: %s needs a number\n", args->name, option);
+        usage(args);
+    }
     char *end;
     errno = 0;
-    long v = text ? strtol(text, &end, 10) : 0;
-    if (!text || !*text || *end || errno || v < lo || v > hi) {
-        fprintf(stderr, "%s: bad number \"%s\"\n", args->name, text ? text : "");
+    long long v = strtoll(text, &end, 10);
+    if (!*text || *end || errno || v < lo || v > hi) {
+        fprintf(stderr, "%s: %s \"%s\" is not a whole number from %lld to %lld\n", args->name, option, text, lo, hi);
         usage(args);
     }
     return v;
@@ -35,10 +40,10 @@ void example_parse_args(example_args *args, int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(argv[i], "--seed")) {
-            args->seed = (uint32_t)parse_number(args, value, 0, 4294967295L);
+            args->seed = (uint32_t)parse_number(args, "--seed", value, 0, 4294967295LL);
             args->seed_given = 1;
         } else if (!strcmp(argv[i], "--n") && args->n_max > 0) {
-            args->n = parse_number(args, value, args->n_min, args->n_max);
+            args->n = (long)parse_number(args, "--n", value, args->n_min, args->n_max);
             if (args->n_ok && !args->n_ok(args->n)) {
                 fprintf(stderr, "%s: --n %ld is not %s\n", args->name, args->n, args->n_rule);
                 usage(args);
@@ -64,7 +69,7 @@ gpuc *example_open(void)
     return gpu;
 }
 
-void example_die(gpuc *gpu)
+_Noreturn void example_die(gpuc *gpu)
 {
     fprintf(stderr, "gpuc: %s\n", gpuc_errmsg(gpu));
     gpuc_close(gpu);

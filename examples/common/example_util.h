@@ -30,7 +30,7 @@ int example_is_pow2(long n);
 gpuc *example_open(void);
 
 /* Prints "gpuc: <message>" for gpu's last failure, closes it and exits with status 1. */
-void example_die(gpuc *gpu);
+_Noreturn void example_die(gpuc *gpu);
 
 /* Runs a gpuc call; on failure prints its message and exits (keeps the examples readable). */
 #define CHECK(gpu, call)                   \
