@@ -1,7 +1,8 @@
 /* test_examples.c - the fifteen tutorial examples as programs: each is run from GPUC_EXAMPLES_DIR with
  * popen. For the default seeds their output must be the spec's lines exactly (spec/tutorial-tasks.md;
  * topk-5's timings matched by pattern); for other seeds and sizes it must equal what a plain C oracle
- * computes here from the same generators (examples/common/tutorial_data.c); bad options exit with 2.
+ * computes here from the same generators (examples/common/tutorial_data.c); bad options exit with 2
+ * and GPU errors with 1 and gpuc's message.
  * The examples open their own contexts, so these tests need none. */
 #include "fixture.h"
 #include "suites.h"
@@ -16,13 +17,14 @@
 
 /* ---- running an example ---------------------------------------------------------------------- */
 
-/* Runs `name options` from GPUC_EXAMPLES_DIR; returns its stdout (caller frees) and exit status. */
-static char *run_example(const char *name, const char *options, int *status)
+/* Runs `name options` from GPUC_EXAMPLES_DIR; returns its stdout (and its stderr too when
+ * with_stderr) (caller frees) and its exit status. */
+static char *run_example_output(const char *name, const char *options, int with_stderr, int *status)
 {
     const char *dir = getenv("GPUC_EXAMPLES_DIR");
     ck_assert_msg(dir && *dir, "GPUC_EXAMPLES_DIR is not set: run the tests through `make check`");
     char command[1024];
-    snprintf(command, sizeof command, "'%s/%s' %s 2>/dev/null", dir, name, options);
+    snprintf(command, sizeof command, "'%s/%s' %s %s", dir, name, options, with_stderr ? "2>&1" : "2>/dev/null");
     FILE *p = popen(command, "r");
     ck_assert_msg(p != NULL, "cannot run %s", command);
     size_t cap = 4096, len = 0;
@@ -40,6 +42,11 @@ static char *run_example(const char *name, const char *options, int *status)
     int raw = pclose(p);
     *status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
     return out;
+}
+
+static char *run_example(const char *name, const char *options, int *status)
+{
+    return run_example_output(name, options, 0, status);
 }
 
 /* Runs an example that must succeed and print exactly `expected`. */
@@ -461,6 +468,17 @@ START_TEST(power_of_two_sizes_are_enforced)
 }
 END_TEST
 
+START_TEST(gpu_errors_exit_1_with_gpuc_message)
+{
+    setenv("GPUC_DEVICE", "no-such-device", 1); /* gpuc_open fails; this forked test's env only */
+    int status;
+    char *out = run_example_output(ALL[_i], "", 1, &status);
+    ck_assert_msg(status == 1, "%s exited with %d", ALL[_i], status);
+    ck_assert_msg(!strncmp(out, "gpuc: ", 6) && strstr(out, "no-such-device"), "%s printed \"%s\"", ALL[_i], out);
+    free(out);
+}
+END_TEST
+
 Suite *suite_examples(void)
 {
     Suite *s = suite_create("examples");
@@ -488,6 +506,7 @@ Suite *suite_examples(void)
     TCase *usage = fixture_tcase_bare("usage");
     tcase_add_loop_test(usage, bad_options_exit_2, 0, sizeof ALL / sizeof ALL[0]);
     tcase_add_test(usage, power_of_two_sizes_are_enforced);
+    tcase_add_loop_test(usage, gpu_errors_exit_1_with_gpuc_message, 0, sizeof ALL / sizeof ALL[0]);
     suite_add_tcase(s, usage);
     return s;
 }
