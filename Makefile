@@ -44,7 +44,7 @@ EXAMPLE_COMMON := $(sort $(wildcard examples/common/*.c))
 EXAMPLE_BIN := $(EXAMPLE_SRC:examples/%.c=$(BUILD)/examples/%)
 
 
-.PHONY: all lib check examples bench call-overhead install installcheck uninstall deps deps-check glad clean help
+.PHONY: all lib check examples tutorials bench call-overhead install installcheck uninstall deps deps-check glad clean help
 .DEFAULT_GOAL := all
 
 all: lib
@@ -59,6 +59,7 @@ help:
 	@echo "  make examples        build the example programs into build/examples/"
 	@echo "  make call-overhead   instructions per kernel call, gpuc against a bare GL dispatch (callgrind)"
 	@echo "  make bench           the gauntlet rows (../shared/spec/gauntlet.md) beside their C oracles; BENCH_ARGS='--row topk --json f.json'"
+	@echo "  make tutorials       build the examples and run the three seed tutorials (scripts/run-tutorials.sh)"
 	@echo "  make install PREFIX=/usr/local   install header, libraries and gpuc.pc (pkg-config)"
 	@echo "  make installcheck    install into a scratch prefix and build a program with pkg-config against it"
 	@echo "  make uninstall PREFIX=...        remove what install put there"
@@ -112,10 +113,10 @@ USER_WARNFLAGS = $(WARNFLAGS) -Wno-missing-field-initializers
 CHECK_FLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
 
-$(TEST_BIN): $(TEST_SRC) $(wildcard tests/*.h) $(STATIC_LIB)
+$(TEST_BIN): $(TEST_SRC) $(wildcard tests/*.h) examples/common/tutorial_data.c examples/common/tutorial_data.h $(STATIC_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) -Iinclude -Itests -D_POSIX_C_SOURCE=200809L $(CHECK_FLAGS) -std=c11 $(USER_WARNFLAGS) $(OPTFLAGS) $(SANFLAGS) \
-		$(CFLAGS) -o $@ $(TEST_SRC) $(STATIC_LIB) $(CHECK_LIBS) $(LIBS) -ldl $(LDFLAGS)
+	$(CC) -Iinclude -Itests -Iexamples/common -D_POSIX_C_SOURCE=200809L $(CHECK_FLAGS) -std=c11 $(USER_WARNFLAGS) $(OPTFLAGS) $(SANFLAGS) \
+		$(CFLAGS) -o $@ $(TEST_SRC) examples/common/tutorial_data.c $(STATIC_LIB) $(CHECK_LIBS) $(LIBS) -ldl $(LDFLAGS)
 
 $(BUILD)/examples/%: examples/%.c $(EXAMPLE_COMMON) $(wildcard examples/common/*.h) $(STATIC_LIB)
 	@mkdir -p $(dir $@)
@@ -143,6 +144,8 @@ $(BENCH_BIN): $(BENCH_SRC) $(wildcard tests/bench/*.h) $(STATIC_LIB)
 
 bench: $(BENCH_BIN)
 	$(BENCH_BIN) $(BENCH_ARGS)
+tutorials:
+	scripts/run-tutorials.sh
 
 # Sanitizer runs: leaks in gpuc are reported; Mesa's driver stays loaded (tests/fixture.c) so its own
 # unload-time allocation does not count against us.

@@ -13,7 +13,8 @@
     GPUC_SUITE(scatter)  \
     GPUC_SUITE(topk)     \
     GPUC_SUITE(sort)     \
-    GPUC_SUITE(compact)
+    GPUC_SUITE(compact)  \
+    GPUC_SUITE(examples)
 
 #define GPUC_SUITE(name) Suite *suite_##name(void);
 GPUC_TEST_SUITES
