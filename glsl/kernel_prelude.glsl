@@ -3,8 +3,9 @@
 // (src/kernel/codegen.c). Lines outside sections are comments for the reader.
 
 //@ prelude
-// The output cell this invocation computes (GPU.js's this.thread).
-ivec3 thread;
+// The output cell this invocation computes (GPU.js's this.thread). main() sets it before each call;
+// the initializer only keeps compilers from warning that a kernel reads it uninitialized.
+ivec3 thread = ivec3(0);
 // The output size, 1 in absent dimensions (GPU.js's this.output; GLSL reserves `output`).
 const ivec3 outputSize = ivec3($OUT_X, $OUT_Y, $OUT_Z);
 // The grid of invocations: the output for an ordinary kernel, `.threads` for a scatter kernel.
@@ -12,7 +13,7 @@ const ivec3 gpuc_grid = ivec3($GRID_X, $GRID_Y, $GRID_Z);
 
 //@ scatter
 // A scatter kernel sets this to the flat output cell its result goes to; left at -1, it writes nothing.
-int outputIndex;
+int outputIndex = -1;
 
 //@ constants_begin
 struct gpuc_constants_t {

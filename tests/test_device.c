@@ -175,6 +175,15 @@ START_TEST(debug_context_runs)
     gpuc *ctx;
     ck_assert_int_eq(gpuc_open(&ctx, &(gpuc_options){.debug = true}), GPUC_OK);
     check_context_computes(ctx, 64);
+    /* Compiler warnings are not errors (Mesa once warned that `thread` was read uninitialized). */
+    int32_t idx[4] = {3, 2, 1, 0}, out[4];
+    gpuc_kernel *k;
+    gpuc_array *r;
+    ck_assert_int_eq(gpuc_create_kernel(ctx, "int pick(int idx[]) { return idx[thread.x]; }",
+                                        &(gpuc_kernel_desc){.output = {4}}, &k), GPUC_OK);
+    ck_assert_int_eq(gpuc_run(k, (gpuc_arg[]){gpuc_arg_host_i32(idx, (gpuc_dims){4})}, 1, &r), GPUC_OK);
+    ck_assert_int_eq(gpuc_array_read_i32(r, out, 4), GPUC_OK);
+    ck_assert_int_eq(out[0], 3);
     gpuc_close(ctx);
 }
 END_TEST

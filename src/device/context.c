@@ -80,7 +80,9 @@ static void GLAD_API_PTR on_gl_debug(GLenum source, GLenum type, GLuint id, GLen
 {
     (void)source, (void)id, (void)length;
     gpuc *gpu = (gpuc *)user;
-    if ((type == GL_DEBUG_TYPE_ERROR || severity == GL_DEBUG_SEVERITY_HIGH) && !gpu->gl_debug_error[0])
+    /* Errors only: drivers also report shader compiler warnings and performance notes here. */
+    (void)severity;
+    if ((type == GL_DEBUG_TYPE_ERROR || type == GL_DEBUG_TYPE_UNDEFINED_BEHAVIOR) && !gpu->gl_debug_error[0])
         snprintf(gpu->gl_debug_error, sizeof gpu->gl_debug_error, "%s", message);
 }
 
