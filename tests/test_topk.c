@@ -523,6 +523,30 @@ START_TEST(rank_matches_oracle)
 }
 END_TEST
 
+START_TEST(rank_device_pipeline)
+{
+    /* Device input, ranks left on the device: nothing is uploaded or read back during the call. */
+    float *v = scores(1000, 31);
+    gpuc_array *a, *r;
+    ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, v, (gpuc_dims){1000}, &a));
+    gpuc_stats before, after;
+    ck_assert_gpuc_ok(gpuc_get_stats(gpu, &before));
+    ck_assert_gpuc_ok(gpuc_rank(gpu, gpuc_arg_array(a), &(gpuc_rank_desc){.pipeline = true}, &r));
+    ck_assert_gpuc_ok(gpuc_get_stats(gpu, &after));
+    ck_assert_uint_eq(after.uploads, before.uploads);
+    ck_assert_uint_eq(after.readbacks, before.readbacks);
+    int32_t ranks[1000];
+    ck_assert_gpuc_ok(gpuc_array_read_i32(r, ranks, 1000));
+    int32_t *order = oracle_order(v, 1000, false);
+    for (int j = 0; j < 1000; j++)
+        ck_assert_int_eq(ranks[order[j]], j);
+    free(order);
+    gpuc_array_free(r);
+    gpuc_array_free(a);
+    free(v);
+}
+END_TEST
+
 START_TEST(rank_bad_input)
 {
     float v[4] = {1, 2, 3, 4};
@@ -563,6 +587,7 @@ Suite *suite_topk(void)
     tcase_add_test(tc, cutoff_bad_input);
     tcase_add_test(tc, rank_tutorial_scores);
     tcase_add_test(tc, rank_matches_oracle);
+    tcase_add_test(tc, rank_device_pipeline);
     tcase_add_test(tc, rank_bad_input);
     suite_add_tcase(s, tc);
     return s;

@@ -39,7 +39,8 @@ static gpuc_status parts_make(gpuc *gpu, size_t m, size_t padded, collect_parts 
     if (st == GPUC_OK)
         st = topk_make_kernel(gpu, gpuc_glsl_topk, "exclusive_prefix", chunks, block, 1, true, &p->prefix);
     if (st == GPUC_OK)
-        st = topk_make_kernel(gpu, gpuc_glsl_topk_order, "collect", (gpuc_dims){(uint32_t)padded, 0, 0}, chunk, 1, true, &p->gather);
+        st = topk_make_kernel(gpu, gpuc_glsl_topk_order, "collect", (gpuc_dims){(uint32_t)padded, 0, 0}, chunk, 1,
+                              true, &p->gather);
     for (int i = 0; i < 2 && st == GPUC_OK; i++) {
         st = gpuc_array_new(gpu, GPUC_INT, chunks, &p->counts[i]);
         if (st == GPUC_OK)
