@@ -87,17 +87,14 @@ int topkSumChunks(int counts[], int m)
 }
 
 //@ exclusive_prefix
-// Cell c: the sum of counts[0 .. c-1], from the totals of whole blocks before c's block and the counts
-// before c inside it. Loops at most (m / block) + block times.
-int topkExclusivePrefix(int counts[], int blockTotals[])
+// Cell c: the sum of counts[0 .. c-1]: the exclusive prefix of c's group one level up (groups of
+// constants.group cells), plus the counts before c inside its group.
+int topkExclusivePrefix(int counts[], int groupsBefore[])
 {
     int c = thread.x;
-    int b = c / constants.block;
-    int total = 0;
-    for (int i = 0; i < b; i++)
-        total += blockTotals[i];
-    for (int i = b * constants.block; i < c; i++)
+    int g = c / constants.group;
+    int total = groupsBefore[g];
+    for (int i = g * constants.group; i < c; i++)
         total += counts[i];
     return total;
 }
-

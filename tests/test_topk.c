@@ -290,6 +290,21 @@ START_TEST(topk_device_input_pipeline)
 }
 END_TEST
 
+START_TEST(topk_large_k)
+{
+    /* k in the tens of thousands: survivors spread over every group, ties cut at the cutoff, and a
+     * long bitonic network (k = 70,000 pads to 131,072). */
+    enum { N = 300000 };
+    float *v = malloc(N * sizeof *v);
+    uint32_t s = 31337;
+    for (int i = 0; i < N; i++)
+        v[i] = (float)(int)(test_random(&s) * 1000.0f) * 0.5f - 200.0f;
+    check_topk(v, N, 70000, false);
+    check_topk(v, N, 123457, true);
+    free(v);
+}
+END_TEST
+
 START_TEST(topk_2p22_k512)
 {
     /* Acceptance: 2^22 random floats (both signs, many exponents), k = 512, exact values and indices. */
@@ -580,6 +595,7 @@ Suite *suite_topk(void)
     tcase_add_test(tc, topk_nan_policy);
     tcase_add_test(tc, topk_last_bit_differences);
     tcase_add_test(tc, topk_device_input_pipeline);
+    tcase_add_test(tc, topk_large_k);
     tcase_add_test(tc, topk_2p22_k512);
     tcase_add_test(tc, topk_bad_input);
     tcase_add_test(tc, cutoff_seed_fine_scores);
