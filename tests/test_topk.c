@@ -476,6 +476,10 @@ START_TEST(cutoff_bad_input)
     ck_assert_gpuc_fails(gpuc_topk_cutoff(gpu, gpuc_arg_host_f32(inf, (gpuc_dims){3}), &(gpuc_topk_cutoff_desc){.k = 1},
                                           &cutoff, &above),
                          GPUC_ERROR_INVALID_ARGUMENT, "finite");
+    float nan[4] = {1.0f, 5.0f, NAN, 2.0f};
+    ck_assert_gpuc_fails(gpuc_topk_cutoff(gpu, gpuc_arg_host_f32(nan, (gpuc_dims){4}), &(gpuc_topk_cutoff_desc){.k = 1},
+                                          &cutoff, &above),
+                         GPUC_ERROR_INVALID_ARGUMENT, "NaN");
     ck_assert_double_eq(cutoff, -7.0);
     ck_assert_int_eq(above, -7);
 }

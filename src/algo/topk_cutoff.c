@@ -63,8 +63,8 @@ static gpuc_status value_range(gpuc *gpu, seed_parts *p, const topk_input *in, d
         st = gpuc_array_read_f32(p->range, range, 2);
     if (st == GPUC_OK && !(isfinite(range[0]) && isfinite(range[1])))
         return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
-                         "gpuc_topk_cutoff: the values span [%g, %g]; the bisection needs finite values (use "
-                         "gpuc_topk for infinities and NaN)",
+                         "gpuc_topk_cutoff: the values span [%g, %g]; the bisection needs finite values, without "
+                         "infinities or NaN (gpuc_topk handles them)",
                          (double)range[0], (double)range[1]);
     *lo = range[0];
     *hi = range[1];
