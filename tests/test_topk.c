@@ -315,7 +315,14 @@ START_TEST(topk_2p22_k512)
         float m = test_random(&s) * 2.0f - 1.0f;
         v[i] = ldexpf(m, (int)(test_random(&s) * 40.0f) - 20);
     }
-    v[12345] = v[4000000]; /* a tie likely near the top is not guaranteed; force some */
+    /* Ties at both ends, the later copies at lower and higher indices than the original. */
+    int hi = 0, lo = 0;
+    for (int i = 1; i < N; i++) {
+        hi = v[i] > v[hi] ? i : hi;
+        lo = v[i] < v[lo] ? i : lo;
+    }
+    v[7] = v[N - 9] = v[hi];
+    v[11] = v[N - 3] = v[lo];
     check_topk(v, N, 512, false);
     check_topk(v, N, 512, true);
     free(v);
@@ -352,6 +359,13 @@ START_TEST(topk_bad_input)
     ck_assert_gpuc_fails(gpuc_topk(gpu, gpuc_arg_array(ints), &(gpuc_topk_desc){.k = 1}, &vals, &idx),
                          GPUC_ERROR_TYPE_MISMATCH, "1D float array");
     gpuc_array_free(ints);
+    gpuc *other;
+    ck_assert_int_eq(gpuc_open(&other, NULL), GPUC_OK);
+    gpuc_array *foreign;
+    ck_assert_int_eq(gpuc_array_from_f32(other, v, (gpuc_dims){8}, &foreign), GPUC_OK);
+    ck_assert_gpuc_fails(gpuc_topk(gpu, gpuc_arg_array(foreign), &(gpuc_topk_desc){.k = 1}, &vals, &idx),
+                         GPUC_ERROR_INVALID_ARGUMENT, "another gpuc context");
+    gpuc_close(other);
     /* More values than the device's largest array: refused before anything is read or uploaded. */
     int64_t texels = gpuc_get_info(gpu)->max_texture_buffer_size;
     if (texels > 0 && texels * 4 + 4 < (int64_t)UINT32_MAX)
