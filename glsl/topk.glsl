@@ -6,8 +6,8 @@
 // Order key: a uint that sorts as the float does. Negatives have all their bits flipped, non-negatives
 // only the sign bit. -0.0 is mapped to +0.0's key (they are one value), and every NaN to 0xFFFFFFFF,
 // above +inf (as torch.topk orders them). `flip` (0 or -1) turns "largest first" into "smallest first".
-// Chunked kernels give each invocation a contiguous run of constants.chunk elements (fast image reads
-// on llvmpipe; notes/platform.md) and loop at most that many times (the 65,535-iteration budget).
+// Chunked kernels read a contiguous run of constants.chunk elements per invocation (fast image reads on
+// llvmpipe) and loop at most that many times (the 65,535-iteration budget).
 
 //@ key
 uint topk_key(float value, int flip)
@@ -33,36 +33,41 @@ bool topk_before(uint a, int ia, uint b, int ib)
 }
 
 //@ count_at_least
-// Cell c: how many elements of chunk c have a key >= cand (bisection over the key bits).
+// Cell c: how many elements of chunk c have a key >= cand (bisection over the key bits). Four
+// elements (one texel) per iteration.
 int topkCountAtLeast(float v[], int n, int cand, int flip)
 {
     uint c = uint(cand);
     int base = thread.x * constants.chunk;
     int hits = 0;
-    for (int i = 0; i < constants.chunk; i++) {
-        int idx = base + i;
+    for (int q = 0; q < constants.chunk / 4; q++) {
+        int idx = base + 4 * q;
         if (idx >= n)
             break;
-        if (topk_key(v[idx], flip) >= c)
-            hits++;
+        uvec4 keys = uvec4(topk_key(v[idx], flip), topk_key(v[idx + 1], flip), topk_key(v[idx + 2], flip),
+                           topk_key(v[idx + 3], flip));
+        bvec4 inside = lessThan(ivec4(idx) + ivec4(0, 1, 2, 3), ivec4(n));
+        hits += int(dot(vec4(greaterThanEqual(keys, uvec4(c))) * vec4(inside), vec4(1.0)));
     }
     return hits;
 }
 
 //@ count_vs_cutoff
-// Cell c: how many elements of chunk c have a key > cutoff (equal == 0), or == cutoff (equal == 1).
-int topkCountVsCutoff(float v[], int n, int cutoff, int flip, int equal)
+// Cell c: how many elements of chunk c have a key > cutoff (ties == 0), or == cutoff (ties == 1).
+int topkCountVsCutoff(float v[], int n, int cutoff, int flip, int ties)
 {
-    uint t = uint(cutoff);
+    uvec4 t = uvec4(uint(cutoff));
     int base = thread.x * constants.chunk;
     int hits = 0;
-    for (int i = 0; i < constants.chunk; i++) {
-        int idx = base + i;
+    for (int q = 0; q < constants.chunk / 4; q++) {
+        int idx = base + 4 * q;
         if (idx >= n)
             break;
-        uint key = topk_key(v[idx], flip);
-        if (equal == 0 ? key > t : key == t)
-            hits++;
+        uvec4 keys = uvec4(topk_key(v[idx], flip), topk_key(v[idx + 1], flip), topk_key(v[idx + 2], flip),
+                           topk_key(v[idx + 3], flip));
+        bvec4 inside = lessThan(ivec4(idx) + ivec4(0, 1, 2, 3), ivec4(n));
+        vec4 hit = ties == 0 ? vec4(greaterThan(keys, t)) : vec4(equal(keys, t));
+        hits += int(dot(hit * vec4(inside), vec4(1.0)));
     }
     return hits;
 }
@@ -82,17 +87,14 @@ int topkSumChunks(int counts[], int m)
 }
 
 //@ exclusive_prefix
-// Cell c: the sum of counts[0 .. c-1], from the totals of whole blocks before c's block and the counts
-// before c inside it. Loops at most (m / block) + block times.
-int topkExclusivePrefix(int counts[], int blockTotals[])
+// Cell c: the sum of counts[0 .. c-1]: the exclusive prefix of c's group one level up (groups of
+// constants.group cells), plus the counts before c inside its group.
+int topkExclusivePrefix(int counts[], int groupsBefore[])
 {
     int c = thread.x;
-    int b = c / constants.block;
-    int total = 0;
-    for (int i = 0; i < b; i++)
-        total += blockTotals[i];
-    for (int i = b * constants.block; i < c; i++)
+    int g = c / constants.group;
+    int total = groupsBefore[g];
+    for (int i = g * constants.group; i < c; i++)
         total += counts[i];
     return total;
 }
-

@@ -3,8 +3,9 @@
 
 //@ collect
 // Cell j < k: the index of the j-th survivor in index order. Survivors are the keys > cutoff and the
-// first `ties` keys == cutoff. The chunk that holds survivor j is found by a binary search over the
-// chunks' first survivor numbers (gBefore[c] + min(eBefore[c], ties)), then walked. Cells >= k are -1.
+// first `ties` keys == cutoff. The group (of constants.chunk elements) that holds survivor j is found by
+// a binary search over the groups' first survivor numbers (gBefore[c] + min(eBefore[c], ties)), then
+// walked. Cells >= k are -1.
 int topkCollect(float v[], int gBefore[], int eBefore[], int n, int m, int k, int cutoff, int flip, int ties)
 {
     int j = thread.x;

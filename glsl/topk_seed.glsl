@@ -16,15 +16,20 @@ int topkCountAbove(float values[], float t)
 }
 
 //@ min_max
-// Cell x: (min, max) of values[i * threads + x] for i < chunk (the bisection's starting bracket).
+// Cell x: (min, max) of values[i * threads + x] for i < chunk (the bisection's starting bracket). An
+// infinity or NaN widens the range to (-inf, +inf), which the driver refuses: min() and max() never see
+// a NaN, whose result GLSL leaves undefined.
 vec2 topkMinMax(float values[])
 {
-    vec2 range = vec2(uintBitsToFloat(0x7F800000u), uintBitsToFloat(0xFF800000u));
+    const float inf = uintBitsToFloat(0x7F800000u);
+    vec2 range = vec2(inf, -inf);
     for (int i = 0; i < constants.chunk; i++) {
         int idx = i * constants.threads + thread.x;
         if (idx < constants.n) {
             float value = values[idx];
-            range = vec2(min(range.x, value), max(range.y, value));
+            bool finite = (floatBitsToUint(value) & 0x7F800000u) != 0x7F800000u;
+            vec2 r = finite ? vec2(value) : vec2(-inf, inf);
+            range = vec2(min(range.x, r.x), max(range.y, r.y));
         }
     }
     return range;
@@ -34,7 +39,8 @@ vec2 topkMinMax(float values[])
 // The one (min, max) over the per-thread ranges.
 vec2 topkMinMaxReduce(vec2 ranges[])
 {
-    vec2 range = vec2(uintBitsToFloat(0x7F800000u), uintBitsToFloat(0xFF800000u));
+    const float inf = uintBitsToFloat(0x7F800000u);
+    vec2 range = vec2(inf, -inf);
     for (int i = 0; i < constants.threads; i++) {
         vec2 r = ranges[i];
         range = vec2(min(range.x, r.x), max(range.y, r.y));

@@ -1,87 +1,15 @@
-/* test_topk.c - gpuc_topk, gpuc_topk_cutoff and gpuc_rank against plain C oracles: random and
- * adversarial data (ties, sorted input, negatives, infinities, -0.0, NaN, last-bit differences), sizes
- * from 1 to 2^22, k = 1 to n, largest and smallest, host and device input, and every bad input. */
+/* test_topk.c - gpuc_topk against a plain C oracle: random and adversarial data (ties, sorted input,
+ * negatives, infinities, -0.0, NaN, last-bit differences), sizes from 1 to 2^22, k = 1 to n, largest and
+ * smallest, host and device input, and every bad input. The seed's bisection and rank by counting are
+ * in test_topk_seed.c, in the same suite. */
 #include "fixture.h"
 #include "suites.h"
+#include "topk_oracle.h"
 
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- oracles ---- */
-
-/* The documented order, written with float comparisons (not the library's integer keys): NaN above
- * everything (all NaNs equal), -0.0 == +0.0. Returns >0 when a ranks above b. */
-static int value_cmp(float a, float b)
-{
-    if (isnan(a) || isnan(b))
-        return isnan(a) - isnan(b);
-    return (a > b) - (a < b);
-}
-
-static const float *oracle_values;
-static int oracle_smallest;
-
-static int oracle_cmp(const void *pa, const void *pb)
-{
-    int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
-    int c = value_cmp(oracle_values[a], oracle_values[b]);
-    if (oracle_smallest)
-        c = -c;
-    if (c != 0)
-        return -c;
-    return (a > b) - (a < b);
-}
-
-/* All n indices in the documented order (caller frees). */
-static int32_t *oracle_order(const float *v, size_t n, bool smallest)
-{
-    int32_t *idx = malloc(n * sizeof *idx);
-    for (size_t i = 0; i < n; i++)
-        idx[i] = (int32_t)i;
-    oracle_values = v;
-    oracle_smallest = smallest;
-    qsort(idx, n, sizeof *idx, oracle_cmp);
-    return idx;
-}
-
-/* mulberry32 as tutorial-tasks.md defines it. */
-static double mulberry32(uint32_t *state)
-{
-    *state += 0x6D2B79F5u;
-    uint32_t t = *state;
-    t = (t ^ (t >> 15)) * (t | 1u);
-    t ^= t + (t ^ (t >> 7)) * (t | 61u);
-    return (double)(t ^ (t >> 14)) / 4294967296.0;
-}
-
-static float *fine_scores(size_t n, uint32_t seed)
-{
-    float *v = malloc(n * sizeof *v);
-    for (size_t i = 0; i < n; i++)
-        v[i] = (float)floor(-8000.0 * log(1.0 - mulberry32(&seed)) + 0.5);
-    return v;
-}
-
-/* scores(n, seed) of the tutorial: round(rand()^3 * 1000). */
-static float *scores(size_t n, uint32_t seed)
-{
-    float *v = malloc(n * sizeof *v);
-    for (size_t i = 0; i < n; i++) {
-        double r = mulberry32(&seed);
-        v[i] = (float)floor(r * r * r * 1000.0 + 0.5);
-    }
-    return v;
-}
-
-static float *random_floats(size_t n, uint32_t seed, float lo, float hi)
-{
-    float *v = malloc(n * sizeof *v);
-    for (size_t i = 0; i < n; i++)
-        v[i] = lo + (hi - lo) * test_random(&seed);
-    return v;
-}
 
 /* ---- checking gpuc_topk ---- */
 
@@ -290,6 +218,21 @@ START_TEST(topk_device_input_pipeline)
 }
 END_TEST
 
+START_TEST(topk_large_k)
+{
+    /* k in the tens of thousands: survivors spread over every group, ties cut at the cutoff, and a
+     * long bitonic network (k = 70,000 pads to 131,072). */
+    enum { N = 300000 };
+    float *v = malloc(N * sizeof *v);
+    uint32_t s = 31337;
+    for (int i = 0; i < N; i++)
+        v[i] = (float)(int)(test_random(&s) * 1000.0f) * 0.5f - 200.0f;
+    check_topk(v, N, 70000, false);
+    check_topk(v, N, 123457, true);
+    free(v);
+}
+END_TEST
+
 START_TEST(topk_2p22_k512)
 {
     /* Acceptance: 2^22 random floats (both signs, many exponents), k = 512, exact values and indices. */
@@ -300,7 +243,14 @@ START_TEST(topk_2p22_k512)
         float m = test_random(&s) * 2.0f - 1.0f;
         v[i] = ldexpf(m, (int)(test_random(&s) * 40.0f) - 20);
     }
-    v[12345] = v[4000000]; /* a tie likely near the top is not guaranteed; force some */
+    /* Ties at both ends, the later copies at lower and higher indices than the original. */
+    int hi = 0, lo = 0;
+    for (int i = 1; i < N; i++) {
+        hi = v[i] > v[hi] ? i : hi;
+        lo = v[i] < v[lo] ? i : lo;
+    }
+    v[7] = v[N - 9] = v[hi];
+    v[11] = v[N - 3] = v[lo];
     check_topk(v, N, 512, false);
     check_topk(v, N, 512, true);
     free(v);
@@ -337,6 +287,13 @@ START_TEST(topk_bad_input)
     ck_assert_gpuc_fails(gpuc_topk(gpu, gpuc_arg_array(ints), &(gpuc_topk_desc){.k = 1}, &vals, &idx),
                          GPUC_ERROR_TYPE_MISMATCH, "1D float array");
     gpuc_array_free(ints);
+    gpuc *other;
+    ck_assert_int_eq(gpuc_open(&other, NULL), GPUC_OK);
+    gpuc_array *foreign;
+    ck_assert_int_eq(gpuc_array_from_f32(other, v, (gpuc_dims){8}, &foreign), GPUC_OK);
+    ck_assert_gpuc_fails(gpuc_topk(gpu, gpuc_arg_array(foreign), &(gpuc_topk_desc){.k = 1}, &vals, &idx),
+                         GPUC_ERROR_INVALID_ARGUMENT, "another gpuc context");
+    gpuc_close(other);
     /* More values than the device's largest array: refused before anything is read or uploaded. */
     int64_t texels = gpuc_get_info(gpu)->max_texture_buffer_size;
     if (texels > 0 && texels * 4 + 4 < (int64_t)UINT32_MAX)
@@ -353,197 +310,6 @@ START_TEST(topk_bad_input)
 }
 END_TEST
 
-/* ---- gpuc_topk_cutoff (the seed's bisection) ---- */
-
-/* The tutorial's bisection in plain C: host counts of values > (float)mid. */
-static double oracle_cutoff(const float *v, size_t n, size_t k, int64_t *above)
-{
-    float mn = v[0], mx = v[0];
-    for (size_t i = 1; i < n; i++) {
-        mn = v[i] < mn ? v[i] : mn;
-        mx = v[i] > mx ? v[i] : mx;
-    }
-    double lo = (double)mn - 1.0, hi = mx;
-    while (hi - lo > 0.5) {
-        double mid = (lo + hi) / 2.0;
-        size_t count = 0;
-        for (size_t i = 0; i < n; i++)
-            count += v[i] > (float)mid;
-        if (count >= k)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    double cutoff = floor(lo);
-    *above = 0;
-    for (size_t i = 0; i < n; i++)
-        *above += v[i] > (float)cutoff;
-    return cutoff;
-}
-
-START_TEST(cutoff_seed_fine_scores)
-{
-    /* Tutorial top-k task 4: fine_scores(65536, 4801), K = 10, threads = chunk = 256. */
-    float *v = fine_scores(65536, 4801);
-    double cutoff = 0;
-    int64_t above = 0;
-    gpuc_topk_cutoff_desc seed = {.k = 10, .threads = 256, .chunk = 256};
-    ck_assert_gpuc_ok(gpuc_topk_cutoff(gpu, gpuc_arg_host_f32(v, (gpuc_dims){65536}), &seed, &cutoff, &above));
-    ck_assert_double_eq(cutoff, 68327.0);
-    ck_assert_int_eq(above, 10);
-    /* Defaults (256 threads, a chunk that covers n) and device input give the same. */
-    gpuc_array *a;
-    ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, v, (gpuc_dims){65536}, &a));
-    gpuc_stats before, after;
-    ck_assert_gpuc_ok(gpuc_get_stats(gpu, &before));
-    ck_assert_gpuc_ok(gpuc_topk_cutoff(gpu, gpuc_arg_array(a), &(gpuc_topk_cutoff_desc){.k = 10}, &cutoff, NULL));
-    ck_assert_gpuc_ok(gpuc_get_stats(gpu, &after));
-    ck_assert_double_eq(cutoff, 68327.0);
-    /* One range and one count per step come back, never the 256 partial counts. */
-    ck_assert_uint_le(after.bytes_read_back - before.bytes_read_back, 16 * (after.readbacks - before.readbacks));
-    gpuc_array_free(a);
-    free(v);
-}
-END_TEST
-
-START_TEST(cutoff_matches_c_bisection)
-{
-    const size_t sizes[] = {1, 3, 1000, 65537, 100000};
-    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
-        size_t n = sizes[s];
-        float *v = fine_scores(n, 7u + (uint32_t)s);
-        for (size_t i = 0; i < n; i += 3)
-            v[i] = -v[i]; /* negatives too */
-        const size_t ks[] = {1, n / 2 + 1, n};
-        for (int j = 0; j < 3; j++) {
-            int64_t want_above, got_above = -1;
-            double want = oracle_cutoff(v, n, ks[j], &want_above), got = 0;
-            gpuc_topk_cutoff_desc desc = {.k = ks[j], .threads = j == 1 ? 64 : 0};
-            ck_assert_gpuc_ok(gpuc_topk_cutoff(gpu, gpuc_arg_host_f32(v, (gpuc_dims){(uint32_t)n}), &desc, &got,
-                                               &got_above));
-            ck_assert_msg(got == want, "n=%zu k=%zu: cutoff %g, want %g", n, ks[j], got, want);
-            ck_assert_int_eq(got_above, want_above);
-        }
-        free(v);
-    }
-}
-END_TEST
-
-START_TEST(cutoff_bad_input)
-{
-    float v[8] = {1, 2, 3, 4, 5, 6, 7, 8};
-    gpuc_arg host = gpuc_arg_host_f32(v, (gpuc_dims){8});
-    double cutoff = -7.0;
-    int64_t above = -7;
-    ck_assert_int_eq(gpuc_topk_cutoff(NULL, host, &(gpuc_topk_cutoff_desc){.k = 1}, &cutoff, &above),
-                     GPUC_ERROR_INVALID_ARGUMENT);
-    ck_assert_gpuc_fails(gpuc_topk_cutoff(gpu, host, NULL, &cutoff, &above), GPUC_ERROR_INVALID_ARGUMENT,
-                         "desc is NULL");
-    ck_assert_gpuc_fails(gpuc_topk_cutoff(gpu, host, &(gpuc_topk_cutoff_desc){.k = 1}, NULL, &above),
-                         GPUC_ERROR_INVALID_ARGUMENT, "cutoff is NULL");
-    ck_assert_gpuc_fails(gpuc_topk_cutoff(gpu, host, &(gpuc_topk_cutoff_desc){.k = 0}, &cutoff, &above),
-                         GPUC_ERROR_INVALID_ARGUMENT, "k is 0");
-    ck_assert_gpuc_fails(gpuc_topk_cutoff(gpu, host, &(gpuc_topk_cutoff_desc){.k = 9}, &cutoff, &above),
-                         GPUC_ERROR_INVALID_ARGUMENT, "more than the 8 values");
-    ck_assert_gpuc_fails(gpuc_topk_cutoff(gpu, host, &(gpuc_topk_cutoff_desc){.k = 1, .threads = 2, .chunk = 3},
-                                          &cutoff, &above),
-                         GPUC_ERROR_INVALID_ARGUMENT, "does not cover");
-    ck_assert_gpuc_fails(gpuc_topk_cutoff(gpu, host, &(gpuc_topk_cutoff_desc){.k = 1, .threads = -1}, &cutoff, &above),
-                         GPUC_ERROR_INVALID_ARGUMENT, "negative");
-    if (gpuc_get_info(gpu)->loop_budget > 0)
-        ck_assert_gpuc_fails(gpuc_topk_cutoff(gpu, host, &(gpuc_topk_cutoff_desc){.k = 1, .threads = 1, .chunk = 70000},
-                                              &cutoff, &above),
-                             GPUC_ERROR_LIMIT, "loop budget");
-    ck_assert_gpuc_fails(gpuc_topk_cutoff(gpu, gpuc_arg_host_f32(v, (gpuc_dims){0}), &(gpuc_topk_cutoff_desc){.k = 1},
-                                          &cutoff, &above),
-                         GPUC_ERROR_INVALID_ARGUMENT, "n = 0");
-    float inf[3] = {1.0f, INFINITY, 2.0f};
-    ck_assert_gpuc_fails(gpuc_topk_cutoff(gpu, gpuc_arg_host_f32(inf, (gpuc_dims){3}), &(gpuc_topk_cutoff_desc){.k = 1},
-                                          &cutoff, &above),
-                         GPUC_ERROR_INVALID_ARGUMENT, "finite");
-    ck_assert_double_eq(cutoff, -7.0);
-    ck_assert_int_eq(above, -7);
-}
-END_TEST
-
-/* ---- gpuc_rank ---- */
-
-static int32_t *read_ranks(const float *v, size_t n, bool smallest)
-{
-    gpuc_array *r;
-    ck_assert_gpuc_ok(gpuc_rank(gpu, gpuc_arg_host_f32(v, (gpuc_dims){(uint32_t)n}),
-                                &(gpuc_rank_desc){.smallest = smallest}, &r));
-    ck_assert_uint_eq(gpuc_array_cells(r), n);
-    int32_t *ranks = malloc(n * sizeof *ranks);
-    ck_assert_gpuc_ok(gpuc_array_read_i32(r, ranks, n));
-    gpuc_array_free(r);
-    return ranks;
-}
-
-START_TEST(rank_tutorial_scores)
-{
-    /* Tutorial top-k tasks 1 and 2: scores(4096, 2026). */
-    float *v = scores(4096, 2026);
-    int32_t *ranks = read_ranks(v, 4096, false);
-    ck_assert_int_eq(ranks[0], 2220);
-    ck_assert_float_eq(v[0], 94.0f);
-    const float top10[] = {998, 997, 996, 995, 994, 994, 994, 994, 994, 993};
-    for (int j = 0; j < 10; j++) {
-        int found = 0;
-        for (int i = 0; i < 4096; i++)
-            if (ranks[i] == j) {
-                ck_assert_float_eq(v[i], top10[j]);
-                found++;
-            }
-        ck_assert_int_eq(found, 1);
-    }
-    free(ranks);
-    free(v);
-}
-END_TEST
-
-START_TEST(rank_matches_oracle)
-{
-    /* Ranks are the inverse of the oracle's order: ties, signed zeros, infinities and NaN included. */
-    enum { N = 3000 };
-    float *v = malloc(N * sizeof *v);
-    uint32_t s = 77;
-    const float special[] = {-0.0f, 0.0f, INFINITY, -INFINITY, NAN, -NAN};
-    for (int i = 0; i < N; i++)
-        v[i] = i % 10 == 0 ? special[(i / 10) % 6] : (float)(int)(test_random(&s) * 50.0f) - 25.0f;
-    for (int smallest = 0; smallest < 2; smallest++) {
-        int32_t *ranks = read_ranks(v, N, smallest);
-        int32_t *order = oracle_order(v, N, smallest);
-        for (int r = 0; r < N; r++)
-            ck_assert_msg(ranks[order[r]] == r, "element %d: rank %d, want %d", order[r], ranks[order[r]], r);
-        free(order);
-        free(ranks);
-    }
-    free(v);
-}
-END_TEST
-
-START_TEST(rank_bad_input)
-{
-    float v[4] = {1, 2, 3, 4};
-    gpuc_array *r = (gpuc_array *)v;
-    ck_assert_int_eq(gpuc_rank(NULL, gpuc_arg_host_f32(v, (gpuc_dims){4}), NULL, &r), GPUC_ERROR_INVALID_ARGUMENT);
-    ck_assert_gpuc_fails(gpuc_rank(gpu, gpuc_arg_host_f32(v, (gpuc_dims){4}), NULL, NULL), GPUC_ERROR_INVALID_ARGUMENT,
-                         "ranks_out is NULL");
-    ck_assert_gpuc_fails(gpuc_rank(gpu, gpuc_arg_host_f32(v, (gpuc_dims){0}), NULL, &r), GPUC_ERROR_INVALID_ARGUMENT,
-                         "n = 0");
-    ck_assert_gpuc_fails(gpuc_rank(gpu, gpuc_arg_i32(3), NULL, &r), GPUC_ERROR_TYPE_MISMATCH, "float data");
-    int64_t budget = gpuc_get_info(gpu)->loop_budget;
-    if (budget > 0) {
-        float *big = calloc((size_t)budget, sizeof *big);
-        ck_assert_gpuc_fails(gpuc_rank(gpu, gpuc_arg_host_f32(big, (gpuc_dims){(uint32_t)budget}), NULL, &r),
-                             GPUC_ERROR_LIMIT, "gpuc_topk for large n");
-        free(big);
-    }
-    ck_assert_ptr_eq(r, (gpuc_array *)v);
-}
-END_TEST
-
 Suite *suite_topk(void)
 {
     Suite *s = suite_create("topk");
@@ -556,14 +322,10 @@ Suite *suite_topk(void)
     tcase_add_test(tc, topk_nan_policy);
     tcase_add_test(tc, topk_last_bit_differences);
     tcase_add_test(tc, topk_device_input_pipeline);
+    tcase_add_test(tc, topk_large_k);
     tcase_add_test(tc, topk_2p22_k512);
     tcase_add_test(tc, topk_bad_input);
-    tcase_add_test(tc, cutoff_seed_fine_scores);
-    tcase_add_test(tc, cutoff_matches_c_bisection);
-    tcase_add_test(tc, cutoff_bad_input);
-    tcase_add_test(tc, rank_tutorial_scores);
-    tcase_add_test(tc, rank_matches_oracle);
-    tcase_add_test(tc, rank_bad_input);
+    topk_add_seed_tests(tc);
     suite_add_tcase(s, tc);
     return s;
 }

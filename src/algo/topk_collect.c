@@ -1,91 +1,124 @@
 /* topk_collect.c - gathers the k survivors of the cutoff in index order without scatter (the kernel
- * API is gather-only): per-chunk counts of keys above and equal to the cutoff, their exclusive prefix
- * sums over chunks (block totals, then each chunk adds the blocks and chunks before it), and a gather
- * in which output slot j binary-searches the chunk that holds survivor j and walks it. All on the
- * device; nothing is read back. */
+ * API is gather-only). Per group of GROUP elements, count the keys above and equal to the cutoff; sum
+ * those counts GROUP at a time up a small tree until one level fits in a group; then walk back down,
+ * each cell's exclusive prefix being its parent's plus the counts before it in its group. Every loop is
+ * at most GROUP long, whatever n. Last, output slot j binary-searches the group holding survivor j and
+ * walks its GROUP elements. All on the device; nothing is read back. */
 #include "algo/topk_parts.h"
 
-/* Chunks per block of the prefix sum: a prefix cell loops over (chunks / block) + block counts. */
-#define PREFIX_BLOCK 128
+#include <string.h>
 
-typedef struct collect_parts {
-    gpuc_kernel *count, *block_sum, *prefix, *gather;
-    gpuc_array *counts[2], *totals[2], *before[2]; /* [0]: keys > cutoff, [1]: keys == cutoff */
-} collect_parts;
+/* Elements per leaf group, and groups per group one level up. Small, so that the final walk of each
+ * output slot is short; 64^6 > 2^31 bounds the levels. */
+#define GROUP 64
+#define MAX_LEVELS 6
 
-static void parts_free(collect_parts *p)
+typedef struct prefix_tree {
+    int levels; /* level 0: groups of GROUP elements; the top level has at most GROUP cells */
+    size_t size[MAX_LEVELS];
+    gpuc_kernel *count;              /* leaf counts, [size[0]] */
+    gpuc_kernel *sum[MAX_LEVELS];    /* level l > 0 from level l - 1 */
+    gpuc_kernel *prefix[MAX_LEVELS]; /* exclusive prefix of level l */
+    gpuc_array *zero;                /* the top level's parent: one 0 */
+    gpuc_array *counts[2][MAX_LEVELS], *before[2][MAX_LEVELS]; /* [0]: keys > cutoff, [1]: keys == cutoff */
+} prefix_tree;
+
+static void tree_free(prefix_tree *t)
 {
-    gpuc_kernel_free(p->count);
-    gpuc_kernel_free(p->block_sum);
-    gpuc_kernel_free(p->prefix);
-    gpuc_kernel_free(p->gather);
-    for (int i = 0; i < 2; i++) {
-        gpuc_array_free(p->counts[i]);
-        gpuc_array_free(p->totals[i]);
-        gpuc_array_free(p->before[i]);
+    gpuc_kernel_free(t->count);
+    gpuc_array_free(t->zero);
+    for (int l = 0; l < MAX_LEVELS; l++) {
+        gpuc_kernel_free(t->sum[l]);
+        gpuc_kernel_free(t->prefix[l]);
+        for (int w = 0; w < 2; w++) {
+            gpuc_array_free(t->counts[w][l]);
+            gpuc_array_free(t->before[w][l]);
+        }
     }
 }
 
-static gpuc_status parts_make(gpuc *gpu, size_t m, size_t padded, collect_parts *p)
+static gpuc_status level_make(gpuc *gpu, prefix_tree *t, int l)
 {
-    size_t blocks = (m + PREFIX_BLOCK - 1) / PREFIX_BLOCK;
-    const gpuc_dims chunks = {(uint32_t)m, 0, 0}, block_dims = {(uint32_t)blocks, 0, 0};
-    const gpuc_constant chunk[] = {{"chunk", TOPK_CHUNK, GPUC_INT}};
-    const gpuc_constant block_chunk[] = {{"chunk", PREFIX_BLOCK, GPUC_INT}};
-    const gpuc_constant block[] = {{"block", PREFIX_BLOCK, GPUC_INT}};
-    gpuc_status st = topk_make_kernel(gpu, gpuc_glsl_topk, "count_vs_cutoff", chunks, chunk, 1, true, &p->count);
+    const gpuc_dims dims = {(uint32_t)t->size[l], 0, 0};
+    const gpuc_constant chunk[] = {{"chunk", GROUP, GPUC_INT}};
+    const gpuc_constant group[] = {{"group", GROUP, GPUC_INT}};
+    gpuc_status st = l == 0 ? topk_make_kernel(gpu, gpuc_glsl_topk, "count_vs_cutoff", dims, chunk, 1, true, &t->count)
+                            : topk_make_kernel(gpu, gpuc_glsl_topk, "sum_chunks", dims, chunk, 1, true, &t->sum[l]);
     if (st == GPUC_OK)
-        st = topk_make_kernel(gpu, gpuc_glsl_topk, "sum_chunks", block_dims, block_chunk, 1, true, &p->block_sum);
-    if (st == GPUC_OK)
-        st = topk_make_kernel(gpu, gpuc_glsl_topk, "exclusive_prefix", chunks, block, 1, true, &p->prefix);
-    if (st == GPUC_OK)
-        st = topk_make_kernel(gpu, gpuc_glsl_topk_order, "collect", (gpuc_dims){(uint32_t)padded, 0, 0}, chunk, 1, true, &p->gather);
-    for (int i = 0; i < 2 && st == GPUC_OK; i++) {
-        st = gpuc_array_new(gpu, GPUC_INT, chunks, &p->counts[i]);
+        st = topk_make_kernel(gpu, gpuc_glsl_topk, "exclusive_prefix", dims, group, 1, true, &t->prefix[l]);
+    for (int w = 0; w < 2 && st == GPUC_OK; w++) {
+        st = gpuc_array_new(gpu, GPUC_INT, dims, &t->counts[w][l]);
         if (st == GPUC_OK)
-            st = gpuc_array_new(gpu, GPUC_INT, block_dims, &p->totals[i]);
-        if (st == GPUC_OK)
-            st = gpuc_array_new(gpu, GPUC_INT, chunks, &p->before[i]);
+            st = gpuc_array_new(gpu, GPUC_INT, dims, &t->before[w][l]);
     }
     return st;
 }
 
-/* before[which][c] = how many keys of chunks 0..c-1 are above (which = 0) or equal to (1) the cutoff. */
-static gpuc_status chunk_prefix(collect_parts *p, const topk_input *in, int32_t flip, uint32_t cutoff, int which)
+static gpuc_status tree_make(gpuc *gpu, size_t n, prefix_tree *t)
 {
-    int32_t m = (int32_t)gpuc_array_cells(p->counts[which]);
+    memset(t, 0, sizeof *t);
+    size_t size = (n + GROUP - 1) / GROUP;
+    gpuc_status st = gpuc_array_new(gpu, GPUC_INT, (gpuc_dims){1, 0, 0}, &t->zero);
+    while (st == GPUC_OK && t->levels < MAX_LEVELS) {
+        t->size[t->levels] = size;
+        st = level_make(gpu, t, t->levels++);
+        if (size <= GROUP)
+            break;
+        size = (size + GROUP - 1) / GROUP;
+    }
+    return st;
+}
+
+/* before[which][0][g] = how many keys of groups 0..g-1 are above (which = 0) or equal to (1) the cutoff. */
+static gpuc_status tree_run(prefix_tree *t, const topk_input *in, int32_t flip, uint32_t cutoff, int which)
+{
     gpuc_arg count_args[] = {gpuc_arg_array(in->array), gpuc_arg_i32((int32_t)in->n), gpuc_arg_i32((int32_t)cutoff),
                              gpuc_arg_i32(flip), gpuc_arg_i32(which)};
-    gpuc_status st = gpuc_run_to(p->count, count_args, 5, p->counts[which]);
-    if (st == GPUC_OK)
-        st = gpuc_run_to(p->block_sum, (gpuc_arg[]){gpuc_arg_array(p->counts[which]), gpuc_arg_i32(m)}, 2,
-                         p->totals[which]);
-    if (st == GPUC_OK)
-        st = gpuc_run_to(p->prefix,
-                         (gpuc_arg[]){gpuc_arg_array(p->counts[which]), gpuc_arg_array(p->totals[which])}, 2,
-                         p->before[which]);
+    gpuc_status st = gpuc_run_to(t->count, count_args, 5, t->counts[which][0]);
+    for (int l = 1; l < t->levels && st == GPUC_OK; l++) {
+        gpuc_arg args[] = {gpuc_arg_array(t->counts[which][l - 1]), gpuc_arg_i32((int32_t)t->size[l - 1])};
+        st = gpuc_run_to(t->sum[l], args, 2, t->counts[which][l]);
+    }
+    for (int l = t->levels - 1; l >= 0 && st == GPUC_OK; l--) {
+        const gpuc_array *parent = l == t->levels - 1 ? t->zero : t->before[which][l + 1];
+        gpuc_arg args[] = {gpuc_arg_array(t->counts[which][l]), gpuc_arg_array(parent)};
+        st = gpuc_run_to(t->prefix[l], args, 2, t->before[which][l]);
+    }
+    return st;
+}
+
+static gpuc_status gather(gpuc *gpu, const topk_input *in, const prefix_tree *t, size_t k, int32_t flip,
+                          uint32_t cutoff, int64_t greater, gpuc_array *out)
+{
+    const gpuc_constant chunk[] = {{"chunk", GROUP, GPUC_INT}};
+    gpuc_kernel *collect = NULL;
+    gpuc_status st = topk_make_kernel(gpu, gpuc_glsl_topk_order, "collect", gpuc_array_dims(out), chunk, 1, true,
+                                      &collect);
+    if (st == GPUC_OK) {
+        gpuc_arg args[] = {gpuc_arg_array(in->array),      gpuc_arg_array(t->before[0][0]),
+                           gpuc_arg_array(t->before[1][0]), gpuc_arg_i32((int32_t)in->n),
+                           gpuc_arg_i32((int32_t)t->size[0]), gpuc_arg_i32((int32_t)k),
+                           gpuc_arg_i32((int32_t)cutoff),    gpuc_arg_i32(flip),
+                           gpuc_arg_i32((int32_t)((int64_t)k - greater))};
+        st = gpuc_run_to(collect, args, 9, out);
+    }
+    gpuc_kernel_free(collect);
     return st;
 }
 
 gpuc_status topk_collect(gpuc *gpu, const topk_input *in, size_t k, size_t padded, int32_t flip, uint32_t cutoff,
                          int64_t greater, gpuc_array **indices)
 {
-    size_t m = (in->n + TOPK_CHUNK - 1) / TOPK_CHUNK;
-    collect_parts p = {0};
+    prefix_tree t;
     gpuc_array *out = NULL;
-    gpuc_status st = parts_make(gpu, m, padded, &p);
+    gpuc_status st = tree_make(gpu, in->n, &t);
     for (int which = 0; which < 2 && st == GPUC_OK; which++)
-        st = chunk_prefix(&p, in, flip, cutoff, which);
+        st = tree_run(&t, in, flip, cutoff, which);
     if (st == GPUC_OK)
         st = gpuc_array_new(gpu, GPUC_INT, (gpuc_dims){(uint32_t)padded, 0, 0}, &out);
-    if (st == GPUC_OK) {
-        gpuc_arg args[] = {gpuc_arg_array(in->array), gpuc_arg_array(p.before[0]), gpuc_arg_array(p.before[1]),
-                           gpuc_arg_i32((int32_t)in->n),      gpuc_arg_i32((int32_t)m),
-                           gpuc_arg_i32((int32_t)k),          gpuc_arg_i32((int32_t)cutoff),
-                           gpuc_arg_i32(flip),                gpuc_arg_i32((int32_t)((int64_t)k - greater))};
-        st = gpuc_run_to(p.gather, args, 9, out);
-    }
-    parts_free(&p);
+    if (st == GPUC_OK)
+        st = gather(gpu, in, &t, k, flip, cutoff, greater, out);
+    tree_free(&t);
     if (st == GPUC_OK)
         *indices = out;
     else

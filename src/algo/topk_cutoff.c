@@ -25,7 +25,8 @@ static void parts_free(seed_parts *p)
 
 static gpuc_status parts_make(gpuc *gpu, size_t n, int threads, int chunk, seed_parts *p)
 {
-    const gpuc_constant shape[] = {{"threads", threads, GPUC_INT}, {"chunk", chunk, GPUC_INT}, {"n", (double)n, GPUC_INT}};
+    const gpuc_constant shape[] = {
+        {"threads", threads, GPUC_INT}, {"chunk", chunk, GPUC_INT}, {"n", (double)n, GPUC_INT}};
     gpuc_dims per_thread = {(uint32_t)threads, 0, 0}, one = {1, 0, 0};
     gpuc_status st = topk_make_kernel(gpu, gpuc_glsl_topk_seed, "count_above", per_thread, shape, 3, threads > 1,
                                       &p->count);
@@ -62,8 +63,8 @@ static gpuc_status value_range(gpuc *gpu, seed_parts *p, const topk_input *in, d
         st = gpuc_array_read_f32(p->range, range, 2);
     if (st == GPUC_OK && !(isfinite(range[0]) && isfinite(range[1])))
         return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
-                         "gpuc_topk_cutoff: the values span [%g, %g]; the bisection needs finite values (use "
-                         "gpuc_topk for infinities and NaN)",
+                         "gpuc_topk_cutoff: the values span [%g, %g]; the bisection needs finite values, without "
+                         "infinities or NaN (gpuc_topk handles them)",
                          (double)range[0], (double)range[1]);
     *lo = range[0];
     *hi = range[1];

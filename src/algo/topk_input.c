@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-gpuc_status topk_make_kernel(gpuc *gpu, const char *file, const char *section, gpuc_dims output, const gpuc_constant *constants,
-                             int nconstants, bool pipeline, gpuc_kernel **out)
+gpuc_status topk_make_kernel(gpuc *gpu, const char *file, const char *section, gpuc_dims output,
+                             const gpuc_constant *constants, int nconstants, bool pipeline, gpuc_kernel **out)
 {
     strbuf sb = {0};
     bool ok = glsl_emit(&sb, gpuc_glsl_topk, "key", NULL) && glsl_emit(&sb, file, section, NULL);

@@ -19,8 +19,8 @@ extern const char gpuc_glsl_topk_seed[];
 
 /* Creates a kernel from the "key" section of glsl/topk.glsl followed by `section` of `file` (one of
  * the gpuc_glsl_topk* texts), with the given constants (may be NULL) and output size. */
-gpuc_status topk_make_kernel(gpuc *gpu, const char *file, const char *section, gpuc_dims output, const gpuc_constant *constants,
-                             int nconstants, bool pipeline, gpuc_kernel **out);
+gpuc_status topk_make_kernel(gpuc *gpu, const char *file, const char *section, gpuc_dims output,
+                             const gpuc_constant *constants, int nconstants, bool pipeline, gpuc_kernel **out);
 
 /* The input of a driver: a 1D float device array, either the caller's or an upload of its host data. */
 typedef struct topk_input {
@@ -45,7 +45,8 @@ typedef struct topk_sum {
 } topk_sum;
 
 gpuc_status topk_sum_make(gpuc *gpu, size_t m, topk_sum *sum);
-/* Sums `counts` (m ints on the device). When m == 1 nothing runs: counts must then be a read-back array. */
+/* Sums `counts` (m ints on the device) into *total. When m == 1 no level runs and the one count is read
+ * from `counts` itself (already on the host when its kernel was not a pipeline). */
 gpuc_status topk_sum_run(topk_sum *sum, gpuc_array *counts, int64_t *total);
 void topk_sum_free(topk_sum *sum);
 
@@ -59,8 +60,9 @@ gpuc_status topk_find_cutoff(gpuc *gpu, const topk_input *in, size_t k, int32_t 
 gpuc_status topk_collect(gpuc *gpu, const topk_input *in, size_t k, size_t padded, int32_t flip, uint32_t cutoff,
                          int64_t greater, gpuc_array **indices);
 
-/* Sorts `indices` (a power-of-two count of ints, -1 padding) into topk order with a bitonic network;
- * *sorted is `indices` itself or its ping-pong partner (freed here is whichever is not returned). */
+/* Sorts `indices` (a power-of-two count of ints, -1 padding) into topk order with a bitonic network.
+ * On success *sorted is `indices` or its ping-pong partner, and the other one has been freed; on
+ * failure `indices` is still the caller's to free. */
 gpuc_status topk_sort(gpuc *gpu, const topk_input *in, int32_t flip, gpuc_array *indices, gpuc_array **sorted);
 
 #endif
