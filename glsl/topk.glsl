@@ -33,43 +33,43 @@ bool topk_before(uint a, int ia, uint b, int ib)
 }
 
 //@ count_at_least
-// Cell c: how many elements of chunk c have a key >= cand (bisection over the key bits). Four
-// elements (one texel) per iteration.
-int topkCountAtLeast(float v[], int n, int cand, int flip)
+// Cell c: how many elements of chunk c have a key >= cand (bisection over the key bits). One texel
+// (four elements) per iteration, through the vec4 view of the float array.
+int topkCountAtLeast(vec4 v[], int n, int cand, int flip)
 {
-    uint c = uint(cand);
+    uvec4 c = uvec4(uint(cand));
     int base = thread.x * constants.chunk;
-    int hits = 0;
+    uvec4 hits = uvec4(0);
     for (int q = 0; q < constants.chunk / 4; q++) {
         int idx = base + 4 * q;
         if (idx >= n)
             break;
-        uvec4 keys = uvec4(topk_key(v[idx], flip), topk_key(v[idx + 1], flip), topk_key(v[idx + 2], flip),
-                           topk_key(v[idx + 3], flip));
+        vec4 x = v[idx / 4];
+        uvec4 keys = uvec4(topk_key(x.x, flip), topk_key(x.y, flip), topk_key(x.z, flip), topk_key(x.w, flip));
         bvec4 inside = lessThan(ivec4(idx) + ivec4(0, 1, 2, 3), ivec4(n));
-        hits += int(dot(vec4(greaterThanEqual(keys, uvec4(c))) * vec4(inside), vec4(1.0)));
+        hits += uvec4(greaterThanEqual(keys, c)) * uvec4(inside);
     }
-    return hits;
+    return int(hits.x + hits.y + hits.z + hits.w);
 }
 
 //@ count_vs_cutoff
 // Cell c: how many elements of chunk c have a key > cutoff (ties == 0), or == cutoff (ties == 1).
-int topkCountVsCutoff(float v[], int n, int cutoff, int flip, int ties)
+int topkCountVsCutoff(vec4 v[], int n, int cutoff, int flip, int ties)
 {
     uvec4 t = uvec4(uint(cutoff));
     int base = thread.x * constants.chunk;
-    int hits = 0;
+    uvec4 hits = uvec4(0);
     for (int q = 0; q < constants.chunk / 4; q++) {
         int idx = base + 4 * q;
         if (idx >= n)
             break;
-        uvec4 keys = uvec4(topk_key(v[idx], flip), topk_key(v[idx + 1], flip), topk_key(v[idx + 2], flip),
-                           topk_key(v[idx + 3], flip));
+        vec4 x = v[idx / 4];
+        uvec4 keys = uvec4(topk_key(x.x, flip), topk_key(x.y, flip), topk_key(x.z, flip), topk_key(x.w, flip));
         bvec4 inside = lessThan(ivec4(idx) + ivec4(0, 1, 2, 3), ivec4(n));
-        vec4 hit = ties == 0 ? vec4(greaterThan(keys, t)) : vec4(equal(keys, t));
-        hits += int(dot(hit * vec4(inside), vec4(1.0)));
+        bvec4 hit = ties == 0 ? greaterThan(keys, t) : equal(keys, t);
+        hits += uvec4(hit) * uvec4(inside);
     }
-    return hits;
+    return int(hits.x + hits.y + hits.z + hits.w);
 }
 
 //@ sum_chunks
