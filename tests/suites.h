@@ -9,9 +9,13 @@ Suite *suite_arrays(void);
 Suite *suite_kernels(void);
 Suite *suite_errors(void);
 Suite *suite_scatter(void);
+Suite *suite_js(void);
+Suite *suite_js_tutorial(void);
 
 #define GPUC_TEST_SUITES {"device", suite_device}, {"arrays", suite_arrays}, {"kernels", suite_kernels}, \
     {"errors", suite_errors}, \
-    {"scatter", suite_scatter}
+    {"scatter", suite_scatter}, \
+    {"js", suite_js}, \
+    {"js_tutorial", suite_js_tutorial}
 
 #endif
