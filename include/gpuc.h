@@ -328,7 +328,8 @@ GPUC_API gpuc_status gpuc_run_to(gpuc_kernel *k, const gpuc_arg *args, int nargs
  * SQRT1_2). Semantics are GPU.js's: numbers are float32; this.thread.*, Math.floor/ceil/round/trunc
  * and bitwise results are integers; `/` divides as floats; `%` takes the dividend's sign; int mixed
  * with float gives float; a kernel returns a number (float) or an array of 2-4 numbers (vecN); loops
- * whose bound is not a compile-time constant stop after desc.loop_max_iterations. Unsupported
+ * whose bound is not a compile-time constant stop after desc.loop_max_iterations; a switch case with
+ * statements does not run on into the next case (GPU.js's if/else reading of switch). Unsupported
  * JavaScript (strings, object literals, a.length, for...of, arrow functions, closures over outer
  * variables, assignments to arguments, arrays longer than 4, array constants, passing arrays to
  * helpers, recursion) fails with GPUC_ERROR_COMPILE and a message giving the construct and its

@@ -11,11 +11,13 @@ Suite *suite_errors(void);
 Suite *suite_scatter(void);
 Suite *suite_js(void);
 Suite *suite_js_tutorial(void);
+Suite *suite_js_features(void);
 
 #define GPUC_TEST_SUITES {"device", suite_device}, {"arrays", suite_arrays}, {"kernels", suite_kernels}, \
     {"errors", suite_errors}, \
     {"scatter", suite_scatter}, \
     {"js", suite_js}, \
-    {"js_tutorial", suite_js_tutorial}
+    {"js_tutorial", suite_js_tutorial}, \
+    {"js_features", suite_js_features}
 
 #endif

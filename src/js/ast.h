@@ -35,6 +35,7 @@ struct js_node {
     js_node **list;      /* call arguments, array elements, block statements, declarators, cases, params */
     int nlist;
     bool arrow;          /* N_FUNCEXPR written as an arrow function */
+    int height;          /* expression nodes: 1 + the tallest child (bounds the checker's recursion) */
     /* filled by the checker */
     js_type type;
     js_var *var;         /* N_IDENT / N_DECL: the variable */

@@ -417,7 +417,7 @@ static void emit_switch(js_ctx *c, js_node *n)
     put(c, ";");
     line(c);
     strbuf_printf(&c->out, "int jst_%d = -1;", id);
-    /* JavaScript compares with === in order and falls through: pick the case, then switch on its index. */
+    /* Cases compare with === in order: pick the case, then switch on its index. */
     for (int i = 0; i < n->nlist; i++) {
         js_node *k = n->list[i];
         if (!k->a) {
@@ -443,6 +443,12 @@ static void emit_switch(js_ctx *c, js_node *n)
         for (int j = 0; j < k->nlist; j++) {
             line(c);
             emit_stmt(c, k->list[j]);
+        }
+        /* GPU.js writes a switch as an if/else chain: empty cases share the next case's body, but a
+         * case with statements never runs on into the next one (JavaScript's would). */
+        if (k->nlist || !k->a) {
+            line(c);
+            put(c, "break;");
         }
         c->indent--;
         line(c);

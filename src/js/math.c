@@ -90,7 +90,7 @@ static void min_max(js_ctx *c, const char *fn, js_node *call, int from)
 void js_emit_math(js_ctx *c, const js_math_fn *fn, js_node *call)
 {
     const char *n = fn->name;
-    static const char *const same[] = {"abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh",
+    static const char *const same[] = {"abs", "acosh", "asinh", "atanh", "cos", "cosh",
                                        "exp", "log", "log2", "sign", "sin", "sinh", "sqrt", "tan", "tanh", NULL};
     for (int i = 0; same[i]; i++)
         if (!strcmp(n, same[i])) {
@@ -104,8 +104,13 @@ void js_emit_math(js_ctx *c, const js_math_fn *fn, js_node *call)
         unary_builtin(c, "(", call, "))");
     } else if (!strcmp(n, "round")) {
         unary_builtin(c, "int(floor(", call, " + 0.5))"); /* JS rounds halves up: floor(x + 0.5) */
+    } else if (!strcmp(n, "asin") || !strcmp(n, "acos")) {
+        put(c, n[1] == 's' ? "js_asin(" : "js_acos(");
+        unary_builtin(c, "", call, ")");
+    } else if (!strcmp(n, "atan")) {
+        unary_builtin(c, "js_atan2(", call, ", 1.0)");
     } else if (!strcmp(n, "atan2")) {
-        put(c, "atan(");
+        put(c, "js_atan2(");
         arg(c, call, 0);
         put(c, ", ");
         arg(c, call, 1);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #define MAX_DEPTH 200
+#define MAX_HEIGHT 400 /* expression tree height: `a + b + ... ` chains are built by loops */
 
 typedef struct parser {
     js_lexer lx;
@@ -119,6 +120,25 @@ static void push(parser *p, js_node ***list, int *n, int *cap, js_node *item)
     (*list)[(*n)++] = item;
 }
 
+static int height_of(const js_node *n)
+{
+    return n ? n->height : 0;
+}
+
+/* Records n's height once its children are set, refusing trees the checker could not walk. */
+static js_node *grown(parser *p, js_node *n)
+{
+    int h = height_of(n->a);
+    h = height_of(n->b) > h ? height_of(n->b) : h;
+    h = height_of(n->c) > h ? height_of(n->c) : h;
+    for (int i = 0; i < n->nlist; i++)
+        h = height_of(n->list[i]) > h ? height_of(n->list[i]) : h;
+    n->height = h + 1;
+    if (n->height > MAX_HEIGHT)
+        fail_at(p, n->line, n->col, "this expression is nested more than %d levels deep", MAX_HEIGHT);
+    return n;
+}
+
 static void enter(parser *p)
 {
     if (++p->depth > MAX_DEPTH)
@@ -180,7 +200,7 @@ static js_node *array_literal(parser *p, const js_token *at)
             break;
     }
     expect(p, "]");
-    return n;
+    return grown(p, n);
 }
 
 static js_node *primary(parser *p)
@@ -243,7 +263,7 @@ static js_node *postfix(parser *p)
             m->col = e->col;
             m->a = e;
             m->name = ident_name(p);
-            e = m;
+            e = grown(p, m);
         } else if (accept(p, "[")) {
             js_node *ix = node(p, N_INDEX, &at);
             ix->line = e->line;
@@ -251,7 +271,7 @@ static js_node *postfix(parser *p)
             ix->a = e;
             ix->b = expression(p);
             expect(p, "]");
-            e = ix;
+            e = grown(p, ix);
         } else if (accept(p, "(")) {
             js_node *c = node(p, N_CALL, &at);
             int cap = 0;
@@ -266,7 +286,7 @@ static js_node *postfix(parser *p)
                     break;
             }
             expect(p, ")");
-            e = c;
+            e = grown(p, c);
         } else if (is(p, "?.")) {
             fail_at(p, at.line, at.col, "optional chaining (`?.`) is not supported in kernels");
         } else if (p->tok.kind == TK_STRING && at.start[0] == '`') {
@@ -283,7 +303,7 @@ static js_node *postfix(parser *p)
         u->line = e->line;
         u->col = e->col;
         u->a = e;
-        return u;
+        return grown(p, u);
     }
     return e;
 }
@@ -298,12 +318,14 @@ static js_node *unary(parser *p)
         n = node(p, N_UNARY, &at);
         snprintf(n->op, sizeof n->op, "%.1s", at.start);
         n->a = unary(p);
+        grown(p, n);
     } else if (is(p, "++") || is(p, "--")) {
         next(p);
         n = node(p, N_UPDATE, &at);
         snprintf(n->op, sizeof n->op, "%.2s", at.start);
         n->prefix = true;
         n->a = unary(p);
+        grown(p, n);
     } else {
         n = postfix(p);
     }
@@ -314,7 +336,7 @@ static js_node *unary(parser *p)
         strcpy(b->op, "**");
         b->a = n;
         b->b = unary(p);
-        n = b;
+        n = grown(p, b);
     }
     p->depth--;
     return n;
@@ -352,7 +374,7 @@ static js_node *binary(parser *p, int level)
         snprintf(n->op, sizeof n->op, "%s", op);
         n->a = left;
         n->b = binary(p, level + 1);
-        left = n;
+        left = grown(p, n);
     }
     p->depth--;
     return left;
@@ -369,7 +391,7 @@ static js_node *conditional(parser *p)
     n->b = assignment(p);
     expect(p, ":");
     n->c = assignment(p);
-    return n;
+    return grown(p, n);
 }
 
 static const char *const assign_ops[] = {"=", "+=", "-=", "*=", "/=", "%=", "**=", "<<=", ">>=", ">>>=",
@@ -388,7 +410,7 @@ static js_node *assignment(parser *p)
             n->a = left;
             n->b = assignment(p);
             p->depth--;
-            return n;
+            return grown(p, n);
         }
     }
     if (is(p, "&&=") || is(p, "||="))
@@ -408,7 +430,7 @@ static js_node *expression(parser *p)
     push(p, &s->list, &s->nlist, &cap, e);
     while (accept(p, ","))
         push(p, &s->list, &s->nlist, &cap, assignment(p));
-    return s;
+    return grown(p, s);
 }
 
 /* Statement end: `;`, or (automatic semicolon insertion) a new line, `}` or the end. */

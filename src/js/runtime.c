@@ -1,6 +1,6 @@
 /* runtime.c - the GLSL helpers emitted kernels call where GLSL and JavaScript differ: `%` with the
  * dividend's sign, `**` with negative bases and exact small integer powers, ToInt32 for bitwise
- * operators, cbrt/log1p/expm1, and a seedable Math.random (one hash-based stream per output cell). */
+ * operators, cbrt/log1p/expm1, accurate inverse trigonometry, and a seedable Math.random (one hash-based stream per output cell). */
 #include "js/runtime.h"
 
 #include <stdio.h>
@@ -55,6 +55,19 @@ static const char *const extra_math_glsl =
     "float js_log1p(float x) {\n"
     "    float u = 1.0 + x;\n"
     "    return u == 1.0 ? x : log(u) * x / (u - 1.0);\n"
+    "}\n"
+    /* llvmpipe's asin/acos/atan are good to ~1e-5 only: one Newton step on sin/cos (accurate) fixes that. */
+    "float js_asin(float x) {\n"
+    "    float y = asin(x), c = cos(y);\n"
+    "    return abs(c) > 1e-4 ? y - (sin(y) - x) / c : y;\n"
+    "}\n"
+    "float js_acos(float x) {\n"
+    "    float y = acos(x), s = sin(y);\n"
+    "    return abs(s) > 1e-4 ? y + (cos(y) - x) / s : y;\n"
+    "}\n"
+    "float js_atan2(float y, float x) {\n"
+    "    float t = atan(y, x), c = cos(t), s = sin(t), d = x * c + y * s;\n"
+    "    return d != 0.0 && !isinf(d) && !isnan(d) ? t + (y * c - x * s) / d : t;\n"
     "}\n"
     "float js_expm1(float x) {\n"
     "    if (abs(x) < 1e-5) return x + 0.5 * x * x;\n"
