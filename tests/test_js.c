@@ -151,6 +151,28 @@ START_TEST(added_functions)
 }
 END_TEST
 
+START_TEST(nested_functions_and_output_size)
+{
+    size_t n;
+    float *r = run_js("function (a) {\n"
+                      "  function scaled(v) { return v * 3; }\n"
+                      "  return scaled(a[this.thread.x]) + this.output.x;\n"
+                      "}",
+                      (gpuc_kernel_desc){.output = {4}},
+                      (gpuc_arg[]){gpuc_arg_host_f32((float[]){1, 2, 3, 4}, (gpuc_dims){4})}, 1, &n);
+    for (int i = 0; i < 4; i++)
+        ck_assert_float_eq(r[i], 3.0f * (i + 1) + 4.0f);
+    free(r);
+    gpuc_kernel *k;
+    ck_assert_gpuc_fails(gpuc_create_kernel_js(gpu, "function () {\n  const k = 2;\n  function f(v) { return v * k; }\n"
+                                                    "  return f(1);\n}", &(gpuc_kernel_desc){.output = {1}}, &k),
+                         GPUC_ERROR_COMPILE, "3:30: `k` is not defined");
+    ck_assert_gpuc_fails(gpuc_create_kernel_js(gpu, "function (a) {\n  let a = 2;\n  return a;\n}",
+                                               &(gpuc_kernel_desc){.output = {1}}, &k),
+                         GPUC_ERROR_COMPILE, "2:7: `a` is already a parameter");
+}
+END_TEST
+
 START_TEST(bad_calls)
 {
     gpuc_kernel *k = NULL;
@@ -225,6 +247,7 @@ Suite *suite_js(void)
     tcase_add_test(tc, loop_cap);
     tcase_add_test(tc, random_is_seeded);
     tcase_add_test(tc, added_functions);
+    tcase_add_test(tc, nested_functions_and_output_size);
     tcase_add_test(tc, bad_calls);
     tcase_add_loop_test(tc, rejections_name_line_and_column, 0, (int)(sizeof rejections / sizeof rejections[0]));
     suite_add_tcase(s, tc);

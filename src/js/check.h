@@ -80,6 +80,19 @@ typedef struct js_ctx {
 
 _Noreturn void js_fail(js_ctx *c, const js_node *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* ---- check.c: shared by the checker's two files ---- */
+void *js_alloc(js_ctx *c, size_t size, const js_node *at);
+bool js_is_intlike(js_type t);              /* int or compile-time integer */
+const char *js_type_words(js_type t);        /* "a number", "an array of 3"... for messages */
+js_var *js_scope_find(js_ctx *c, const char *name, int from);
+js_func *js_find_func(js_ctx *c, const char *name);
+int js_find_native(js_ctx *c, const char *name);
+js_type js_set_type(js_node *n, js_type t);
+js_type js_lit(js_node *n, double v);        /* a compile-time number: T_LIT if an int32, else T_FLOAT */
+
+/* ---- check_expr.c ---- */
+js_type js_check_expr(js_ctx *c, js_node *n);
+
 /* Checks f (and, through its calls, the helpers it uses) until its variables' types are stable. */
 void js_check_function_body(js_ctx *c, js_func *f);
 

@@ -93,10 +93,14 @@ static js_node *node(parser *p, js_kind kind, const js_token *at)
     return n;
 }
 
+#define MAX_NAME 200 /* GLSL takes identifiers up to 1024 characters; ours get a prefix */
+
 static const char *ident_name(parser *p)
 {
     if (p->tok.kind != TK_IDENT)
         unexpected(p, "a name");
+    if (p->tok.len > MAX_NAME)
+        fail_at(p, p->tok.line, p->tok.col, "a name longer than %d characters", MAX_NAME);
     char *s = js_arena_strndup(p->arena, p->tok.start, p->tok.len);
     if (!s)
         fail_at(p, p->tok.line, p->tok.col, "out of memory");
