@@ -189,6 +189,57 @@ START_TEST(bad_calls)
 }
 END_TEST
 
+/* Corner cases of the translation: each must compile (a GLSL compile error would be a front-end bug)
+ * and give what JavaScript (with GPU.js's float32 numbers) gives in cell 0, where a[0] = 2. */
+static const struct corner {
+    const char *js;
+    float want;
+} corners[] = {
+    {"function (a) { let v = [1, 2]; v[0] = 3; v[1] += a[0]; return v[0] * 10 + v[1]; }", 34},
+    {"function () { let b = true; b = 0; return b ? 1 : 7; }", 7},
+    {"function () { let x = 1; { let x = 2.5; x++; } return x; }", 1},
+    {"function () { let n = 0; for (;;) { n++; if (n > 4) break; } return n; }", 5},
+    {"function () { let s = 0; for (let i = 0, j = 10; i < j; i++, j--) { s += j - i; } return s; }", 30},
+    {"function (a) { let s = 1; s = s + (a[0] > 1); return s; }", 2},
+    {"function () { let x = 5; x = x / 2; return x; }", 2.5f},
+    {"function () { let i = 0; i++; i = i / 4; return i; }", 0.25f},
+    {"function () { switch (1.5) { case 1: return 1; case 1.5: return 2; } return 3; }", 2},
+    {"function () { let x = 0; do x++; while (x < 3) return x; }", 3},
+    {"function (a) { if (a[0]) return 1; else return 2; }", 1},
+    {"function () { while (false) {} ;; let q = (1, 2); return q; }", 2},
+    {"function () { const v = Math.random() < 2 ? [1, 2, 3, 4] : [0, 0, 0, 0]; return v[3]; }", 4},
+    {"function () { let t = this.thread.x + 8; t >>>= 1; let u = 1; u <<= 2; return t + u; }", 8},
+    {"function () { const v = [1, 2] * 2 + [0.5, 0.5]; return v[1]; }", 4.5f},
+    {"function mk(x) { return [x, x + 1]; }\nfunction pick(b) { return b ? 10 : 20; }\n"
+     "function (a) { return mk(a[0])[1] + pick(a[0] > 1); }", 13},
+    {"function () { return -(2 ** 31) | 0; }", -2147483648.0f},
+    {"function () { return -1 >>> 0; }", 4294967295.0f},
+    {"function () { return 7 % -3 + -7 % 3 * 10; }", -9},
+    {"function () { return 1 / 0 > 1e38 ? Infinity : -1; }", INFINITY},
+    {"function () { return 0x1F + 0b101 + 0o17 + .5 + 1e1; }", 31 + 5 + 15 + 0.5f + 10},
+    {"function () { let i = 0; let s = 0; while (i < 10) { i++; if (i % 2) continue; s += i; } return s; }", 30},
+    {"function () { let s = 0; for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) { if (j == 1) continue; "
+     "if (i == 2) break; s += 1; } return s; }", 4},
+};
+
+START_TEST(corner_cases_compile_and_agree)
+{
+    const struct corner *c = &corners[_i];
+    gpuc_kernel *k;
+    gpuc_status st = gpuc_create_kernel_js(gpu, c->js, &(gpuc_kernel_desc){.output = {2}, .random_seed = 1}, &k);
+    ck_assert_msg(st == GPUC_OK, "%s\n-> %s", c->js, gpuc_errmsg(gpu));
+    float a[2] = {2, 3};
+    gpuc_arg args[1] = {gpuc_arg_host_f32(a, (gpuc_dims){2})};
+    gpuc_array *r;
+    ck_assert_gpuc_ok(gpuc_run(k, args, gpuc_kernel_arg_count(k), &r));
+    float v[2];
+    ck_assert_gpuc_ok(gpuc_array_read_f32(r, v, 2));
+    ck_assert_msg(v[0] == c->want, "%s\n-> %.9g, want %.9g", c->js, v[0], c->want);
+    gpuc_array_free(r);
+    gpuc_kernel_free(k);
+}
+END_TEST
+
 /* Every construct GPU.js rejects, with the line:column it must name. */
 static const struct rejection {
     const char *js, *where, *what;
@@ -249,6 +300,7 @@ Suite *suite_js(void)
     tcase_add_test(tc, added_functions);
     tcase_add_test(tc, nested_functions_and_output_size);
     tcase_add_test(tc, bad_calls);
+    tcase_add_loop_test(tc, corner_cases_compile_and_agree, 0, (int)(sizeof corners / sizeof corners[0]));
     tcase_add_loop_test(tc, rejections_name_line_and_column, 0, (int)(sizeof rejections / sizeof rejections[0]));
     suite_add_tcase(s, tc);
     return s;

@@ -161,5 +161,12 @@ gpuc_status gpuc_create_kernel_js(gpuc *gpu, const char *js_source, const gpuc_k
         d.name = name;
     st = gpuc_create_kernel(gpu, glsl, &d, out);
     free(glsl);
+    if (st == GPUC_ERROR_COMPILE) {
+        /* The JS was accepted, so GLSL that does not compile is the front end's fault: say so. */
+        char glsl_err[GPUC_ERRMSG_MAX - 160];
+        snprintf(glsl_err, sizeof glsl_err, "%s", gpuc_errmsg(gpu));
+        return gpuc_fail(gpu, st, "JavaScript kernel '%s': the GLSL written for it does not compile, a bug in gpuc's "
+                         "JavaScript front end (please report it with the kernel): %s", d.name, glsl_err);
+    }
     return st;
 }

@@ -382,7 +382,7 @@ js_type js_check_expr(js_ctx *c, js_node *n)
         js_type t = T_VOID;
         for (int i = 0; i < n->nlist; i++)
             t = js_check_expr(c, n->list[i]);
-        return js_set_type(n, t);
+        return js_set_type(n, t == T_LIT ? T_INT : t); /* not folded: earlier parts may have effects */
     }
     case N_FUNCEXPR:
         js_fail(c, n, n->arrow ? "arrow functions are not supported inside kernels"
