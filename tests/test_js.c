@@ -97,6 +97,11 @@ START_TEST(loop_cap)
                (gpuc_kernel_desc){.output = {1}, .loop_max_iterations = 10}, (gpuc_arg[]){gpuc_arg_f32(1e6f)}, 1, &len);
     ck_assert_float_eq(r[0], 20.0f);
     free(r);
+    /* A bound made of constants is not an argument: not capped, as in GPU.js. */
+    r = run_js("function () { const n = this.constants.n * 2; let c = 0; for (let i = 0; i < n; i++) c++; return c; }",
+               (gpuc_kernel_desc){.output = {1}, .loop_max_iterations = 10, .constants = {{"n", 1500}}}, NULL, 0, &len);
+    ck_assert_float_eq(r[0], 3000.0f);
+    free(r);
     gpuc_kernel *k;
     ck_assert_gpuc_fails(gpuc_create_kernel_js(gpu, js, &(gpuc_kernel_desc){.output = {1}, .loop_max_iterations = -1},
                                                &k), GPUC_ERROR_INVALID_ARGUMENT, "loop_max_iterations");

@@ -181,6 +181,7 @@ static void check_decl(js_ctx *c, js_node *var_stmt, js_node *d)
         v->name = d->name;
         v->glsl = js_mangle(c, "js_", d->name);
         v->is_const = !strcmp(var_stmt->op, "cons");
+        v->init = v->is_const ? d->a : NULL;
         d->var = v;
     }
     js_type t = init;

@@ -26,6 +26,7 @@ struct js_var {
     bool for_counter;   /* declared in a for's init and read by its test (GPU.js makes these int) */
     bool incremented;   /* ++/-- applied to it (GPU.js then suggests int) */
     bool demoted;       /* assigned a non-integer somewhere: stays float */
+    js_node *init;      /* a const's initial value (loop bounds made of consts stay uncapped) */
 };
 
 struct js_func {

@@ -307,14 +307,16 @@ static int loop_max(const js_ctx *c)
     return c->settings->loop_max_iterations > 0 ? c->settings->loop_max_iterations : JS_DEFAULT_LOOP_MAX;
 }
 
-/* A loop test GPU.js leaves uncapped: it reads only the counter, numbers, constants and the output size. */
+/* A loop test GPU.js leaves uncapped: it reads only the counter, numbers, constants, the output size and
+ * const variables made of those. */
 static bool constant_bound(const js_node *n, const js_var *counter)
 {
     if (!n)
         return true;
     switch (n->kind) {
     case N_NUMBER: return true;
-    case N_IDENT: return n->var == counter;
+    case N_IDENT: /* the counter, or a const made of numbers and constants */
+        return n->var && (n->var == counter || (n->var->is_const && n->var->init && constant_bound(n->var->init, NULL)));
     case N_MEMBER: return n->a->kind == N_MEMBER && n->a->a->kind == N_THIS && strcmp(n->a->name, "thread") != 0;
     case N_BINARY: case N_LOGICAL: return constant_bound(n->a, counter) && constant_bound(n->b, counter);
     case N_UNARY: return constant_bound(n->a, counter);
