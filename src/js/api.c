@@ -168,5 +168,11 @@ gpuc_status gpuc_create_kernel_js(gpuc *gpu, const char *js_source, const gpuc_k
         return gpuc_fail(gpu, st, "JavaScript kernel '%s': the GLSL written for it does not compile, a bug in gpuc's "
                          "JavaScript front end (please report it with the kernel): %s", d.name, glsl_err);
     }
+    if (st == GPUC_ERROR_LIMIT) { /* the loop budget's message quotes lines of the generated GLSL */
+        char limit_err[GPUC_ERRMSG_MAX - 120];
+        snprintf(limit_err, sizeof limit_err, "%s", gpuc_errmsg(gpu));
+        return gpuc_fail(gpu, st, "%s (line numbers refer to the GLSL written for JavaScript kernel '%s')", limit_err,
+                         d.name);
+    }
     return st;
 }
