@@ -334,7 +334,7 @@ GPUC_API gpuc_status gpuc_run_to(gpuc_kernel *k, const gpuc_arg *args, int nargs
  * variables, assignments to arguments, arrays longer than 4, array constants, passing arrays to
  * helpers, recursion) fails with GPUC_ERROR_COMPILE and a message giving the construct and its
  * line:column in js_source. Each invocation's loops must stay under gpuc_info.loop_budget in total.
- * Known differences from JavaScript that GPU.js shares: `var` is block-scoped like `let`, integer
+ * Known differences from JavaScript: `var` is block-scoped like `let`, integer
  * results (Math.floor...) are int32, and helpers cannot recurse. */
 GPUC_API gpuc_status gpuc_create_kernel_js(gpuc *gpu, const char *js_source, const gpuc_kernel_desc *desc,
                                            gpuc_kernel **out);
