@@ -28,7 +28,7 @@ CPPFLAGS_ALL := -Iinclude -Isrc -Isrc/glad/include -D_POSIX_C_SOURCE=200809L
 CFLAGS_ALL := -std=c11 $(WARNFLAGS) $(OPTFLAGS) $(SANFLAGS) -fPIC -fvisibility=hidden $(CFLAGS)
 LIBS := -lEGL -lm -lpthread
 
-LIB_SRC := $(sort $(wildcard src/device/*.c src/kernel/*.c src/algo/*.c src/util/*.c))
+LIB_SRC := $(sort $(wildcard src/device/*.c src/kernel/*.c src/algo/*.c src/js/*.c src/util/*.c))
 GLAD_SRC := src/glad/src/gl.c
 GLSL := $(sort $(wildcard glsl/*.glsl))
 GEN_SRC := $(BUILD)/gen/glsl_sources.c
@@ -44,7 +44,7 @@ EXAMPLE_COMMON := $(sort $(wildcard examples/common/*.c))
 EXAMPLE_BIN := $(EXAMPLE_SRC:examples/%.c=$(BUILD)/examples/%)
 
 
-.PHONY: all lib check examples tutorials bench call-overhead install installcheck uninstall deps deps-check glad clean help
+.PHONY: all lib check examples tutorials bench call-overhead fuzz install installcheck uninstall deps deps-check glad clean help
 .DEFAULT_GOAL := all
 
 all: lib
@@ -65,6 +65,7 @@ help:
 	@echo "  make uninstall PREFIX=...        remove what install put there"
 	@echo "  make deps            install the Debian packages the build and tests need (scripts/install-deps.sh)"
 	@echo "  make glad            regenerate the committed GL 4.3 loader in src/glad/ (scripts/gen-glad.sh)"
+	@echo "  make fuzz            build the JavaScript front end's libFuzzer target (clang) and run it FUZZ_SECONDS (60)"
 	@echo "  make clean           remove build/"
 	@echo "Variables: DEBUG=1 (-O0), SANITIZE=1, PREFIX, CC, CFLAGS; GPUC_DEVICE=auto|gpu|cpu|N picks the device."
 
@@ -169,6 +170,21 @@ installcheck: lib
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/include/gpuc.h $(DESTDIR)$(PREFIX)/lib/libgpuc.a \
 		$(DESTDIR)$(PREFIX)/lib/libgpuc.so* $(DESTDIR)$(PREFIX)/lib/pkgconfig/gpuc.pc
+
+# libFuzzer over the JavaScript front end (parser, checker, GLSL writer; no GL). The corpus directory
+# keeps inputs that found bugs; new finds go to build/fuzz/corpus.
+FUZZ_SECONDS ?= 60
+FUZZ_SRC := tests/fuzz/fuzz_js.c $(filter-out src/js/api.c,$(wildcard src/js/*.c)) src/util/strbuf.c
+FUZZ_BIN := build/fuzz/fuzz_js
+
+$(FUZZ_BIN): $(FUZZ_SRC) $(wildcard src/js/*.h)
+	@mkdir -p $(dir $@) build/fuzz/corpus
+	clang -std=c11 $(WARNFLAGS) -Wno-missing-field-initializers -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		-Iinclude -Isrc -D_POSIX_C_SOURCE=200809L -o $@ $(FUZZ_SRC) -lm
+
+fuzz: $(FUZZ_BIN)
+	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+		build/fuzz/corpus tests/fuzz/corpus
 
 clean:
 	rm -rf build

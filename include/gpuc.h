@@ -228,6 +228,19 @@ typedef struct gpuc_kernel_desc {
      * (gpuc_info.max_storage_block_size). */
     bool scatter;
     gpuc_dims threads;
+    /* JavaScript kernels only (gpuc_create_kernel_js; GLSL kernels ignore these three). */
+    /* The parameters' types, comma-separated in order, since JS parameters have none: "float" or "int"
+     * (scalars), "float[]", "float[][]", "float[][][]" (1D-3D arrays, read a[i], a[y][x], a[z][y][x]),
+     * "int[]"..., "vec2[]", "vec3[]", "vec4[]"... (arrays of 2-4 numbers). GPU.js's names are accepted
+     * too ("Number", "Integer", "Array", "Array2D", "Array3D", "Array1D(2)"...). NULL infers them from
+     * the kernel: a parameter it indexes n times is an n-D float array, any other a float. */
+    const char *arg_types;
+    /* GPU.js's loopMaxIterations: loops whose bound is not a compile-time constant stop after this
+     * many iterations. 0 means 1000 (GPU.js's default). */
+    int loop_max_iterations;
+    /* Math.random's seed: the same seed gives the same numbers in every run. 0 picks a new seed each
+     * time a kernel is created (a new program each time). */
+    uint32_t random_seed;
 } gpuc_kernel_desc;
 
 /* Compiles `source` (see THE KERNEL CONTRACT) into a kernel. Syntax and type errors are reported
@@ -301,6 +314,47 @@ GPUC_API gpuc_status gpuc_run(gpuc_kernel *k, const gpuc_arg *args, int nargs, g
 /* Like gpuc_run, but writes into an existing array `dst` (same cell type and cell count as the
  * kernel's output; it may not also be one of the arguments). Useful for ping-pong loops. */
 GPUC_API gpuc_status gpuc_run_to(gpuc_kernel *k, const gpuc_arg *args, int nargs, gpuc_array *dst);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* JavaScript kernels (src/js/): GPU.js kernel source, pasted as is                                 */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* Creates a kernel from GPU.js JavaScript source, e.g.
+ *     "function (values, t) { let hits = 0;\n"
+ *     "  for (let i = 0; i < this.constants.chunk; i++)\n"
+ *     "    if (values[i * this.constants.threads + this.thread.x] > t) hits++;\n"
+ *     "  return hits; }"
+ * with the same desc, arguments and results as gpuc_create_kernel (desc.arg_types gives the
+ * parameters' types; without it they are inferred from use). The last function in js_source is the
+ * kernel; functions before it (and function declarations inside it) are helpers it may call, as are
+ * those added with gpuc_add_function / gpuc_add_native_function. The subset is GPU.js 2.24's:
+ * let/const/var, numbers, booleans, [a, b(, c(, d))] as vectors, arithmetic, comparison, logical,
+ * bitwise and assignment operators, ?:, if/else, for, while, do...while, break, continue, switch,
+ * return; this.thread.x/y/z, this.output.x/y/z, this.constants.<name>, argument arrays a[i],
+ * a[y][x], a[z][y][x], and Math (abs ... trunc, random, PI, E, LN2, LN10, LOG2E, LOG10E, SQRT2,
+ * SQRT1_2). Semantics are GPU.js's: numbers are float32; this.thread.*, Math.floor/ceil/round/trunc
+ * and bitwise results are integers; `/` divides as floats; `%` takes the dividend's sign; int mixed
+ * with float gives float; a kernel returns a number (float) or an array of 2-4 numbers (vecN); loops
+ * whose bound is not a compile-time constant stop after desc.loop_max_iterations; a switch case with
+ * statements does not run on into the next case (GPU.js's if/else reading of switch). Unsupported
+ * JavaScript (strings, object literals, a.length, for...of, arrow functions, closures over outer
+ * variables, assignments to arguments, arrays longer than 4, array constants, passing arrays to
+ * helpers, recursion) fails with GPUC_ERROR_COMPILE and a message giving the construct and its
+ * line:column in js_source. Each invocation's loops must stay under gpuc_info.loop_budget in total.
+ * Known differences from JavaScript: `var` is block-scoped like `let`, integer
+ * results (Math.floor...) are int32, and helpers cannot recurse. */
+GPUC_API gpuc_status gpuc_create_kernel_js(gpuc *gpu, const char *js_source, const gpuc_kernel_desc *desc,
+                                           gpuc_kernel **out);
+
+/* GPU.js's addFunction: registers one named JavaScript function (`function name(a, b) { ... }`)
+ * that every JavaScript kernel created afterwards in this context may call. Its parameters take the
+ * types of its first call. Syntax errors are reported here; type errors when a kernel uses it. */
+GPUC_API gpuc_status gpuc_add_function(gpuc *gpu, const char *js_source);
+
+/* GPU.js's addNativeFunction: registers a GLSL function (`float name(float a, vec2 b) { ... }`;
+ * parameter and return types float, int, bool, vec2, vec3, vec4) that JavaScript kernels created
+ * afterwards may call by name. It is compiled as given, before the kernel's helpers. */
+GPUC_API gpuc_status gpuc_add_native_function(gpuc *gpu, const char *glsl_source);
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Algorithms (src/algo/): host drivers over the kernel API                                        */

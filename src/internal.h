@@ -11,6 +11,7 @@
 #define GPUC_ERRMSG_MAX 2048
 
 typedef struct program_entry program_entry; /* kernel/program_cache.c */
+typedef struct js_registry js_registry;     /* js/api.c: gpuc_add_function / gpuc_add_native_function */
 
 struct gpuc {
     bool opened;          /* false for a handle returned by a failed gpuc_open */
@@ -23,6 +24,7 @@ struct gpuc {
     program_entry *programs;  /* compiled programs, keyed by their GLSL text */
     gpuc_array *arrays;       /* every live array, released by gpuc_close */
     gpuc_kernel *kernels;     /* every live kernel, released by gpuc_close */
+    js_registry *js;          /* functions added for JavaScript kernels */
 };
 
 struct gpuc_array {
@@ -81,6 +83,9 @@ gpuc_status gpuc_array_view(gpuc_array *a, GLuint *view, GLenum *format);
 
 /* Reads the array's contents into its host mirror (one device -> host copy). */
 gpuc_status gpuc_array_fetch_mirror(gpuc_array *a);
+
+/* ---- JavaScript front end (js/) ---- */
+void gpuc_js_registry_free(gpuc *gpu);
 
 /* ---- kernels (kernel/) ---- */
 void gpuc_kernel_destroy(gpuc_kernel *k);

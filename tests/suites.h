@@ -14,7 +14,10 @@
     GPUC_SUITE(topk)     \
     GPUC_SUITE(sort)     \
     GPUC_SUITE(compact)  \
-    GPUC_SUITE(examples)
+    GPUC_SUITE(examples) \
+    GPUC_SUITE(js)       \
+    GPUC_SUITE(js_tutorial) \
+    GPUC_SUITE(js_features)
 
 #define GPUC_SUITE(name) Suite *suite_##name(void);
 GPUC_TEST_SUITES

@@ -153,6 +153,7 @@ void gpuc_close(gpuc *gpu)
     if (gpu->opened)
         egl_device_close(&gpu->device);
     device_info_free(&gpu->info);
+    gpuc_js_registry_free(gpu);
     free(gpu);
 }
 

@@ -1,0 +1,178 @@
+/* api.c - the public functions of the JavaScript front end: translate, then hand the GLSL to
+ * gpuc_create_kernel; and the per-context lists of added JS and native functions. */
+#include "internal.h"
+#include "js/check.h"
+#include "js/translate.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define JS_MAX_ADDED 64
+
+struct js_registry {
+    char *functions[JS_MAX_ADDED];
+    char *function_names[JS_MAX_ADDED];
+    int nfunctions;
+    char *natives[JS_MAX_ADDED];
+    char *native_names[JS_MAX_ADDED];
+    int nnatives;
+    uint32_t seed_counter; /* varies Math.random's seed between kernels created with random_seed 0 */
+};
+
+void gpuc_js_registry_free(gpuc *gpu)
+{
+    js_registry *r = gpu->js;
+    if (!r)
+        return;
+    for (int i = 0; i < r->nfunctions; i++) {
+        free(r->functions[i]);
+        free(r->function_names[i]);
+    }
+    for (int i = 0; i < r->nnatives; i++) {
+        free(r->natives[i]);
+        free(r->native_names[i]);
+    }
+    free(r);
+    gpu->js = NULL;
+}
+
+static gpuc_status registry(gpuc *gpu, js_registry **out)
+{
+    if (!gpu->js)
+        gpu->js = calloc(1, sizeof *gpu->js);
+    if (!gpu->js)
+        return gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "out of host memory registering a function");
+    *out = gpu->js;
+    return GPUC_OK;
+}
+
+static bool name_taken(const js_registry *r, const char *name)
+{
+    for (int i = 0; i < r->nfunctions; i++)
+        if (!strcmp(r->function_names[i], name))
+            return true;
+    for (int i = 0; i < r->nnatives; i++)
+        if (!strcmp(r->native_names[i], name))
+            return true;
+    return false;
+}
+
+/* Stores a copy of source under name in list; fails on a repeated name or a full list. */
+static gpuc_status add(gpuc *gpu, const char *what, const char *source, const char *name, char **list,
+                       char **names, int *count)
+{
+    js_registry *r = NULL;
+    gpuc_status st = registry(gpu, &r);
+    if (st != GPUC_OK)
+        return st;
+    if (name_taken(r, name))
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "%s: a function named `%s` was already added", what,
+                         name);
+    if (*count == JS_MAX_ADDED)
+        return gpuc_fail(gpu, GPUC_ERROR_LIMIT, "%s: at most %d functions can be added", what, JS_MAX_ADDED);
+    char *s = strdup(source), *n = strdup(name);
+    if (!s || !n) {
+        free(s);
+        free(n);
+        return gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "%s: out of host memory", what);
+    }
+    list[*count] = s;
+    names[*count] = n;
+    (*count)++;
+    return GPUC_OK;
+}
+
+gpuc_status gpuc_add_function(gpuc *gpu, const char *js_source)
+{
+    gpuc_status st = gpuc_enter(gpu);
+    if (st != GPUC_OK)
+        return st;
+    if (!js_source)
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_add_function: js_source is NULL");
+    char name[128], err[1024];
+    if (!js_check_function(js_source, name, sizeof name, err, sizeof err))
+        return gpuc_fail(gpu, GPUC_ERROR_COMPILE, "gpuc_add_function: %s", err);
+    js_registry *r = NULL;
+    st = registry(gpu, &r);
+    if (st != GPUC_OK)
+        return st;
+    return add(gpu, "gpuc_add_function", js_source, name, r->functions, r->function_names, &r->nfunctions);
+}
+
+gpuc_status gpuc_add_native_function(gpuc *gpu, const char *glsl_source)
+{
+    gpuc_status st = gpuc_enter(gpu);
+    if (st != GPUC_OK)
+        return st;
+    if (!glsl_source)
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_add_native_function: glsl_source is NULL");
+    char name[128], err[1024];
+    if (!js_check_native(glsl_source, name, sizeof name, err, sizeof err))
+        return gpuc_fail(gpu, GPUC_ERROR_COMPILE, "gpuc_add_native_function: %s", err);
+    js_registry *r = NULL;
+    st = registry(gpu, &r);
+    if (st != GPUC_OK)
+        return st;
+    return add(gpu, "gpuc_add_native_function", glsl_source, name, r->natives, r->native_names, &r->nnatives);
+}
+
+static uint32_t fresh_seed(gpuc *gpu)
+{
+    uint32_t counter = gpu->js ? ++gpu->js->seed_counter : 0;
+    uint32_t s = (uint32_t)time(NULL) * 2654435761u ^ (uint32_t)clock() ^ counter * 40503u;
+    return s ? s : 1;
+}
+
+gpuc_status gpuc_create_kernel_js(gpuc *gpu, const char *js_source, const gpuc_kernel_desc *desc,
+                                  gpuc_kernel **out)
+{
+    gpuc_status st = gpuc_enter(gpu);
+    if (st != GPUC_OK)
+        return st;
+    if (!js_source || !desc || !out)
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_create_kernel_js: %s is NULL",
+                         !js_source ? "js_source" : !desc ? "desc" : "out");
+    if (desc->loop_max_iterations < 0)
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
+                         "gpuc_create_kernel_js: loop_max_iterations is %d; use a positive count (0 means 1000)",
+                         desc->loop_max_iterations);
+    js_registry *r = gpu->js;
+    js_settings s = {
+        .output = desc->output,
+        .constants = desc->constants,
+        .nconstants = GPUC_MAX_CONSTANTS,
+        .arg_types = desc->arg_types,
+        .loop_max_iterations = desc->loop_max_iterations,
+        .random_seed = desc->random_seed ? desc->random_seed : fresh_seed(gpu),
+        .functions = r ? (const char *const *)r->functions : NULL,
+        .nfunctions = r ? r->nfunctions : 0,
+        .natives = r ? (const char *const *)r->natives : NULL,
+        .nnatives = r ? r->nnatives : 0,
+    };
+    char *glsl = NULL, name[64], err[GPUC_ERRMSG_MAX - 64];
+    bool oom;
+    if (!js_translate(js_source, &s, &glsl, name, sizeof name, err, sizeof err, &oom))
+        return gpuc_fail(gpu, oom ? GPUC_ERROR_OUT_OF_MEMORY : GPUC_ERROR_COMPILE, "JavaScript kernel%s%s: %s",
+                         desc->name ? " " : "", desc->name ? desc->name : "", err);
+    gpuc_kernel_desc d = *desc;
+    if (!d.name)
+        d.name = name;
+    st = gpuc_create_kernel(gpu, glsl, &d, out);
+    free(glsl);
+    if (st == GPUC_ERROR_COMPILE) {
+        /* The JS was accepted, so GLSL that does not compile is the front end's fault: say so. */
+        char glsl_err[GPUC_ERRMSG_MAX - 160];
+        snprintf(glsl_err, sizeof glsl_err, "%s", gpuc_errmsg(gpu));
+        return gpuc_fail(gpu, st, "JavaScript kernel '%s': the GLSL written for it does not compile, a bug in gpuc's "
+                         "JavaScript front end (please report it with the kernel): %s", d.name, glsl_err);
+    }
+    if (st == GPUC_ERROR_LIMIT) { /* the loop budget's message quotes lines of the generated GLSL */
+        char limit_err[GPUC_ERRMSG_MAX - 120];
+        snprintf(limit_err, sizeof limit_err, "%s", gpuc_errmsg(gpu));
+        return gpuc_fail(gpu, st, "%s (line numbers refer to the GLSL written for JavaScript kernel '%s')", limit_err,
+                         d.name);
+    }
+    return st;
+}

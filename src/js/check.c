@@ -1,0 +1,380 @@
+/* check.c - the checker's shared helpers, scopes, statements and functions (expressions: check_expr.c).
+ * Typing follows GPU.js 2.24: numbers are float32 unless
+ * they are integers GPU.js keeps as integers (this.thread.*, Math.floor/ceil/round/trunc, bitwise
+ * results, int constants and arguments, loop counters and variables that are only ever incremented
+ * from an integer); `/`, `%` and `**` are float; mixing int and float gives float. A variable's type is
+ * found by checking its function until no variable changes type (an int variable that is ever
+ * assigned a float becomes a float). */
+#include "js/check.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+_Noreturn void js_fail(js_ctx *c, const js_node *at, const char *fmt, ...)
+{
+    int n = 0;
+    if (c->origin)
+        n = snprintf(c->err, c->errlen, "in %s: ", c->origin);
+    if (n >= 0 && (size_t)n < c->errlen)
+        n += snprintf(c->err + n, c->errlen - (size_t)n, "%d:%d: ", at ? at->line : 1, at ? at->col : 1);
+    va_list ap;
+    va_start(ap, fmt);
+    if (n >= 0 && (size_t)n < c->errlen)
+        vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
+    va_end(ap);
+    longjmp(c->fail, 1);
+}
+
+void *js_alloc(js_ctx *c, size_t size, const js_node *at)
+{
+    void *p = js_arena_alloc(c->arena, size);
+    if (!p) {
+        c->oom = true;
+        js_fail(c, at, "out of memory");
+    }
+    return p;
+}
+
+const char *js_type_glsl(js_type t)
+{
+    switch (t) {
+    case T_BOOL: return "bool";
+    case T_INT: case T_LIT: return "int";
+    case T_FLOAT: return "float";
+    case T_VEC2: return "vec2";
+    case T_VEC3: return "vec3";
+    case T_VEC4: return "vec4";
+    default: return "void";
+    }
+}
+
+bool js_is_numeric(js_type t)
+{
+    return t == T_INT || t == T_LIT || t == T_FLOAT;
+}
+
+bool js_is_vec(js_type t)
+{
+    return t == T_VEC2 || t == T_VEC3 || t == T_VEC4;
+}
+
+int js_vec_size(js_type t)
+{
+    return t == T_VEC2 ? 2 : t == T_VEC3 ? 3 : t == T_VEC4 ? 4 : 1;
+}
+
+bool js_is_intlike(js_type t)
+{
+    return t == T_INT || t == T_LIT;
+}
+
+const char *js_type_words(js_type t)
+{
+    switch (t) {
+    case T_BOOL: return "a boolean";
+    case T_INT: case T_LIT: case T_FLOAT: return "a number";
+    case T_VEC2: return "an array of 2";
+    case T_VEC3: return "an array of 3";
+    case T_VEC4: return "an array of 4";
+    default: return "nothing";
+    }
+}
+
+const char *js_mangle(js_ctx *c, const char *prefix, const char *name)
+{
+    size_t n = strlen(name);
+    bool plain = n > 0 && name[0] != '_' && name[n - 1] != '_' && !strstr(name, "__") && !strchr(name, '$');
+    char *out = js_alloc(c, strlen(prefix) + 2 * n + 3, NULL);
+    if (plain) {
+        sprintf(out, "%s%s", prefix, name);
+        return out;
+    }
+    /* "x" marks an escaped name: `_` -> u, `$` -> d; no plain name can produce it. */
+    char *o = out + sprintf(out, "%.*sx_", (int)strlen(prefix) - 1, prefix);
+    for (const char *s = name; *s; s++)
+        *o++ = *s == '_' ? 'u' : *s == '$' ? 'd' : *s;
+    *o = '\0';
+    return out;
+}
+
+/* ---- scopes ---- */
+
+static void scope_push(js_ctx *c, js_var *v, const js_node *at)
+{
+    if (c->nscope == JS_MAX_SCOPE)
+        js_fail(c, at, "more than %d variables in one function", JS_MAX_SCOPE);
+    c->scope[c->nscope++] = v;
+}
+
+js_var *js_scope_find(js_ctx *c, const char *name, int from)
+{
+    if (from < c->scope_base)
+        from = c->scope_base; /* a function sees only its own names */
+    for (int i = c->nscope - 1; i >= from; i--)
+        if (!strcmp(c->scope[i]->name, name))
+            return c->scope[i];
+    return NULL;
+}
+
+js_func *js_find_func(js_ctx *c, const char *name)
+{
+    for (int i = 0; i < c->nfuncs; i++)
+        if (c->funcs[i]->name && !strcmp(c->funcs[i]->name, name))
+            return c->funcs[i];
+    return NULL;
+}
+
+int js_find_native(js_ctx *c, const char *name)
+{
+    for (int i = 0; i < c->nnatives; i++)
+        if (!strcmp(c->natives[i].name, name))
+            return i;
+    return -1;
+}
+
+static void check_stmt(js_ctx *c, js_node *n);
+
+js_type js_set_type(js_node *n, js_type t)
+{
+    n->type = t;
+    return t;
+}
+
+js_type js_lit(js_node *n, double v)
+{
+    /* An integer that is exactly an int32 stays a compile-time integer; anything else is a float. */
+    n->num = v;
+    if (v == floor(v) && fabs(v) <= 2147483647.0)
+        return js_set_type(n, T_LIT);
+    return js_set_type(n, T_FLOAT);
+}
+
+/* ---- statements ---- */
+
+static bool references(const js_node *n, const js_var *v)
+{
+    if (!n)
+        return false;
+    if (n->kind == N_IDENT && n->var == v)
+        return true;
+    if (references(n->a, v) || references(n->b, v) || references(n->c, v) || references(n->d, v))
+        return true;
+    for (int i = 0; i < n->nlist; i++)
+        if (references(n->list[i], v))
+            return true;
+    return false;
+}
+
+static void check_decl(js_ctx *c, js_node *var_stmt, js_node *d)
+{
+    js_var *existing = js_scope_find(c, d->name, c->scope_base);
+    if (existing && existing->is_param)
+        js_fail(c, d, "`%s` is already a parameter of this function: use another name", d->name);
+    js_type init = d->a ? js_check_expr(c, d->a) : T_FLOAT;
+    if (init == T_VOID)
+        js_fail(c, d, "`%s` is given the result of a function that returns nothing", d->name);
+    js_var *v = d->var;
+    if (!v) {
+        v = js_alloc(c, sizeof *v, d);
+        v->name = d->name;
+        v->glsl = js_mangle(c, "js_", d->name);
+        v->is_const = !strcmp(var_stmt->op, "cons");
+        v->init = v->is_const ? d->a : NULL;
+        d->var = v;
+    }
+    js_type t = init;
+    if (js_is_numeric(init))
+        t = js_is_intlike(init) && (v->for_counter || v->incremented) && !v->demoted ? T_INT : T_FLOAT;
+    if (t != v->type && v->type != T_NONE)
+        c->changed = true;
+    v->type = t;
+    scope_push(c, v, d);
+}
+
+static void check_condition(js_ctx *c, js_node *e)
+{
+    js_type t = js_check_expr(c, e);
+    if (js_is_vec(t) || t == T_VOID)
+        js_fail(c, e, "a condition must be a number or a boolean, not %s", js_type_words(t));
+}
+
+static void check_block(js_ctx *c, js_node **list, int n)
+{
+    int mark = c->nscope;
+    for (int i = 0; i < n; i++) {
+        js_node *s = list[i];
+        /* A name declared twice in one block is a JS error too (for let/const). */
+        if (s->kind == N_VAR)
+            for (int k = 0; k < s->nlist; k++)
+                for (int j = mark; j < c->nscope; j++)
+                    if (!strcmp(c->scope[j]->name, s->list[k]->name))
+                        js_fail(c, s->list[k], "`%s` is declared twice in one block", s->list[k]->name);
+        check_stmt(c, s);
+    }
+    c->nscope = mark;
+}
+
+static void check_for(js_ctx *c, js_node *n)
+{
+    int mark = c->nscope;
+    if (n->a)
+        check_stmt(c, n->a);
+    if (n->b)
+        check_condition(c, n->b);
+    if (n->a && n->a->kind == N_VAR && n->b)
+        for (int i = 0; i < n->a->nlist; i++) {
+            js_var *v = n->a->list[i]->var;
+            if (!v->for_counter && references(n->b, v)) {
+                v->for_counter = true;
+                c->changed = true;
+            }
+        }
+    if (n->c)
+        js_check_expr(c, n->c);
+    c->loop_depth++;
+    n->temp = ++c->temps;
+    check_stmt(c, n->d);
+    c->loop_depth--;
+    c->nscope = mark;
+}
+
+static void check_return(js_ctx *c, js_node *n)
+{
+    js_func *f = c->current;
+    if (!n->a)
+        js_fail(c, n, "`return` needs a value in a kernel function");
+    js_type t = js_check_expr(c, n->a);
+    if (t == T_VOID)
+        js_fail(c, n, "returning the result of a function that returns nothing");
+    if (js_is_numeric(t))
+        t = T_FLOAT; /* GPU.js returns numbers as float32 */
+    if (f->is_kernel && t == T_BOOL)
+        t = T_FLOAT;
+    if (f->ret == T_NONE || f->ret == T_VOID) {
+        f->ret = t;
+    } else if (f->ret != t) {
+        if (js_is_vec(t) || js_is_vec(f->ret))
+            js_fail(c, n, "this returns %s but an earlier return gives %s", js_type_words(t), js_type_words(f->ret));
+        f->ret = T_FLOAT; /* a boolean and a number: both become numbers */
+    }
+}
+
+static void check_stmt(js_ctx *c, js_node *n)
+{
+    switch (n->kind) {
+    case N_VAR:
+        for (int i = 0; i < n->nlist; i++)
+            check_decl(c, n, n->list[i]);
+        break;
+    case N_EXPR: js_check_expr(c, n->a); break;
+    case N_BLOCK: check_block(c, n->list, n->nlist); break;
+    case N_IF:
+        check_condition(c, n->a);
+        check_block(c, &n->b, 1);
+        if (n->c)
+            check_block(c, &n->c, 1);
+        break;
+    case N_FOR: check_for(c, n); break;
+    case N_WHILE:
+    case N_DOWHILE:
+        check_condition(c, n->a);
+        n->temp = ++c->temps;
+        c->loop_depth++;
+        check_block(c, &n->b, 1);
+        c->loop_depth--;
+        break;
+    case N_BREAK:
+        if (!c->loop_depth && !c->switch_depth)
+            js_fail(c, n, "`break` outside a loop or switch");
+        break;
+    case N_CONTINUE:
+        if (!c->loop_depth)
+            js_fail(c, n, "`continue` outside a loop");
+        break;
+    case N_RETURN: check_return(c, n); break;
+    case N_SWITCH: {
+        js_type t = js_check_expr(c, n->a);
+        if (!js_is_numeric(t) && t != T_BOOL)
+            js_fail(c, n->a, "switch needs a number, not %s", js_type_words(t));
+        n->temp = ++c->temps;
+        c->switch_depth++;
+        int mark = c->nscope;
+        for (int i = 0; i < n->nlist; i++) {
+            js_node *k = n->list[i];
+            if (k->a) {
+                js_type kt = js_check_expr(c, k->a);
+                if (!js_is_numeric(kt) && kt != T_BOOL)
+                    js_fail(c, k->a, "a case must be a number");
+            }
+            for (int j = 0; j < k->nlist; j++)
+                check_stmt(c, k->list[j]);
+        }
+        c->nscope = mark;
+        c->switch_depth--;
+        break;
+    }
+    case N_EMPTY:
+    case N_FUNCDECL: /* nested functions are hoisted into helpers (translate.c) */
+        break;
+    default: js_fail(c, n, "unexpected expression where a statement belongs");
+    }
+}
+
+static void declare_params(js_ctx *c, js_func *f)
+{
+    js_node *fn = f->node;
+    for (int i = 0; i < fn->nlist; i++) {
+        js_node *p = fn->list[i];
+        for (int j = 0; j < i; j++)
+            if (!strcmp(fn->list[j]->name, p->name))
+                js_fail(c, p, "the parameter `%s` is named twice", p->name);
+        js_var *v = f->param_vars[i];
+        if (!v) {
+            v = js_alloc(c, sizeof *v, p);
+            v->name = p->name;
+            v->glsl = js_mangle(c, "js_", p->name);
+            v->is_param = true;
+            f->param_vars[i] = v;
+        }
+        if (!f->is_kernel)
+            v->type = f->params[i];
+        p->var = v;
+        scope_push(c, v, p);
+    }
+}
+
+void js_check_function_body(js_ctx *c, js_func *f)
+{
+    js_func *saved_current = c->current;
+    const char *saved_origin = c->origin;
+    bool saved_changed = c->changed;
+    int saved_scope = c->nscope, saved_loops = c->loop_depth, saved_switches = c->switch_depth;
+    int saved_base = c->scope_base;
+    c->scope_base = c->nscope;
+    c->current = f;
+    c->origin = f->origin;
+    f->checking = true;
+    c->loop_depth = c->switch_depth = 0;
+    for (int pass = 0;; pass++) {
+        c->changed = false;
+        c->nscope = saved_scope;
+        int base = c->nscope;
+        f->ret = T_NONE;
+        declare_params(c, f);
+        check_block(c, f->node->a->list, f->node->a->nlist);
+        c->nscope = base;
+        if (!c->changed || pass == 16)
+            break;
+    }
+    f->checking = false;
+    f->checked = true;
+    c->current = saved_current;
+    c->origin = saved_origin;
+    c->changed = saved_changed;
+    c->nscope = saved_scope;
+    c->loop_depth = saved_loops;
+    c->switch_depth = saved_switches;
+    c->scope_base = saved_base;
+}

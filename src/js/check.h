@@ -1,0 +1,124 @@
+/* check.h - the translator's shared state and the checker: resolves names (arguments, locals,
+ * helpers, natives, this.thread / this.output / this.constants, Math), gives every expression a
+ * type the way GPU.js does (see ast.h's js_type), and rejects what GPU.js rejects, with line:column. */
+#ifndef GPUC_JS_CHECK_H
+#define GPUC_JS_CHECK_H
+
+#include "js/ast.h"
+#include "js/translate.h"
+#include "util/strbuf.h"
+
+#include <setjmp.h>
+
+#define JS_MAX_FUNCS 64
+#define JS_MAX_NATIVES 64
+#define JS_MAX_PARAMS 16
+#define JS_MAX_SCOPE 512
+
+struct js_var {
+    const char *name;
+    const char *glsl;   /* its GLSL name */
+    js_type type;
+    bool is_param, is_const;
+    int rank;           /* array arguments: 1..3; 0 otherwise */
+    js_type elem;       /* array arguments: the type of a cell */
+    bool int_scalar;    /* a scalar argument declared int */
+    bool for_counter;   /* declared in a for's init and read by its test (GPU.js makes these int) */
+    bool incremented;   /* ++/-- applied to it (GPU.js then suggests int) */
+    bool demoted;       /* assigned a non-integer somewhere: stays float */
+    js_node *init;      /* a const's initial value (loop bounds made of consts stay uncapped) */
+};
+
+struct js_func {
+    js_node *node;
+    const char *name, *glsl;
+    bool is_kernel, checking, checked, emitted;
+    js_type ret;
+    int nparams;
+    js_type params[JS_MAX_PARAMS];
+    js_var *param_vars[JS_MAX_PARAMS];
+    const char *origin; /* NULL for the kernel's source, else "added function 'name'" */
+};
+
+typedef struct js_native {
+    char name[64];
+    js_type ret;
+    int nparams;
+    js_type params[JS_MAX_PARAMS];
+    const char *source;
+} js_native;
+
+typedef struct js_ctx {
+    js_arena *arena;
+    const js_settings *settings;
+    char *err;
+    size_t errlen;
+    jmp_buf fail;
+    bool oom;
+    const char *origin;   /* which source the current function came from (messages) */
+
+    js_func *funcs[JS_MAX_FUNCS];
+    int nfuncs;
+    js_func *order[JS_MAX_FUNCS]; /* helpers in the order they must be emitted (callees first) */
+    int norder;
+    js_native natives[JS_MAX_NATIVES];
+    int nnatives;
+    bool native_used[JS_MAX_NATIVES];
+
+    js_func *current;
+    js_var *scope[JS_MAX_SCOPE];
+    int nscope;
+    int scope_base;       /* the first scope entry of the function being checked */
+    bool changed;         /* a variable's type changed in this pass: check again */
+    int loop_depth, switch_depth;
+    int temps;
+
+    /* runtime helpers the emitted GLSL needs */
+    bool use_fmod, use_pow, use_toint, use_random, use_cbrt;
+    strbuf out;
+    int indent;
+} js_ctx;
+
+_Noreturn void js_fail(js_ctx *c, const js_node *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* ---- check.c: shared by the checker's two files ---- */
+void *js_alloc(js_ctx *c, size_t size, const js_node *at);
+bool js_is_intlike(js_type t);              /* int or compile-time integer */
+const char *js_type_words(js_type t);        /* "a number", "an array of 3"... for messages */
+js_var *js_scope_find(js_ctx *c, const char *name, int from);
+js_func *js_find_func(js_ctx *c, const char *name);
+int js_find_native(js_ctx *c, const char *name);
+js_type js_set_type(js_node *n, js_type t);
+js_type js_lit(js_node *n, double v);        /* a compile-time number: T_LIT if an int32, else T_FLOAT */
+
+/* ---- check_expr.c ---- */
+js_type js_check_expr(js_ctx *c, js_node *n);
+
+/* Checks f (and, through its calls, the helpers it uses) until its variables' types are stable. */
+void js_check_function_body(js_ctx *c, js_func *f);
+
+/* The GLSL spelling of a value type. */
+const char *js_type_glsl(js_type t);
+bool js_is_numeric(js_type t);
+bool js_is_vec(js_type t);
+int js_vec_size(js_type t);
+
+/* A mangled GLSL name for a JS identifier ("js_" + name, escaped when needed). */
+const char *js_mangle(js_ctx *c, const char *prefix, const char *name);
+
+/* ---- math.c: the Math object ---- */
+typedef struct js_math_fn {
+    const char *name;
+    int min_args, max_args; /* max -1: any number */
+    js_type result;
+} js_math_fn;
+const js_math_fn *js_math_lookup(const char *name);
+bool js_math_constant(const char *name, double *value);
+/* Emits the call to Math.<fn->name> with args. */
+void js_emit_math(js_ctx *c, const js_math_fn *fn, js_node *call);
+
+/* ---- emit.c ---- */
+void js_emit_expr(js_ctx *c, js_node *n, js_type want);
+void js_emit_function(js_ctx *c, js_func *f);
+
+#endif

@@ -1,0 +1,487 @@
+/* check_expr.c - names and types of expressions (see check.h): this.thread / this.output /
+ * this.constants, Math, argument reads a[i] .. a[z][y][x], operators with GPU.js's int/float rules,
+ * assignments (which may demote an int variable to float) and calls of helpers and natives. */
+#include "js/check.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const gpuc_constant *find_constant(js_ctx *c, const char *name)
+{
+    const js_settings *s = c->settings;
+    for (int i = 0; i < s->nconstants && s->constants && s->constants[i].name; i++)
+        if (!strcmp(s->constants[i].name, name))
+            return &s->constants[i];
+    return NULL;
+}
+
+static js_type check_this_member(js_ctx *c, js_node *n)
+{
+    js_node *obj = n->a; /* this.<obj->name> */
+    const char *group = obj->name, *field = n->name;
+    if (!strcmp(group, "thread") || !strcmp(group, "output")) {
+        int axis = !strcmp(field, "x") ? 0 : !strcmp(field, "y") ? 1 : !strcmp(field, "z") ? 2 : -1;
+        if (axis < 0)
+            js_fail(c, n, "`this.%s.%s`: only x, y and z exist", group, field);
+        if (group[0] == 't')
+            return js_set_type(n, T_INT);
+        const gpuc_dims *o = &c->settings->output;
+        uint32_t v = axis == 0 ? o->x : axis == 1 ? o->y : o->z;
+        return js_lit(n, v ? v : 1);
+    }
+    if (!strcmp(group, "constants")) {
+        const gpuc_constant *k = find_constant(c, field);
+        if (!k)
+            js_fail(c, n, "`this.constants.%s` is not among the kernel's constants", field);
+        bool whole = k->value == floor(k->value) && fabs(k->value) <= 2147483647.0;
+        gpuc_type t = k->type ? k->type : whole ? GPUC_INT : GPUC_FLOAT;
+        return js_set_type(n, t == GPUC_INT ? T_INT : T_FLOAT);
+    }
+    js_fail(c, n, "`this.%s.%s` is not supported (this.thread, this.output and this.constants are)", group, field);
+}
+
+static js_type check_member(js_ctx *c, js_node *n)
+{
+    if (!strcmp(n->name, "length"))
+        js_fail(c, n, "`.length` is not supported in kernels: pass the size as an argument or a constant");
+    js_node *obj = n->a;
+    if (obj->kind == N_MEMBER && obj->a->kind == N_THIS)
+        return check_this_member(c, n);
+    if (obj->kind == N_THIS)
+        js_fail(c, n, "`this.%s` is not supported here (use this.thread.x, this.output.x or this.constants.name)",
+                n->name);
+    if (obj->kind == N_IDENT && !strcmp(obj->name, "Math")) {
+        double v;
+        if (!js_math_constant(n->name, &v))
+            js_fail(c, n, "`Math.%s` is not supported", n->name);
+        n->num = v;
+        return js_set_type(n, T_FLOAT);
+    }
+    js_fail(c, n, "the property `.%s` is not supported in kernels", n->name);
+}
+
+/* The argument array at the root of an index chain a[i][j]..., with the chain's depth. */
+static js_var *index_root(js_node *n, int *depth)
+{
+    *depth = 0;
+    while (n->kind == N_INDEX) {
+        (*depth)++;
+        n = n->a;
+    }
+    return n->kind == N_IDENT && n->var && n->var->rank > 0 ? n->var : NULL;
+}
+
+static void check_index_value(js_ctx *c, js_node *ix)
+{
+    js_type t = js_check_expr(c, ix);
+    if (!js_is_numeric(t) && t != T_BOOL)
+        js_fail(c, ix, "an index must be a number, not %s", js_type_words(t));
+}
+
+static js_type check_index(js_ctx *c, js_node *n)
+{
+    js_node *root = n;
+    while (root->kind == N_INDEX)
+        root = root->a;
+    if (root->kind == N_IDENT && root->var == NULL) {
+        js_var *v = js_scope_find(c, root->name, 0);
+        root->var = v;
+    }
+    int depth;
+    js_var *arr = index_root(n, &depth);
+    if (arr) {
+        /* The whole chain a[z][y][x] (plus one more level into a vector cell) is one read. */
+        for (js_node *k = n; k->kind == N_INDEX; k = k->a)
+            check_index_value(c, k->b);
+        root->type = T_NONE;
+        if (depth < arr->rank)
+            js_fail(c, n, "`%s` is a %dD argument: index it %d times (%s)", arr->name, arr->rank, arr->rank,
+                    arr->rank == 2 ? "a[y][x]" : "a[z][y][x]");
+        if (depth == arr->rank)
+            return js_set_type(n, arr->elem);
+        if (depth == arr->rank + 1 && js_is_vec(arr->elem))
+            return js_set_type(n, T_FLOAT);
+        js_fail(c, n, "`%s` is indexed %d times but has %d dimension(s)", arr->name, depth, arr->rank);
+    }
+    if (n->a->kind == N_MEMBER && n->a->a->kind == N_MEMBER && n->a->a->a->kind == N_THIS &&
+        !strcmp(n->a->a->name, "constants"))
+        js_fail(c, n, "array constants (`this.constants.%s[...]`) are not supported: pass the array as an argument",
+                n->a->name);
+    js_type base = js_check_expr(c, n->a);
+    check_index_value(c, n->b);
+    if (!js_is_vec(base))
+        js_fail(c, n, "only arguments and arrays of 2-4 numbers can be indexed, not %s", js_type_words(base));
+    if (n->b->type == T_LIT && (n->b->num < 0 || n->b->num >= js_vec_size(base)))
+        js_fail(c, n->b, "index %g is outside an array of %d", n->b->num, js_vec_size(base));
+    return js_set_type(n, T_FLOAT);
+}
+
+static js_type check_ident(js_ctx *c, js_node *n)
+{
+    js_var *v = js_scope_find(c, n->name, 0);
+    if (v) {
+        n->var = v;
+        if (v->rank > 0)
+            js_fail(c, n, "the array argument `%s` can only be read by index (`%s[i]`) in a kernel", n->name,
+                    n->name);
+        return js_set_type(n, v->type);
+    }
+    if (!strcmp(n->name, "Infinity") || !strcmp(n->name, "NaN")) {
+        n->num = n->name[0] == 'I' ? INFINITY : NAN;
+        return js_set_type(n, T_FLOAT);
+    }
+    if (!strcmp(n->name, "Math"))
+        js_fail(c, n, "`Math` can only be used as Math.fn(...) or Math.CONSTANT");
+    if (js_find_func(c, n->name) || js_find_native(c, n->name) >= 0)
+        js_fail(c, n, "the function `%s` can only be called, not used as a value", n->name);
+    js_fail(c, n, "`%s` is not defined in this function: a kernel cannot use variables from outside it "
+            "(closures); pass the value as an argument or a constant", n->name);
+}
+
+static js_var *assign_target(js_ctx *c, js_node *lhs, const char *what)
+{
+    if (lhs->kind == N_IDENT) {
+        js_var *v = js_scope_find(c, lhs->name, 0);
+        if (!v)
+            check_ident(c, lhs); /* reports the undefined name */
+        if (v->is_param)
+            js_fail(c, lhs, "%s the argument `%s` is not supported (arguments are read-only): copy it into a "
+                    "local variable first", what, lhs->name);
+        if (v->is_const)
+            js_fail(c, lhs, "%s the constant `%s`", what, lhs->name);
+        lhs->var = v;
+        js_set_type(lhs, v->type);
+        return v;
+    }
+    if (lhs->kind == N_INDEX) {
+        int depth;
+        js_node *root = lhs;
+        while (root->kind == N_INDEX)
+            root = root->a;
+        if (root->kind == N_IDENT) {
+            js_var *v = js_scope_find(c, root->name, 0);
+            if (v && v->rank > 0)
+                js_fail(c, root, "%s an element of the argument `%s` is not supported (arguments are read-only)",
+                        what, v->name);
+        }
+        (void)depth;
+        if (lhs->a->kind != N_IDENT)
+            js_fail(c, lhs, "%s this element is not supported", what);
+        check_index(c, lhs);
+        return NULL;
+    }
+    if (lhs->kind == N_MEMBER && lhs->a->kind == N_MEMBER && lhs->a->a->kind == N_THIS)
+        js_fail(c, lhs, "%s `this.%s.%s` is not supported", what, lhs->a->name, lhs->name);
+    js_fail(c, lhs, "%s this expression is not supported", what);
+}
+
+/* The common type of two operands of an arithmetic operator. */
+static js_type arith_type(js_ctx *c, js_node *n, js_type l, js_type r)
+{
+    if (l == T_BOOL)
+        l = T_INT;
+    if (r == T_BOOL)
+        r = T_INT;
+    if (js_is_vec(l) || js_is_vec(r)) {
+        if (js_is_vec(l) && js_is_vec(r) && l != r)
+            js_fail(c, n, "`%s` between %s and %s", n->op, js_type_words(l), js_type_words(r));
+        return js_is_vec(l) ? l : r;
+    }
+    if (!js_is_numeric(l) || !js_is_numeric(r))
+        js_fail(c, n, "`%s` needs numbers", n->op);
+    return js_is_intlike(l) && js_is_intlike(r) ? T_INT : T_FLOAT;
+}
+
+static bool fold(js_node *n, double a, double b, double *v)
+{
+    switch (n->op[0]) {
+    case '+': *v = a + b; return true;
+    case '-': *v = a - b; return true;
+    case '*': *v = a * b; return n->op[1] == '\0';
+    default: return false;
+    }
+}
+
+static js_type check_binary(js_ctx *c, js_node *n)
+{
+    js_type l = js_check_expr(c, n->a), r = js_check_expr(c, n->b);
+    const char *op = n->op;
+    if (l == T_VOID || r == T_VOID)
+        js_fail(c, n, "`%s` on a function call that returns nothing", op);
+    if (!strcmp(op, "<") || !strcmp(op, ">") || !strcmp(op, "<=") || !strcmp(op, ">=") || !strcmp(op, "==") ||
+        !strcmp(op, "!=") || !strcmp(op, "===") || !strcmp(op, "!==")) {
+        if (js_is_vec(l) || js_is_vec(r))
+            js_fail(c, n, "comparing arrays with `%s` is not supported", op);
+        if ((l == T_BOOL) != (r == T_BOOL) && op[0] != '=' && op[0] != '!')
+            js_fail(c, n, "`%s` between a boolean and a number", op);
+        return js_set_type(n, T_BOOL);
+    }
+    if (!strcmp(op, "&") || !strcmp(op, "|") || !strcmp(op, "^") || !strcmp(op, "<<") || !strcmp(op, ">>") ||
+        !strcmp(op, ">>>")) {
+        if (js_is_vec(l) || js_is_vec(r))
+            js_fail(c, n, "bitwise `%s` on an array", op);
+        if (l != T_INT && l != T_LIT && l != T_BOOL)
+            c->use_toint = true;
+        if (r != T_INT && r != T_LIT && r != T_BOOL)
+            c->use_toint = true;
+        return js_set_type(n, !strcmp(op, ">>>") ? T_FLOAT : T_INT);
+    }
+    js_type t = arith_type(c, n, l, r);
+    if (!strcmp(op, "/") || !strcmp(op, "%") || !strcmp(op, "**")) {
+        if (op[0] == '%' && !js_is_vec(t))
+            c->use_fmod = true;
+        if (op[0] == '*' && !js_is_vec(t))
+            c->use_pow = true;
+        if (js_is_vec(t) && op[0] != '/')
+            js_fail(c, n, "`%s` on arrays is not supported", op);
+        return js_set_type(n, js_is_vec(t) ? t : T_FLOAT);
+    }
+    double v;
+    if (l == T_LIT && r == T_LIT && fold(n, n->a->num, n->b->num, &v))
+        return js_lit(n, v);
+    return js_set_type(n, t);
+}
+
+static js_type check_call(js_ctx *c, js_node *n);
+
+static js_type check_assign(js_ctx *c, js_node *n)
+{
+    js_var *v = assign_target(c, n->a, "assigning to");
+    js_type lt = n->a->type;
+    js_type rt;
+    if (!strcmp(n->op, "=")) {
+        rt = js_check_expr(c, n->b);
+    } else {
+        /* a op= b is checked (and emitted) as a = a op b */
+        if (!n->c) {
+            js_node *b = js_alloc(c, sizeof *b, n);
+            *b = *n;
+            b->kind = N_BINARY;
+            snprintf(b->op, sizeof b->op, "%.*s", (int)strlen(n->op) - 1, n->op);
+            b->c = NULL;
+            n->c = b;
+        }
+        rt = js_check_expr(c, n->c);
+    }
+    if (rt == T_VOID)
+        js_fail(c, n, "assigning the result of a function that returns nothing");
+    if (js_is_vec(lt) || js_is_vec(rt)) {
+        if (lt != rt)
+            js_fail(c, n, "assigning %s to a variable holding %s", js_type_words(rt), js_type_words(lt));
+    } else if (lt == T_BOOL && rt != T_BOOL) {
+        if (!js_is_numeric(rt))
+            js_fail(c, n, "assigning %s to a boolean", js_type_words(rt));
+    } else if (v && lt == T_INT && !js_is_intlike(rt) && !v->demoted) {
+        v->demoted = true;
+        c->changed = true;
+    }
+    return js_set_type(n, lt == T_LIT ? T_INT : lt);
+}
+
+static js_type check_update(js_ctx *c, js_node *n)
+{
+    js_var *v = assign_target(c, n->a, n->op[0] == '+' ? "incrementing" : "decrementing");
+    if (!js_is_numeric(n->a->type))
+        js_fail(c, n, "`%s` on %s", n->op, js_type_words(n->a->type));
+    if (v && !v->incremented) {
+        v->incremented = true;
+        c->changed = true;
+    }
+    return js_set_type(n, n->a->type);
+}
+
+static js_type check_unary(js_ctx *c, js_node *n)
+{
+    js_type t = js_check_expr(c, n->a);
+    if (t == T_VOID)
+        js_fail(c, n, "`%s` on a function call that returns nothing", n->op);
+    switch (n->op[0]) {
+    case '!':
+        if (js_is_vec(t))
+            js_fail(c, n, "`!` on an array");
+        return js_set_type(n, T_BOOL);
+    case '~':
+        if (!js_is_numeric(t) && t != T_BOOL)
+            js_fail(c, n, "`~` needs a number");
+        if (t == T_FLOAT)
+            c->use_toint = true;
+        return js_set_type(n, T_INT);
+    case '-':
+        if (t == T_LIT)
+            return js_lit(n, -n->a->num);
+        return js_set_type(n, t == T_BOOL ? T_INT : t);
+    default: /* + */
+        if (t == T_LIT)
+            return js_lit(n, n->a->num);
+        return js_set_type(n, t == T_BOOL ? T_INT : t);
+    }
+}
+
+static js_type check_cond(js_ctx *c, js_node *n)
+{
+    js_type t = js_check_expr(c, n->a);
+    if (js_is_vec(t) || t == T_VOID)
+        js_fail(c, n->a, "a condition must be a number or a boolean");
+    js_type a = js_check_expr(c, n->b), b = js_check_expr(c, n->c);
+    if (a == T_VOID || b == T_VOID)
+        js_fail(c, n, "a branch of `?:` returns nothing");
+    if (js_is_vec(a) || js_is_vec(b)) {
+        if (a != b)
+            js_fail(c, n, "the branches of `?:` give %s and %s", js_type_words(a), js_type_words(b));
+        return js_set_type(n, a);
+    }
+    if (a == T_BOOL && b == T_BOOL)
+        return js_set_type(n, T_BOOL);
+    if (js_is_intlike(a) && js_is_intlike(b))
+        return js_set_type(n, T_INT);
+    return js_set_type(n, T_FLOAT);
+}
+
+static js_type check_array(js_ctx *c, js_node *n)
+{
+    if (n->nlist < 2 || n->nlist > 4)
+        js_fail(c, n, "arrays of %d element(s) are not supported in kernels (only [a, b], [a, b, c] and "
+                "[a, b, c, d], as vec2/vec3/vec4)", n->nlist);
+    for (int i = 0; i < n->nlist; i++) {
+        js_type t = js_check_expr(c, n->list[i]);
+        if (js_is_vec(t))
+            js_fail(c, n->list[i], "arrays of arrays (matrices) are not supported in kernels");
+        if (!js_is_numeric(t) && t != T_BOOL)
+            js_fail(c, n->list[i], "an array element must be a number");
+    }
+    return js_set_type(n, n->nlist == 2 ? T_VEC2 : n->nlist == 3 ? T_VEC3 : T_VEC4);
+}
+
+js_type js_check_expr(js_ctx *c, js_node *n)
+{
+    switch (n->kind) {
+    case N_NUMBER:
+        if (n->integer_form || n->num == floor(n->num))
+            return js_lit(n, n->num);
+        return js_set_type(n, T_FLOAT);
+    case N_BOOL: return js_set_type(n, T_BOOL);
+    case N_IDENT: return check_ident(c, n);
+    case N_THIS: js_fail(c, n, "`this` alone is not supported (use this.thread.x, this.output.x, this.constants.name)");
+    case N_MEMBER: return check_member(c, n);
+    case N_INDEX: return check_index(c, n);
+    case N_CALL: return check_call(c, n);
+    case N_UNARY: return check_unary(c, n);
+    case N_UPDATE: return check_update(c, n);
+    case N_BINARY: return check_binary(c, n);
+    case N_LOGICAL: {
+        js_type a = js_check_expr(c, n->a), b = js_check_expr(c, n->b);
+        if (js_is_vec(a) || js_is_vec(b) || a == T_VOID || b == T_VOID)
+            js_fail(c, n, "`%s` needs numbers or booleans", n->op);
+        return js_set_type(n, T_BOOL);
+    }
+    case N_ASSIGN: return check_assign(c, n);
+    case N_COND: return check_cond(c, n);
+    case N_ARRAY: return check_array(c, n);
+    case N_SEQ: {
+        js_type t = T_VOID;
+        for (int i = 0; i < n->nlist; i++)
+            t = js_check_expr(c, n->list[i]);
+        return js_set_type(n, t == T_LIT ? T_INT : t); /* not folded: earlier parts may have effects */
+    }
+    case N_FUNCEXPR:
+        js_fail(c, n, n->arrow ? "arrow functions are not supported inside kernels"
+                               : "function expressions are not supported inside kernels; declare the function "
+                                 "before the kernel or with gpuc_add_function");
+    default: js_fail(c, n, "unexpected statement in an expression");
+    }
+}
+
+/* ---- calls ---- */
+
+static void check_helper(js_ctx *c, js_func *f, js_node *call);
+
+static js_type check_call(js_ctx *c, js_node *n)
+{
+    js_node *callee = n->a;
+    for (int i = 0; i < n->nlist; i++) {
+        js_node *arg = n->list[i];
+        if (arg->kind == N_IDENT) {
+            js_var *v = js_scope_find(c, arg->name, 0);
+            if (v && v->rank > 0)
+                js_fail(c, arg, "passing the array argument `%s` to a function is not supported: pass its "
+                        "elements or the index", arg->name);
+        }
+        if (js_check_expr(c, arg) == T_VOID)
+            js_fail(c, arg, "an argument that returns nothing");
+    }
+    if (callee->kind == N_MEMBER && callee->a->kind == N_IDENT && !strcmp(callee->a->name, "Math")) {
+        const js_math_fn *fn = js_math_lookup(callee->name);
+        if (!fn)
+            js_fail(c, n, "`Math.%s` is not supported", callee->name);
+        if (n->nlist < fn->min_args || (fn->max_args >= 0 && n->nlist > fn->max_args))
+            js_fail(c, n, "`Math.%s` takes %d argument(s), not %d", fn->name, fn->min_args, n->nlist);
+        for (int i = 0; i < n->nlist; i++)
+            if (!js_is_numeric(n->list[i]->type) && n->list[i]->type != T_BOOL)
+                js_fail(c, n->list[i], "`Math.%s` needs numbers", fn->name);
+        if (!strcmp(fn->name, "random"))
+            c->use_random = true;
+        if (!strcmp(fn->name, "pow"))
+            c->use_pow = true;
+        if (!strcmp(fn->name, "cbrt") || !strcmp(fn->name, "log1p") || !strcmp(fn->name, "expm1") ||
+            !strncmp(fn->name, "asin", 4) || !strncmp(fn->name, "acos", 4) || !strncmp(fn->name, "atan", 4))
+            c->use_cbrt = true;
+        if (!strcmp(fn->name, "imul"))
+            c->use_toint = true;
+        return js_set_type(n, fn->result);
+    }
+    if (callee->kind == N_MEMBER)
+        js_fail(c, n, "calling `.%s(...)` is not supported in kernels", callee->name);
+    if (callee->kind != N_IDENT)
+        js_fail(c, n, "only named functions can be called in kernels");
+    if (js_scope_find(c, callee->name, 0))
+        js_fail(c, n, "`%s` is a variable, not a function", callee->name);
+    js_func *f = js_find_func(c, callee->name);
+    if (f) {
+        if (f->is_kernel || f == c->current || f->checking)
+            js_fail(c, n, "`%s` calls itself (directly or through other functions): recursion is not supported "
+                    "on the GPU", callee->name);
+        n->func = f;
+        check_helper(c, f, n);
+        return js_set_type(n, f->ret);
+    }
+    int k = js_find_native(c, callee->name);
+    if (k < 0)
+        js_fail(c, n, "unknown function `%s` (define it before the kernel, or add it with gpuc_add_function / "
+                "gpuc_add_native_function)", callee->name);
+    js_native *nat = &c->natives[k];
+    if (n->nlist != nat->nparams)
+        js_fail(c, n, "the native function `%s` takes %d argument(s), not %d", nat->name, nat->nparams, n->nlist);
+    n->native = k + 1;
+    c->native_used[k] = true;
+    return js_set_type(n, nat->ret);
+}
+
+/* A helper's parameter types come from its first call (numbers are floats there, as in GPU.js). */
+static void check_helper(js_ctx *c, js_func *f, js_node *call)
+{
+    if (call->nlist != f->nparams)
+        js_fail(c, call, "`%s` takes %d argument(s), not %d", f->name, f->nparams, call->nlist);
+    if (f->checked) {
+        for (int i = 0; i < f->nparams; i++) {
+            js_type t = call->list[i]->type;
+            bool ok = js_is_numeric(f->params[i]) ? js_is_numeric(t) || t == T_BOOL : t == f->params[i] ||
+                      (f->params[i] == T_BOOL && js_is_numeric(t));
+            if (!ok)
+                js_fail(c, call->list[i], "argument %d of `%s` is %s here but %s at its first call", i + 1,
+                        f->name, js_type_words(t), js_type_words(f->params[i]));
+        }
+        return;
+    }
+    for (int i = 0; i < f->nparams; i++) {
+        js_type t = call->list[i]->type;
+        f->params[i] = js_is_numeric(t) ? T_FLOAT : t;
+    }
+    js_check_function_body(c, f);
+    if (f->ret == T_NONE)
+        f->ret = T_VOID;
+    if (c->norder == JS_MAX_FUNCS)
+        js_fail(c, call, "more than %d functions", JS_MAX_FUNCS);
+    c->order[c->norder++] = f;
+}
+

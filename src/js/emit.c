@@ -1,0 +1,578 @@
+/* emit.c - writes checked functions as GLSL in gpuc's kernel form. Every conversion GPU.js makes
+ * implicitly is written out (int <-> float, number -> bool); loops whose bounds are not compile-time
+ * constants get a hidden counter capped at loopMaxIterations, as GPU.js's LOOP_MAX. */
+#include "js/check.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static void put(js_ctx *c, const char *s)
+{
+    strbuf_puts(&c->out, s);
+}
+
+static void emit_float(js_ctx *c, double v)
+{
+    float f = (float)v;
+    if (isnan(f)) {
+        put(c, "uintBitsToFloat(0x7fc00000u)");
+    } else if (isinf(f)) {
+        put(c, f > 0 ? "uintBitsToFloat(0x7f800000u)" : "uintBitsToFloat(0xff800000u)");
+    } else {
+        char buf[64];
+        snprintf(buf, sizeof buf, "%.9g", (double)f);
+        bool has_point = strpbrk(buf, ".e") != NULL;
+        strbuf_printf(&c->out, "%s%s%s%s", f < 0 ? "(" : "", buf, has_point ? "" : ".0", f < 0 ? ")" : "");
+    }
+}
+
+/* A compile-time integer in the type its context wants. */
+static void emit_literal(js_ctx *c, double v, js_type want)
+{
+    if (want == T_FLOAT) {
+        emit_float(c, v);
+    } else if (want == T_BOOL) {
+        put(c, v != 0 ? "true" : "false");
+    } else if (js_is_vec(want)) {
+        strbuf_printf(&c->out, "%s(", js_type_glsl(want));
+        emit_float(c, v);
+        put(c, ")");
+    } else {
+        strbuf_printf(&c->out, v < 0 ? "(%.0f)" : "%.0f", v);
+    }
+}
+
+static void emit_raw(js_ctx *c, js_node *n);
+
+void js_emit_expr(js_ctx *c, js_node *n, js_type want)
+{
+    js_type have = n->type;
+    if (want == T_NONE || want == T_LIT)
+        want = have == T_LIT ? T_INT : have;
+    if (have == T_LIT) {
+        emit_literal(c, n->num, want);
+    } else if (have == want) {
+        emit_raw(c, n);
+    } else if (want == T_BOOL) {
+        put(c, "(");
+        emit_raw(c, n);
+        put(c, have == T_FLOAT ? " != 0.0)" : " != 0)");
+    } else if (js_is_vec(want) && !js_is_vec(have)) {
+        strbuf_printf(&c->out, "%s(", js_type_glsl(want));
+        js_emit_expr(c, n, T_FLOAT);
+        put(c, ")");
+    } else {
+        strbuf_printf(&c->out, "%s(", js_type_glsl(want));
+        emit_raw(c, n);
+        put(c, ")");
+    }
+}
+
+/* An operand of a bitwise operator, converted as JavaScript's ToInt32 does. */
+static void emit_int32(js_ctx *c, js_node *n)
+{
+    if (n->type == T_FLOAT) {
+        put(c, "js_toint32(");
+        emit_raw(c, n);
+        put(c, ")");
+    } else {
+        js_emit_expr(c, n, T_INT);
+    }
+}
+
+static bool is_intlike(js_type t)
+{
+    return t == T_INT || t == T_LIT || t == T_BOOL;
+}
+
+static void emit_binary(js_ctx *c, js_node *n)
+{
+    const char *op = n->op;
+    js_node *a = n->a, *b = n->b;
+    if (n->type == T_BOOL) { /* comparisons */
+        js_type t = a->type == T_BOOL && b->type == T_BOOL ? T_BOOL
+                    : is_intlike(a->type) && is_intlike(b->type) ? T_INT : T_FLOAT;
+        const char *glsl = !strcmp(op, "===") ? "==" : !strcmp(op, "!==") ? "!=" : op;
+        put(c, "(");
+        js_emit_expr(c, a, t);
+        strbuf_printf(&c->out, " %s ", glsl);
+        js_emit_expr(c, b, t);
+        put(c, ")");
+        return;
+    }
+    if (!strcmp(op, "&") || !strcmp(op, "|") || !strcmp(op, "^")) {
+        put(c, "(");
+        emit_int32(c, a);
+        strbuf_printf(&c->out, " %s ", op);
+        emit_int32(c, b);
+        put(c, ")");
+        return;
+    }
+    if (!strcmp(op, "<<") || !strcmp(op, ">>") || !strcmp(op, ">>>")) {
+        put(c, op[2] ? "float(uint(" : "(");
+        emit_int32(c, a);
+        strbuf_printf(&c->out, op[2] ? ") >> uint(" : " %s (", op);
+        emit_int32(c, b);
+        put(c, op[2] ? " & 31))" : " & 31))");
+        return;
+    }
+    if (!strcmp(op, "%") || !strcmp(op, "**")) {
+        put(c, op[0] == '%' ? "js_fmod(" : "js_pow(");
+        js_emit_expr(c, a, T_FLOAT);
+        put(c, ", ");
+        js_emit_expr(c, b, T_FLOAT);
+        put(c, ")");
+        return;
+    }
+    /* + - * / : vector operands stay vectors, scalars next to them are floats */
+    js_type ta = js_is_vec(a->type) ? a->type : js_is_vec(n->type) ? T_FLOAT : n->type;
+    js_type tb = js_is_vec(b->type) ? b->type : js_is_vec(n->type) ? T_FLOAT : n->type;
+    put(c, "(");
+    js_emit_expr(c, a, ta);
+    strbuf_printf(&c->out, " %s ", op);
+    js_emit_expr(c, b, tb);
+    put(c, ")");
+}
+
+static void emit_index(js_ctx *c, js_node *n)
+{
+    js_node *chain[8];
+    int depth = 0;
+    js_node *root = n;
+    while (root->kind == N_INDEX && depth < 8) {
+        chain[depth++] = root;
+        root = root->a;
+    }
+    if (root->kind == N_IDENT && root->var && root->var->rank > 0) {
+        js_var *v = root->var;
+        int cell = depth > v->rank ? depth - v->rank : 0; /* a component of a vector cell */
+        if (cell)
+            put(c, "(");
+        put(c, v->glsl);
+        for (int i = depth - 1; i >= cell; i--) {
+            put(c, "[");
+            js_emit_expr(c, chain[i]->b, T_INT);
+            put(c, "]");
+        }
+        if (cell) {
+            put(c, ")[");
+            js_emit_expr(c, chain[0]->b, T_INT);
+            put(c, "]");
+        }
+        return;
+    }
+    put(c, "(");
+    js_emit_expr(c, n->a, T_NONE);
+    put(c, ")[");
+    js_emit_expr(c, n->b, T_INT);
+    put(c, "]");
+}
+
+static void emit_call(js_ctx *c, js_node *n)
+{
+    if (n->a->kind == N_MEMBER) {
+        js_emit_math(c, js_math_lookup(n->a->name), n);
+        return;
+    }
+    const js_type *params = n->func ? n->func->params : c->natives[n->native - 1].params;
+    put(c, n->func ? n->func->glsl : c->natives[n->native - 1].name);
+    put(c, "(");
+    for (int i = 0; i < n->nlist; i++) {
+        if (i)
+            put(c, ", ");
+        js_emit_expr(c, n->list[i], params[i]);
+    }
+    put(c, ")");
+}
+
+static void emit_member(js_ctx *c, js_node *n)
+{
+    if (n->a->kind == N_MEMBER && n->a->a->kind == N_THIS) {
+        if (!strcmp(n->a->name, "thread"))
+            strbuf_printf(&c->out, "thread.%s", n->name);
+        else
+            strbuf_printf(&c->out, "constants.%s", n->name);
+        return;
+    }
+    emit_float(c, n->num); /* Math.PI and friends */
+}
+
+static void emit_raw(js_ctx *c, js_node *n)
+{
+    switch (n->kind) {
+    case N_NUMBER: emit_float(c, n->num); break;
+    case N_BOOL: put(c, n->num != 0 ? "true" : "false"); break;
+    case N_IDENT:
+        if (n->var)
+            put(c, n->var->glsl);
+        else
+            emit_float(c, n->num); /* Infinity, NaN */
+        break;
+    case N_MEMBER: emit_member(c, n); break;
+    case N_INDEX: emit_index(c, n); break;
+    case N_CALL: emit_call(c, n); break;
+    case N_UNARY:
+        if (n->op[0] == '!') {
+            put(c, "(!");
+            js_emit_expr(c, n->a, T_BOOL);
+        } else if (n->op[0] == '~') {
+            put(c, "(~");
+            emit_int32(c, n->a);
+        } else {
+            put(c, n->op[0] == '-' ? "(-" : "(");
+            js_emit_expr(c, n->a, n->type);
+        }
+        put(c, ")");
+        break;
+    case N_UPDATE:
+        put(c, "(");
+        if (n->prefix)
+            put(c, n->op);
+        emit_raw(c, n->a);
+        if (!n->prefix)
+            put(c, n->op);
+        put(c, ")");
+        break;
+    case N_BINARY: emit_binary(c, n); break;
+    case N_LOGICAL:
+        put(c, "(");
+        js_emit_expr(c, n->a, T_BOOL);
+        strbuf_printf(&c->out, " %s ", n->op);
+        js_emit_expr(c, n->b, T_BOOL);
+        put(c, ")");
+        break;
+    case N_ASSIGN:
+        put(c, "(");
+        emit_raw(c, n->a);
+        put(c, " = ");
+        js_emit_expr(c, n->op[1] ? n->c : n->b, n->a->type);
+        put(c, ")");
+        break;
+    case N_COND:
+        put(c, "(");
+        js_emit_expr(c, n->a, T_BOOL);
+        put(c, " ? ");
+        js_emit_expr(c, n->b, n->type);
+        put(c, " : ");
+        js_emit_expr(c, n->c, n->type);
+        put(c, ")");
+        break;
+    case N_ARRAY:
+        strbuf_printf(&c->out, "%s(", js_type_glsl(n->type));
+        for (int i = 0; i < n->nlist; i++) {
+            if (i)
+                put(c, ", ");
+            js_emit_expr(c, n->list[i], T_FLOAT);
+        }
+        put(c, ")");
+        break;
+    case N_SEQ:
+        put(c, "(");
+        for (int i = 0; i < n->nlist; i++) {
+            if (i)
+                put(c, ", ");
+            js_emit_expr(c, n->list[i], T_NONE);
+        }
+        put(c, ")");
+        break;
+    default: break;
+    }
+}
+
+/* ---- statements ---- */
+
+static void line(js_ctx *c)
+{
+    put(c, "\n");
+    for (int i = 0; i < c->indent; i++)
+        put(c, "    ");
+}
+
+static void emit_stmt(js_ctx *c, js_node *n);
+
+static void emit_decl(js_ctx *c, js_node *d)
+{
+    js_var *v = d->var;
+    strbuf_printf(&c->out, "%s %s = ", js_type_glsl(v->type), v->glsl);
+    if (d->a)
+        js_emit_expr(c, d->a, v->type);
+    else
+        put(c, "0.0");
+    put(c, ";");
+}
+
+static int loop_max(const js_ctx *c)
+{
+    return c->settings->loop_max_iterations > 0 ? c->settings->loop_max_iterations : JS_DEFAULT_LOOP_MAX;
+}
+
+/* A loop test GPU.js leaves uncapped: it reads only the counter, numbers, constants, the output size and
+ * const variables made of those. */
+static bool constant_bound(const js_node *n, const js_var *counter)
+{
+    if (!n)
+        return true;
+    switch (n->kind) {
+    case N_NUMBER: return true;
+    case N_IDENT: /* the counter, or a const made of numbers and constants */
+        return n->var && (n->var == counter || (n->var->is_const && n->var->init && constant_bound(n->var->init, NULL)));
+    case N_MEMBER: return n->a->kind == N_MEMBER && n->a->a->kind == N_THIS && strcmp(n->a->name, "thread") != 0;
+    case N_BINARY: case N_LOGICAL: return constant_bound(n->a, counter) && constant_bound(n->b, counter);
+    case N_UNARY: return constant_bound(n->a, counter);
+    default: return false;
+    }
+}
+
+static bool is_counted_for(const js_node *n)
+{
+    if (!n->a || n->a->kind != N_VAR || n->a->nlist != 1 || !n->b || !n->c)
+        return false;
+    const js_node *d = n->a->list[0];
+    return d->a && constant_bound(d->a, NULL) && constant_bound(n->b, d->var);
+}
+
+static void emit_body(js_ctx *c, js_node *body)
+{
+    if (body->kind == N_BLOCK) {
+        emit_stmt(c, body);
+        return;
+    }
+    put(c, "{");
+    c->indent++;
+    line(c);
+    emit_stmt(c, body);
+    c->indent--;
+    line(c);
+    put(c, "}");
+}
+
+/* Emits n without its outermost parentheses, so that gpuc's loop-budget reader sees a plain
+ * `i < constants.n; i++` header it can count. */
+static void emit_unwrapped(js_ctx *c, js_node *n, js_type want)
+{
+    size_t start = c->out.len;
+    js_emit_expr(c, n, want);
+    if (c->out.failed || c->out.len - start < 2 || c->out.data[start] != '(' || c->out.data[c->out.len - 1] != ')')
+        return;
+    int depth = 0;
+    for (size_t i = start; i < c->out.len; i++) {
+        depth += c->out.data[i] == '(' ? 1 : c->out.data[i] == ')' ? -1 : 0;
+        if (depth == 0 && i + 1 < c->out.len)
+            return; /* the first parenthesis closes early: (a) + (b) */
+    }
+    memmove(c->out.data + start, c->out.data + start + 1, c->out.len - start - 2);
+    c->out.len -= 2;
+    c->out.data[c->out.len] = '\0';
+}
+
+static void emit_for(js_ctx *c, js_node *n)
+{
+    if (is_counted_for(n)) {
+        put(c, "for (");
+        emit_decl(c, n->a->list[0]);
+        put(c, " ");
+        emit_unwrapped(c, n->b, T_BOOL);
+        put(c, "; ");
+        emit_unwrapped(c, n->c, T_NONE);
+        put(c, ") ");
+        emit_body(c, n->d);
+        return;
+    }
+    put(c, "{");
+    c->indent++;
+    if (n->a) {
+        line(c);
+        emit_stmt(c, n->a);
+    }
+    line(c);
+    strbuf_printf(&c->out, "for (int jst_%d = 0; jst_%d < %d", n->temp, n->temp, loop_max(c));
+    if (n->b) {
+        put(c, " && ");
+        js_emit_expr(c, n->b, T_BOOL);
+    }
+    strbuf_printf(&c->out, "; jst_%d++", n->temp);
+    if (n->c) {
+        put(c, ", ");
+        js_emit_expr(c, n->c, T_NONE);
+    }
+    put(c, ") ");
+    emit_body(c, n->d);
+    c->indent--;
+    line(c);
+    put(c, "}");
+}
+
+static void emit_switch(js_ctx *c, js_node *n)
+{
+    bool ints = is_intlike(n->a->type);
+    for (int i = 0; i < n->nlist; i++)
+        if (n->list[i]->a && !is_intlike(n->list[i]->a->type))
+            ints = false;
+    js_type t = ints ? T_INT : T_FLOAT;
+    int id = n->temp, fallback = -1;
+    put(c, "{");
+    c->indent++;
+    line(c);
+    strbuf_printf(&c->out, "%s jst_%d_value = ", js_type_glsl(t), id);
+    js_emit_expr(c, n->a, t);
+    put(c, ";");
+    line(c);
+    strbuf_printf(&c->out, "int jst_%d = -1;", id);
+    /* Cases compare with === in order: pick the case, then switch on its index. */
+    for (int i = 0; i < n->nlist; i++) {
+        js_node *k = n->list[i];
+        if (!k->a) {
+            fallback = i;
+            continue;
+        }
+        line(c);
+        strbuf_printf(&c->out, "if (jst_%d < 0 && jst_%d_value == ", id, id);
+        js_emit_expr(c, k->a, t);
+        strbuf_printf(&c->out, ") jst_%d = %d;", id, i);
+    }
+    if (fallback >= 0) {
+        line(c);
+        strbuf_printf(&c->out, "if (jst_%d < 0) jst_%d = %d;", id, id, fallback);
+    }
+    line(c);
+    strbuf_printf(&c->out, "switch (jst_%d) {", id);
+    for (int i = 0; i < n->nlist; i++) {
+        js_node *k = n->list[i];
+        line(c);
+        strbuf_printf(&c->out, "case %d: {", i);
+        c->indent++;
+        for (int j = 0; j < k->nlist; j++) {
+            line(c);
+            emit_stmt(c, k->list[j]);
+        }
+        /* GPU.js writes a switch as an if/else chain: empty cases share the next case's body, but a
+         * case with statements never runs on into the next one (JavaScript's would). */
+        if (k->nlist || !k->a) {
+            line(c);
+            put(c, "break;");
+        }
+        c->indent--;
+        line(c);
+        put(c, "}");
+    }
+    line(c);
+    put(c, "default: break;");
+    line(c);
+    put(c, "}");
+    c->indent--;
+    line(c);
+    put(c, "}");
+}
+
+static void emit_stmt(js_ctx *c, js_node *n)
+{
+    switch (n->kind) {
+    case N_VAR:
+        for (int i = 0; i < n->nlist; i++) {
+            if (i)
+                line(c);
+            emit_decl(c, n->list[i]);
+        }
+        break;
+    case N_EXPR:
+        js_emit_expr(c, n->a, T_NONE);
+        put(c, ";");
+        break;
+    case N_BLOCK:
+        put(c, "{");
+        c->indent++;
+        for (int i = 0; i < n->nlist; i++) {
+            line(c);
+            emit_stmt(c, n->list[i]);
+        }
+        c->indent--;
+        line(c);
+        put(c, "}");
+        break;
+    case N_IF:
+        put(c, "if (");
+        js_emit_expr(c, n->a, T_BOOL);
+        put(c, ") ");
+        emit_body(c, n->b);
+        if (n->c) {
+            put(c, " else ");
+            emit_body(c, n->c);
+        }
+        break;
+    case N_FOR: emit_for(c, n); break;
+    case N_WHILE:
+        strbuf_printf(&c->out, "for (int jst_%d = 0; jst_%d < %d && ", n->temp, n->temp, loop_max(c));
+        js_emit_expr(c, n->a, T_BOOL);
+        strbuf_printf(&c->out, "; jst_%d++) ", n->temp);
+        emit_body(c, n->b);
+        break;
+    case N_DOWHILE:
+        strbuf_printf(&c->out, "{ int jst_%d = 0; do ", n->temp);
+        emit_body(c, n->b);
+        put(c, " while (");
+        js_emit_expr(c, n->a, T_BOOL);
+        strbuf_printf(&c->out, " && ++jst_%d < %d); }", n->temp, loop_max(c));
+        break;
+    case N_BREAK: put(c, "break;"); break;
+    case N_CONTINUE: put(c, "continue;"); break;
+    case N_RETURN:
+        put(c, "return ");
+        js_emit_expr(c, n->a, c->current->ret);
+        put(c, ";");
+        break;
+    case N_SWITCH: emit_switch(c, n); break;
+    default: put(c, ";"); break;
+    }
+}
+
+static void emit_zero(js_ctx *c, js_type t)
+{
+    if (t == T_BOOL)
+        put(c, "false");
+    else if (js_is_vec(t))
+        strbuf_printf(&c->out, "%s(0.0)", js_type_glsl(t));
+    else
+        put(c, t == T_INT ? "0" : "0.0");
+}
+
+static void emit_param(js_ctx *c, js_func *f, int i)
+{
+    js_var *v = f->param_vars[i];
+    if (v->rank > 0) {
+        strbuf_printf(&c->out, "%s %s", js_type_glsl(v->elem), v->glsl);
+        for (int r = 0; r < v->rank; r++)
+            put(c, "[]");
+    } else {
+        strbuf_printf(&c->out, "%s %s", js_type_glsl(v->type), v->glsl);
+    }
+}
+
+void js_emit_function(js_ctx *c, js_func *f)
+{
+    c->current = f;
+    strbuf_printf(&c->out, "\n%s %s(", js_type_glsl(f->ret), f->glsl);
+    for (int i = 0; i < f->node->nlist; i++) {
+        if (i)
+            put(c, ", ");
+        emit_param(c, f, i);
+    }
+    put(c, ") {");
+    c->indent = 1;
+    if (f->is_kernel && c->use_random) {
+        line(c);
+        put(c, "js_seed_random();");
+    }
+    for (int i = 0; i < f->node->a->nlist; i++) {
+        line(c);
+        emit_stmt(c, f->node->a->list[i]);
+    }
+    if (f->ret != T_VOID) {
+        line(c);
+        put(c, "return ");
+        emit_zero(c, f->ret);
+        put(c, ";");
+    }
+    c->indent = 0;
+    put(c, "\n}\n");
+}

@@ -1,0 +1,145 @@
+/* math.c - GPU.js's Math object: which functions and constants kernels may use, their result types
+ * (floor/ceil/round/trunc/imul give integers, everything else a float32) and their GLSL. */
+#include "js/check.h"
+
+#include <math.h>
+#include <string.h>
+
+static const js_math_fn functions[] = {
+    {"abs", 1, 1, T_FLOAT},   {"acos", 1, 1, T_FLOAT},  {"acosh", 1, 1, T_FLOAT}, {"asin", 1, 1, T_FLOAT},
+    {"asinh", 1, 1, T_FLOAT}, {"atan", 1, 1, T_FLOAT},  {"atan2", 2, 2, T_FLOAT}, {"atanh", 1, 1, T_FLOAT},
+    {"cbrt", 1, 1, T_FLOAT},  {"ceil", 1, 1, T_INT},    {"cos", 1, 1, T_FLOAT},   {"cosh", 1, 1, T_FLOAT},
+    {"exp", 1, 1, T_FLOAT},   {"expm1", 1, 1, T_FLOAT}, {"floor", 1, 1, T_INT},   {"fround", 1, 1, T_FLOAT},
+    {"imul", 2, 2, T_INT},    {"log", 1, 1, T_FLOAT},   {"log10", 1, 1, T_FLOAT}, {"log1p", 1, 1, T_FLOAT},
+    {"log2", 1, 1, T_FLOAT},  {"max", 1, -1, T_FLOAT},  {"min", 1, -1, T_FLOAT},  {"pow", 2, 2, T_FLOAT},
+    {"random", 0, 0, T_FLOAT}, {"round", 1, 1, T_INT},  {"sign", 1, 1, T_FLOAT},  {"sin", 1, 1, T_FLOAT},
+    {"sinh", 1, 1, T_FLOAT},  {"sqrt", 1, 1, T_FLOAT},  {"tan", 1, 1, T_FLOAT},   {"tanh", 1, 1, T_FLOAT},
+    {"trunc", 1, 1, T_INT},
+};
+
+const js_math_fn *js_math_lookup(const char *name)
+{
+    for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++)
+        if (!strcmp(functions[i].name, name))
+            return &functions[i];
+    return NULL;
+}
+
+bool js_math_constant(const char *name, double *value)
+{
+    static const struct {
+        const char *name;
+        double value;
+    } constants[] = {
+        {"PI", 3.141592653589793},     {"E", 2.718281828459045},       {"LN2", 0.6931471805599453},
+        {"LN10", 2.302585092994046},   {"LOG2E", 1.4426950408889634},  {"LOG10E", 0.4342944819032518},
+        {"SQRT2", 1.4142135623730951}, {"SQRT1_2", 0.7071067811865476},
+    };
+    for (size_t i = 0; i < sizeof constants / sizeof constants[0]; i++)
+        if (!strcmp(constants[i].name, name)) {
+            *value = constants[i].value;
+            return true;
+        }
+    return false;
+}
+
+static void put(js_ctx *c, const char *s)
+{
+    strbuf_puts(&c->out, s);
+}
+
+static void arg(js_ctx *c, js_node *call, int i)
+{
+    js_emit_expr(c, call->list[i], T_FLOAT);
+}
+
+/* An int32 operand as JavaScript's ToInt32 sees it. */
+static void int_arg(js_ctx *c, js_node *call, int i)
+{
+    js_type t = call->list[i]->type;
+    if (t == T_INT || t == T_LIT || t == T_BOOL) {
+        js_emit_expr(c, call->list[i], T_INT);
+    } else {
+        put(c, "js_toint32(");
+        js_emit_expr(c, call->list[i], T_FLOAT);
+        put(c, ")");
+    }
+}
+
+static void unary_builtin(js_ctx *c, const char *pre, js_node *call, const char *post)
+{
+    put(c, pre);
+    arg(c, call, 0);
+    put(c, post);
+}
+
+static void min_max(js_ctx *c, const char *fn, js_node *call, int from)
+{
+    if (from == call->nlist - 1) {
+        arg(c, call, from);
+        return;
+    }
+    put(c, fn);
+    put(c, "(");
+    arg(c, call, from);
+    put(c, ", ");
+    min_max(c, fn, call, from + 1);
+    put(c, ")");
+}
+
+void js_emit_math(js_ctx *c, const js_math_fn *fn, js_node *call)
+{
+    const char *n = fn->name;
+    static const char *const same[] = {"abs", "acosh", "asinh", "atanh", "cos", "cosh",
+                                       "exp", "log", "log2", "sign", "sin", "sinh", "sqrt", "tan", "tanh", NULL};
+    for (int i = 0; same[i]; i++)
+        if (!strcmp(n, same[i])) {
+            put(c, n);
+            unary_builtin(c, "(", call, ")");
+            return;
+        }
+    if (!strcmp(n, "floor") || !strcmp(n, "ceil") || !strcmp(n, "trunc")) {
+        put(c, "int(");
+        put(c, n);
+        unary_builtin(c, "(", call, "))");
+    } else if (!strcmp(n, "round")) {
+        unary_builtin(c, "int(floor(", call, " + 0.5))"); /* JS rounds halves up: floor(x + 0.5) */
+    } else if (!strcmp(n, "asin") || !strcmp(n, "acos")) {
+        put(c, n[1] == 's' ? "js_asin(" : "js_acos(");
+        unary_builtin(c, "", call, ")");
+    } else if (!strcmp(n, "atan")) {
+        unary_builtin(c, "js_atan2(", call, ", 1.0)");
+    } else if (!strcmp(n, "atan2")) {
+        put(c, "js_atan2(");
+        arg(c, call, 0);
+        put(c, ", ");
+        arg(c, call, 1);
+        put(c, ")");
+    } else if (!strcmp(n, "pow")) {
+        put(c, "js_pow(");
+        arg(c, call, 0);
+        put(c, ", ");
+        arg(c, call, 1);
+        put(c, ")");
+    } else if (!strcmp(n, "imul")) {
+        put(c, "(");
+        int_arg(c, call, 0);
+        put(c, " * ");
+        int_arg(c, call, 1);
+        put(c, ")");
+    } else if (!strcmp(n, "log10")) {
+        unary_builtin(c, "(log2(", call, ") * 0.30102999566398120)");
+    } else if (!strcmp(n, "log1p")) {
+        unary_builtin(c, "js_log1p(", call, ")");
+    } else if (!strcmp(n, "expm1")) {
+        unary_builtin(c, "js_expm1(", call, ")");
+    } else if (!strcmp(n, "cbrt")) {
+        unary_builtin(c, "js_cbrt(", call, ")");
+    } else if (!strcmp(n, "fround")) {
+        unary_builtin(c, "(", call, ")");
+    } else if (!strcmp(n, "max") || !strcmp(n, "min")) {
+        min_max(c, n, call, 0);
+    } else { /* random */
+        put(c, "js_random()");
+    }
+}

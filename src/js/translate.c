@@ -1,0 +1,393 @@
+/* translate.c - see translate.h: parse the kernel source and the added functions, give the kernel's
+ * parameters their types (from gpuc_kernel_desc.arg_types, or from how the kernel indexes them),
+ * check, then write the runtime helpers, native functions, JS helpers (callees first) and the kernel
+ * (last, as gpuc's kernel contract wants). */
+#include "js/check.h"
+#include "js/parser.h"
+#include "js/runtime.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void register_func(js_ctx *c, js_node *fn, const char *origin)
+{
+    if (!fn->name)
+        js_fail(c, fn, "a helper function needs a name (only the kernel, the last function, may be anonymous)");
+    for (int i = 0; i < c->nfuncs; i++)
+        if (c->funcs[i]->name && !strcmp(c->funcs[i]->name, fn->name))
+            js_fail(c, fn, "the function `%s` is defined twice", fn->name);
+    if (c->nfuncs == JS_MAX_FUNCS)
+        js_fail(c, fn, "more than %d functions", JS_MAX_FUNCS);
+    if (fn->nlist > JS_MAX_PARAMS)
+        js_fail(c, fn, "`%s` has %d parameters; at most %d are supported", fn->name, fn->nlist, JS_MAX_PARAMS);
+    js_func *f = js_arena_alloc(c->arena, sizeof *f);
+    if (!f) {
+        c->oom = true;
+        js_fail(c, fn, "out of memory");
+    }
+    f->node = fn;
+    f->name = fn->name;
+    f->glsl = js_mangle(c, "jsf_", fn->name);
+    f->nparams = fn->nlist;
+    f->origin = origin;
+    c->funcs[c->nfuncs++] = f;
+}
+
+/* Function declarations nested in a body become helpers of their own (they may not use the outer
+ * function's variables: the checker reports that as a closure). */
+static void hoist_nested(js_ctx *c, js_node *n, const char *origin)
+{
+    if (!n)
+        return;
+    if (n->kind == N_FUNCDECL)
+        register_func(c, n, origin);
+    if (n->kind == N_FUNCDECL || n->kind == N_FUNCEXPR) {
+        hoist_nested(c, n->a, origin);
+        return;
+    }
+    if (n->kind >= N_VAR) { /* statements only: expressions hold no declarations */
+        hoist_nested(c, n->a, origin);
+        hoist_nested(c, n->b, origin);
+        hoist_nested(c, n->c, origin);
+        hoist_nested(c, n->d, origin);
+        for (int i = 0; i < n->nlist; i++)
+            hoist_nested(c, n->list[i], origin);
+    }
+}
+
+static void hoist_body(js_ctx *c, js_node *fn, const char *origin)
+{
+    for (int i = 0; i < fn->a->nlist; i++)
+        hoist_nested(c, fn->a->list[i], origin);
+}
+
+/* ---- argument types ---- */
+
+typedef struct arg_type {
+    const char *spelling;
+    int rank;
+    js_type elem;
+} arg_type;
+
+static const arg_type arg_types[] = {
+    {"float", 0, T_FLOAT}, {"number", 0, T_FLOAT}, {"Number", 0, T_FLOAT}, {"Float", 0, T_FLOAT},
+    {"int", 0, T_INT}, {"Integer", 0, T_INT},
+    {"float[]", 1, T_FLOAT}, {"Array", 1, T_FLOAT}, {"float[][]", 2, T_FLOAT}, {"Array2D", 2, T_FLOAT},
+    {"float[][][]", 3, T_FLOAT}, {"Array3D", 3, T_FLOAT},
+    {"int[]", 1, T_INT}, {"int[][]", 2, T_INT}, {"int[][][]", 3, T_INT},
+    {"vec2[]", 1, T_VEC2}, {"Array1D(2)", 1, T_VEC2}, {"vec3[]", 1, T_VEC3}, {"Array1D(3)", 1, T_VEC3},
+    {"vec4[]", 1, T_VEC4}, {"Array1D(4)", 1, T_VEC4},
+    {"vec2[][]", 2, T_VEC2}, {"vec3[][]", 2, T_VEC3}, {"vec4[][]", 2, T_VEC4},
+    {"vec2[][][]", 3, T_VEC2}, {"vec3[][][]", 3, T_VEC3}, {"vec4[][][]", 3, T_VEC4},
+};
+
+static void apply_arg_type(js_var *v, const arg_type *t)
+{
+    v->rank = t->rank;
+    v->elem = t->elem;
+    v->type = t->rank ? T_NONE : t->elem;
+    v->int_scalar = t->rank == 0 && t->elem == T_INT;
+}
+
+static void parse_arg_types(js_ctx *c, js_func *k, const char *spec)
+{
+    const char *s = spec;
+    int i = 0;
+    while (*s) {
+        while (*s == ' ' || *s == '\t')
+            s++;
+        const char *e = s;
+        while (*e && *e != ',')
+            e++;
+        const char *t = e;
+        while (t > s && (t[-1] == ' ' || t[-1] == '\t'))
+            t--;
+        size_t len = (size_t)(t - s);
+        const arg_type *found = NULL;
+        for (size_t j = 0; j < sizeof arg_types / sizeof arg_types[0]; j++)
+            if (strlen(arg_types[j].spelling) == len && !strncmp(arg_types[j].spelling, s, len))
+                found = &arg_types[j];
+        if (!found) {
+            snprintf(c->err, c->errlen,
+                     "arg_types \"%s\": entry %d `%.*s` is not a type (float, int, float[], float[][], "
+                     "float[][][], int[]..., vec2[], vec3[], vec4[]...)", spec, i + 1, (int)(len > 40 ? 40 : len), s);
+            longjmp(c->fail, 1);
+        }
+        if (i < k->nparams)
+            apply_arg_type(k->param_vars[i], found);
+        i++;
+        s = *e ? e + 1 : e;
+    }
+    if (i != k->nparams) {
+        snprintf(c->err, c->errlen, "arg_types \"%s\" gives %d type(s) but the kernel has %d parameter(s)", spec, i,
+                 k->nparams);
+        longjmp(c->fail, 1);
+    }
+}
+
+/* Without arg_types: a parameter indexed n times is an n-D float array, one never indexed a float. */
+static void infer_ranks(js_node *n, js_func *k)
+{
+    if (!n)
+        return;
+    if (n->kind == N_INDEX) {
+        int depth = 0;
+        js_node *root = n;
+        while (root->kind == N_INDEX) {
+            depth++;
+            root = root->a;
+        }
+        if (root->kind == N_IDENT)
+            for (int i = 0; i < k->nparams; i++) {
+                js_var *v = k->param_vars[i];
+                if (!strcmp(v->name, root->name) && depth > v->rank) {
+                    v->rank = depth > 3 ? 3 : depth;
+                    v->elem = T_FLOAT;
+                    v->type = T_NONE;
+                }
+            }
+    }
+    infer_ranks(n->a, k);
+    infer_ranks(n->b, k);
+    infer_ranks(n->c, k);
+    infer_ranks(n->d, k);
+    for (int i = 0; i < n->nlist; i++)
+        infer_ranks(n->list[i], k);
+}
+
+static void setup_kernel(js_ctx *c, js_func *k)
+{
+    k->is_kernel = true;
+    if (k->nparams > GPUC_MAX_ARGS)
+        js_fail(c, k->node, "the kernel has %d parameters; gpuc takes at most %d", k->nparams, GPUC_MAX_ARGS);
+    for (int i = 0; i < k->nparams; i++) {
+        js_var *v = js_arena_alloc(c->arena, sizeof *v);
+        if (!v) {
+            c->oom = true;
+            js_fail(c, k->node, "out of memory");
+        }
+        v->name = k->node->list[i]->name;
+        v->glsl = js_mangle(c, "js_", v->name);
+        v->is_param = true;
+        v->type = T_FLOAT;
+        k->param_vars[i] = v;
+    }
+    if (c->settings->arg_types)
+        parse_arg_types(c, k, c->settings->arg_types);
+    else
+        infer_ranks(k->node->a, k);
+}
+
+/* ---- native functions ---- */
+
+static js_type glsl_type(const char *s, size_t n)
+{
+    static const struct {
+        const char *name;
+        js_type t;
+    } types[] = {{"float", T_FLOAT}, {"int", T_INT}, {"bool", T_BOOL}, {"vec2", T_VEC2},
+                 {"vec3", T_VEC3},   {"vec4", T_VEC4}, {"void", T_VOID}};
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+        if (strlen(types[i].name) == n && !strncmp(types[i].name, s, n))
+            return types[i].t;
+    return T_NONE;
+}
+
+static const char *word(const char *s, size_t *n)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    *n = 0;
+    while (isalnum((unsigned char)s[*n]) || s[*n] == '_')
+        (*n)++;
+    return s;
+}
+
+/* Reads `type name(type a, type b) {` from a native function's text. */
+static bool parse_native(const char *src, js_native *out, char *err, size_t errlen)
+{
+    size_t n;
+    const char *s = word(src, &n);
+    memset(out, 0, sizeof *out);
+    out->ret = glsl_type(s, n);
+    if (out->ret == T_NONE) {
+        snprintf(err, errlen, "a native function must start with its return type (float, int, bool, vec2, vec3, "
+                 "vec4 or void): `type name(params) { ... }`");
+        return false;
+    }
+    s = word(s + n, &n);
+    if (!n || n >= sizeof out->name || isdigit((unsigned char)*s)) {
+        snprintf(err, errlen, "a native function needs a name after its return type");
+        return false;
+    }
+    memcpy(out->name, s, n);
+    s += n;
+    while (isspace((unsigned char)*s))
+        s++;
+    if (*s++ != '(') {
+        snprintf(err, errlen, "native function `%s`: expected `(` after its name", out->name);
+        return false;
+    }
+    for (;;) {
+        s = word(s, &n);
+        if (!n && *s == ')')
+            break;
+        if (!strncmp(s, "in", n) && n == 2)
+            s = word(s + n, &n);
+        js_type t = glsl_type(s, n);
+        if (t == T_NONE || t == T_VOID || out->nparams == JS_MAX_PARAMS) {
+            snprintf(err, errlen, "native function `%s`: parameter %d must be float, int, bool, vec2, vec3 or vec4 "
+                     "(at most %d parameters)", out->name, out->nparams + 1, JS_MAX_PARAMS);
+            return false;
+        }
+        out->params[out->nparams++] = t;
+        s = word(s + n, &n); /* the parameter's name */
+        s += n;
+        while (isspace((unsigned char)*s))
+            s++;
+        if (*s == ',') {
+            s++;
+            continue;
+        }
+        if (*s != ')') {
+            snprintf(err, errlen, "native function `%s`: expected `,` or `)` in its parameters", out->name);
+            return false;
+        }
+        break;
+    }
+    if (!strchr(s, '{')) {
+        snprintf(err, errlen, "native function `%s` has no body", out->name);
+        return false;
+    }
+    return true;
+}
+
+bool js_check_native(const char *glsl, char *name, size_t namelen, char *err, size_t errlen)
+{
+    js_native nat;
+    if (!parse_native(glsl, &nat, err, errlen))
+        return false;
+    snprintf(name, namelen, "%s", nat.name);
+    return true;
+}
+
+bool js_check_function(const char *js, char *name, size_t namelen, char *err, size_t errlen)
+{
+    js_arena arena = {0};
+    js_program prog;
+    bool ok = js_parse(js, &arena, &prog, err, errlen);
+    if (ok && (prog.nfuncs != 1 || !prog.funcs[0]->name)) {
+        snprintf(err, errlen, "an added function must be exactly one named function, `function name(a, b) { ... }`");
+        ok = false;
+    }
+    if (ok)
+        snprintf(name, namelen, "%s", prog.funcs[0]->name);
+    js_arena_free(&arena);
+    return ok;
+}
+
+/* ---- the whole translation ---- */
+
+static void load_sources(js_ctx *c, const char *js, js_func **kernel)
+{
+    js_program prog;
+    if (!js_parse(js, c->arena, &prog, c->err, c->errlen))
+        longjmp(c->fail, 1);
+    for (int i = 0; i + 1 < prog.nfuncs; i++)
+        register_func(c, prog.funcs[i], NULL);
+    js_node *kn = prog.funcs[prog.nfuncs - 1];
+    for (int i = 0; i < prog.nfuncs; i++)
+        hoist_body(c, prog.funcs[i], NULL);
+    const js_settings *s = c->settings;
+    for (int i = 0; i < s->nfunctions; i++) {
+        char origin[96];
+        js_program lib;
+        char err[512];
+        if (!js_parse(s->functions[i], c->arena, &lib, err, sizeof err) || lib.nfuncs != 1) {
+            snprintf(c->err, c->errlen, "in added function %d: %s", i + 1, lib.nfuncs != 1 ? "not one function" : err);
+            longjmp(c->fail, 1);
+        }
+        snprintf(origin, sizeof origin, "added function '%.60s'", lib.funcs[0]->name ? lib.funcs[0]->name : "?");
+        char *o = js_arena_strndup(c->arena, origin, strlen(origin));
+        register_func(c, lib.funcs[0], o);
+        hoist_body(c, lib.funcs[0], o);
+    }
+    for (int i = 0; i < s->nnatives && c->nnatives < JS_MAX_NATIVES; i++) {
+        char err[256];
+        if (!parse_native(s->natives[i], &c->natives[c->nnatives], err, sizeof err)) {
+            snprintf(c->err, c->errlen, "in native function %d: %s", i + 1, err);
+            longjmp(c->fail, 1);
+        }
+        c->natives[c->nnatives++].source = s->natives[i];
+    }
+    js_func *k = js_arena_alloc(c->arena, sizeof *k);
+    if (!k) {
+        c->oom = true;
+        js_fail(c, kn, "out of memory");
+    }
+    k->node = kn;
+    k->name = kn->name ? kn->name : "anonymous";
+    k->glsl = js_mangle(c, "jsk_", k->name);
+    k->nparams = kn->nlist;
+    for (int i = 0; i < c->nfuncs; i++)
+        if (kn->name && !strcmp(c->funcs[i]->name, kn->name))
+            js_fail(c, kn, "the kernel `%s` has the name of a helper function", kn->name);
+    *kernel = k;
+}
+
+static void emit_program(js_ctx *c, js_func *k)
+{
+    js_runtime_use use = {c->use_fmod, c->use_pow, c->use_toint, c->use_cbrt, c->use_random};
+    strbuf_puts(&c->out, "// generated by gpuc's JavaScript front end\n");
+    js_runtime_emit(&c->out, &use, c->settings->random_seed);
+    for (int i = 0; i < c->nnatives; i++) {
+        strbuf_puts(&c->out, c->natives[i].source);
+        strbuf_puts(&c->out, "\n");
+    }
+    for (int i = 0; i < c->norder; i++)
+        js_emit_function(c, c->order[i]);
+    js_emit_function(c, k);
+}
+
+bool js_translate(const char *js, const js_settings *settings, char **glsl, char *kernel_name,
+                  size_t kernel_name_len, char *err, size_t errlen, bool *out_of_memory)
+{
+    js_arena arena = {0};
+    js_ctx *c = calloc(1, sizeof *c);
+    *glsl = NULL;
+    *out_of_memory = false;
+    if (!c) {
+        *out_of_memory = true;
+        snprintf(err, errlen, "out of host memory");
+        return false;
+    }
+    c->arena = &arena;
+    c->settings = settings;
+    c->err = err;
+    c->errlen = errlen;
+    bool ok = false;
+    if (!setjmp(c->fail)) {
+        js_func *k = NULL;
+        load_sources(c, js, &k);
+        setup_kernel(c, k);
+        js_check_function_body(c, k);
+        c->origin = NULL;
+        if (k->ret == T_NONE || k->ret == T_VOID)
+            js_fail(c, k->node, "the kernel never returns a value (`return` a number or an array of 2-4 numbers)");
+        emit_program(c, k);
+        snprintf(kernel_name, kernel_name_len, "%s", k->name);
+        *glsl = strbuf_take(&c->out);
+        if (!*glsl) {
+            c->oom = true;
+            snprintf(err, errlen, "out of host memory writing GLSL");
+        }
+        ok = *glsl != NULL;
+    }
+    *out_of_memory = c->oom || arena.failed;
+    strbuf_free(&c->out);
+    js_arena_free(&arena);
+    free(c);
+    return ok;
+}

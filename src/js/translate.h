@@ -1,0 +1,42 @@
+/* translate.h - the JavaScript front end's entry point: GPU.js kernel source in, a kernel in gpuc's
+ * GLSL kernel form out (see THE KERNEL CONTRACT in gpuc.h). It needs no GL context, so the fuzzer and
+ * tests can call it directly; gpuc_create_kernel_js (api.c) hands its output to gpuc_create_kernel. */
+#ifndef GPUC_JS_TRANSLATE_H
+#define GPUC_JS_TRANSLATE_H
+
+#include "gpuc.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define JS_DEFAULT_LOOP_MAX 1000
+
+typedef struct js_settings {
+    gpuc_dims output;                /* this.output.x/y/z (absent dimensions read as 1) */
+    const gpuc_constant *constants;  /* this.constants.<name>, ended by a NULL name or the count */
+    int nconstants;
+    const char *arg_types;           /* gpuc_kernel_desc.arg_types, or NULL to infer from use */
+    int loop_max_iterations;         /* 0 means JS_DEFAULT_LOOP_MAX */
+    uint32_t random_seed;            /* Math.random's seed (compiled in) */
+    const char *const *functions;    /* JS helper sources registered with gpuc_add_function */
+    int nfunctions;
+    const char *const *natives;      /* GLSL helper sources registered with gpuc_add_native_function */
+    int nnatives;
+} js_settings;
+
+/* Translates js (the last function is the kernel). On success *glsl is the GLSL kernel source (caller
+ * frees) and kernel_name its JS name ("anonymous" for `function (...)`). On failure err holds a message
+ * that starts with "L:C: " (a position in js) or names the added function it comes from, and *glsl is
+ * NULL. Returns false on failure; *out_of_memory tells that cause apart. */
+bool js_translate(const char *js, const js_settings *settings, char **glsl, char *kernel_name,
+                  size_t kernel_name_len, char *err, size_t errlen, bool *out_of_memory);
+
+/* Checks one gpuc_add_function source on its own (it must parse as exactly one named function).
+ * Writes its name into name. */
+bool js_check_function(const char *js, char *name, size_t namelen, char *err, size_t errlen);
+
+/* Checks one gpuc_add_native_function source: `type name(params) { ... }` with GLSL types. */
+bool js_check_native(const char *glsl, char *name, size_t namelen, char *err, size_t errlen);
+
+#endif

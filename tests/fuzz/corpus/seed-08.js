@@ -1,0 +1,1 @@
+(function (stride) { return this.thread.x ^ stride; }

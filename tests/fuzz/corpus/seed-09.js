@@ -1,0 +1,1 @@
+Mfunction (s) { return s[this.thread.x] >= this.constants.threshold ? 1 : 0; }

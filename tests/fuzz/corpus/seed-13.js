@@ -1,0 +1,1 @@
+áfunction (m, s) { return m[this.thread.y][this.thread.x] * s; }

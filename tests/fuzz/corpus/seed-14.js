@@ -1,0 +1,1 @@
+function (a, v, k) { return a[this.thread.x] * k + v[this.thread.x][1]; }

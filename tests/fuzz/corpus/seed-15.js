@@ -1,0 +1,1 @@
++function (a) { return a[0]; }

@@ -1,0 +1,1 @@
+Pfunction () { return [this.thread.x, 2, this.thread.x / 4]; }

@@ -1,0 +1,1 @@
+ufunction (n) { let c = 0; for (let i = 0; i < n; i++) { c++; } return c; }

@@ -1,0 +1,1 @@
+šfunction (n) { let c = 0; while (c < n) c += 2; return c; }

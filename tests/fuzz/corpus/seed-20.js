@@ -1,0 +1,1 @@
+äfunction addOne(v) { return v + 1; }

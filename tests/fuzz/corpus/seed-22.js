@@ -1,0 +1,1 @@
+.function addOne(v) { return v; }

@@ -1,0 +1,1 @@
+Sfunction (v) { return v; }

@@ -1,0 +1,1 @@
+xfunction f(v) { return 'x'; }

@@ -1,0 +1,1 @@
+Âfunction () { return 1; }

@@ -1,0 +1,3 @@
+çfunction (a) {
+  return a.length;
+}

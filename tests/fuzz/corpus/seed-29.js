@@ -1,0 +1,4 @@
+1function (a) {
+  for (let k in a) {}
+  return 1;
+}

@@ -1,0 +1,4 @@
+Vfunction () {
+  const o = {x: 1};
+  return 1;
+}

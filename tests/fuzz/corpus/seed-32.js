@@ -1,0 +1,4 @@
+ function () {
+  const f = v => v * 2;
+  return 1;
+}

@@ -1,0 +1,4 @@
+Åfunction () {
+  const s = "text";
+  return 1;
+}

@@ -1,0 +1,3 @@
+function () {
+  return outer * 2;
+}

@@ -1,0 +1,4 @@
+4function (a) {
+  a = 3;
+  return a;
+}

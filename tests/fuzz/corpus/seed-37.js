@@ -1,0 +1,4 @@
+Yfunction (a) {
+  a[0] = 3;
+  return a[0];
+}

@@ -1,0 +1,4 @@
+~function () {
+  const f = function (v) { return v; };
+  return f(1);
+}

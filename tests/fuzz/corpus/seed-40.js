@@ -1,0 +1,3 @@
+Èfunction () {
+  return new Array(3);
+}

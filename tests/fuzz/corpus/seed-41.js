@@ -1,0 +1,3 @@
+ífunction () {
+  return `x`;
+}

@@ -1,0 +1,3 @@
+7function () {
+  return nothing(1);
+}

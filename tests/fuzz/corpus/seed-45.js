@@ -1,0 +1,3 @@
+function () {
+  return this.thread.w;
+}

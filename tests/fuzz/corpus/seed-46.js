@@ -1,0 +1,3 @@
+¦function (a) {
+  return a[0] + a;
+}

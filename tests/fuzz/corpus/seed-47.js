@@ -1,0 +1,3 @@
+Ëfunction (a) {
+  return a[1][2] + a[0];
+}

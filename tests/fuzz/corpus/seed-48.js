@@ -1,0 +1,3 @@
+ðfunction () {
+  return 1 +;
+}

@@ -1,0 +1,3 @@
+:function (a) {
+  return helper(a) + a[0];
+}

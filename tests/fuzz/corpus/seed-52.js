@@ -1,0 +1,5 @@
+„function () {
+  const c = 1;
+  c = 2;
+  return c;
+}

@@ -1,0 +1,3 @@
+Îfunction () {
+  return typeof 1;
+}

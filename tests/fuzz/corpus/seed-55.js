@@ -1,0 +1,1 @@
+ófunction helper(v) { return v; }

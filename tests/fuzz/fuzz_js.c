@@ -1,0 +1,55 @@
+/* fuzz_js.c - libFuzzer target over the JavaScript front end (parser, checker, GLSL writer) without
+ * any GL: every input must give GLSL or an error message, never a crash, hang or leak. The first
+ * byte picks settings (declared or inferred argument types, loop cap, added functions). */
+#include "js/translate.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 1 || size > 1 << 16)
+        return 0;
+    uint8_t mode = data[0];
+    char *src = malloc(size);
+    if (!src)
+        return 0;
+    memcpy(src, data + 1, size - 1);
+    src[size - 1] = '\0';
+
+    static const gpuc_constant constants[] = {{"n", 64}, {"size", 8}, {"f", 0.5}, {"k", 3, GPUC_FLOAT}, {NULL}};
+    static const char *const functions[] = {"function helper(a, b) { return a * b + 1; }",
+                                            "function vec(v) { return [v, v * 2]; }"};
+    static const char *const natives[] = {"float nat(float a, int b) { return a + float(b); }"};
+    static const char *const arg_types[] = {NULL, "float[], float", "float[][], int", "vec4[], float[][][], int"};
+    js_settings s = {
+        .output = {16, (mode & 1) ? 4 : 0, (mode & 2) ? 2 : 0},
+        .constants = constants,
+        .nconstants = 4,
+        .arg_types = arg_types[(mode >> 2) & 3],
+        .loop_max_iterations = (mode & 16) ? 7 : 0,
+        .random_seed = mode,
+        .functions = (mode & 32) ? functions : NULL,
+        .nfunctions = (mode & 32) ? 2 : 0,
+        .natives = (mode & 64) ? natives : NULL,
+        .nnatives = (mode & 64) ? 1 : 0,
+    };
+    char *glsl = NULL, name[64], err[1024];
+    bool oom;
+    if (js_translate(src, &s, &glsl, name, sizeof name, err, sizeof err, &oom)) {
+        if (!glsl || !strstr(glsl, "jsk"))
+            abort(); /* success must come with GLSL holding the kernel */
+        free(glsl);
+    } else if (glsl || !err[0]) {
+        abort(); /* failure must come with a message and no GLSL */
+    }
+    if (mode & 128) {
+        js_check_function(src, name, sizeof name, err, sizeof err);
+        js_check_native(src, name, sizeof name, err, sizeof err);
+    }
+    free(src);
+    return 0;
+}
