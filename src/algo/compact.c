@@ -40,8 +40,8 @@ static gpuc_status check_desc(gpuc *gpu, const gpuc_compact_desc *desc, gpuc_typ
                          ".threshold, or a .predicate kernel", (int)desc->op);
     if (type == GPUC_FLOAT)
         return GPUC_OK;
-    if (!(desc->threshold == floor(desc->threshold) && fabs(desc->threshold) <= 2147483647.0 &&
-          desc->threshold >= -2147483648.0))
+    double t = desc->threshold;
+    if (!(t == floor(t) && t >= -2147483648.0 && t <= 2147483647.0)) /* false for NaN too */
         return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
                          "gpuc_compact: threshold %g is not a 32-bit integer, as int values need", desc->threshold);
     return GPUC_OK;
