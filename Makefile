@@ -45,7 +45,7 @@ EXAMPLE_BIN := $(EXAMPLE_SRC:examples/%.c=$(BUILD)/examples/%)
 
 DEPS_STAMP := build/.deps-installed
 
-.PHONY: all lib check examples install uninstall deps glad clean help
+.PHONY: all lib check examples bench install installcheck uninstall deps glad clean help
 .DEFAULT_GOAL := all
 
 all: lib
@@ -58,7 +58,9 @@ help:
 	@echo "  make check           build and run the Check test suites on the default device"
 	@echo "  make check SANITIZE=1  the same with ASan + UBSan (leak detection on), in build/sanitize/"
 	@echo "  make examples        build the example programs into build/examples/"
+	@echo "  make bench           the gauntlet rows (../shared/spec/gauntlet.md) beside their C oracles; BENCH_ARGS='--row topk --json f.json'"
 	@echo "  make install PREFIX=/usr/local   install header, libraries and gpuc.pc (pkg-config)"
+	@echo "  make installcheck    install into a scratch prefix and build a program with pkg-config against it"
 	@echo "  make uninstall PREFIX=...        remove what install put there"
 	@echo "  make deps            install the Debian packages the build and tests need (scripts/install-deps.sh)"
 	@echo "  make glad            regenerate the committed GL 4.3 loader in src/glad/ (scripts/gen-glad.sh)"
@@ -122,6 +124,18 @@ $(BUILD)/examples/%: examples/%.c $(EXAMPLE_COMMON) $(wildcard examples/common/*
 
 examples: $(EXAMPLE_BIN)
 
+BENCH_SRC := $(sort $(wildcard tests/bench/*.c))
+BENCH_BIN := $(BUILD)/bench/gpuc-bench
+BENCH_ARGS ?=
+
+$(BENCH_BIN): $(BENCH_SRC) $(wildcard tests/bench/*.h) $(STATIC_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) -Iinclude -Isrc/glad/include -D_POSIX_C_SOURCE=200809L -std=c11 $(USER_WARNFLAGS) -O3 -g $(SANFLAGS) $(CFLAGS) \
+		-o $@ $(BENCH_SRC) $(STATIC_LIB) $(LIBS) $(LDFLAGS)
+
+bench: $(BENCH_BIN)
+	$(BENCH_BIN) $(BENCH_ARGS)
+
 # Sanitizer runs: leaks in gpuc are reported; Mesa's driver stays loaded (tests/fixture.c) so its own
 # unload-time allocation does not count against us.
 check: $(TEST_BIN) $(EXAMPLE_BIN)
@@ -137,6 +151,9 @@ install: lib
 	ln -sf libgpuc.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libgpuc.so
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' scripts/gpuc.pc.in \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/gpuc.pc
+
+installcheck: lib
+	scripts/test-install.sh
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/include/gpuc.h $(DESTDIR)$(PREFIX)/lib/libgpuc.a \

@@ -1,7 +1,12 @@
-// compute_main.glsl - the compute-shader main() wrapped around a kernel: one invocation per output
-// cell. An output larger than one dispatch (work group count, or the storage block size) is computed
-// in several dispatches, each writing the buffer range bound for it; gpuc_first_cell says where
-// this dispatch starts.
+// compute_main.glsl - the compute-shader main() wrapped around a kernel: it computes the cells of the
+// grid (the output cells of an ordinary kernel). A grid larger than one dispatch (work group count, or
+// the storage block size) is computed in several dispatches; gpuc_first_cell says where this dispatch
+// starts. An ordinary kernel's dispatch writes the output range bound for it (index local_cell); a
+// scatter kernel sees the whole output and writes where it set outputIndex.
+// Each invocation computes $CELLS_PER_INVOCATION cells, one dispatch-width apart (so neighbouring SIMD
+// lanes still touch neighbouring cells): on llvmpipe the fixed cost of an invocation is comparable to
+// a small kernel's work. gpuc uses more than one only for kernels without loops, because llvmpipe's
+// loop budget is per invocation.
 
 //@ main
 layout(local_size_x = $LOCAL_SIZE) in;
@@ -11,19 +16,34 @@ uniform uint gpuc_cell_count;
 
 void main()
 {
-    uint local_cell = gl_GlobalInvocationID.x;
-    if (local_cell >= gpuc_cell_count)
-        return;
-    int cell = int(gpuc_first_cell + local_cell);
-    thread = ivec3(cell % outputSize.x, (cell / outputSize.x) % outputSize.y, cell / (outputSize.x * outputSize.y));
-    $RETURN_TYPE result = $KERNEL();
-    $STORE
+    uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
+    for (uint gpuc_k = 0u; gpuc_k < $CELLS_PER_INVOCATIONu; gpuc_k++) {
+        uint local_cell = gl_GlobalInvocationID.x + gpuc_k * stride;
+        if (local_cell >= gpuc_cell_count)
+            return;
+        int cell = int(gpuc_first_cell + local_cell);
+        thread = ivec3(cell % gpuc_grid.x, (cell / gpuc_grid.x) % gpuc_grid.y, cell / (gpuc_grid.x * gpuc_grid.y));
+        $BEFORE_KERNEL
+        $RETURN_TYPE result = $KERNEL();
+        $STORE
+    }
 }
 
+//@ gather_index
+uint index = local_cell;
+
+//@ scatter_index
+outputIndex = -1;
+
+//@ scatter_guard
+if (outputIndex < 0 || outputIndex >= outputSize.x * outputSize.y * outputSize.z)
+            continue;
+        uint index = uint(outputIndex);
+
 //@ store_cell
-gpuc_output[local_cell] = result;
+gpuc_output[index] = result;
 
 //@ store_vec3
-gpuc_output[3u * local_cell] = result.x;
-    gpuc_output[3u * local_cell + 1u] = result.y;
-    gpuc_output[3u * local_cell + 2u] = result.z;
+gpuc_output[3u * index] = result.x;
+        gpuc_output[3u * index + 1u] = result.y;
+        gpuc_output[3u * index + 2u] = result.z;

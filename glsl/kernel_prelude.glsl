@@ -7,6 +7,12 @@
 ivec3 thread;
 // The output size, 1 in absent dimensions (GPU.js's this.output; GLSL reserves `output`).
 const ivec3 outputSize = ivec3($OUT_X, $OUT_Y, $OUT_Z);
+// The grid of invocations: the output for an ordinary kernel, `.threads` for a scatter kernel.
+const ivec3 gpuc_grid = ivec3($GRID_X, $GRID_Y, $GRID_Z);
+
+//@ scatter
+// A scatter kernel sets this to the flat output cell its result goes to; left at -1, it writes nothing.
+int outputIndex;
 
 //@ constants_begin
 struct gpuc_constants_t {

@@ -119,7 +119,8 @@ typedef struct gpuc_options {
  * and what to install, and must be released with gpuc_close. */
 GPUC_API gpuc_status gpuc_open(gpuc **gpu, const gpuc_options *opts);
 
-/* Releases the context and everything still made in it (kernels, arrays). NULL is ignored. */
+/* Releases the context and everything still made in it (kernels, arrays): their handles are invalid
+ * afterwards, so do not free them again. NULL is ignored. */
 GPUC_API void gpuc_close(gpuc *gpu);
 
 /* The message of the most recent failed call on this context ("" while none has failed); a later
@@ -216,6 +217,15 @@ typedef struct gpuc_kernel_desc {
      * run reads its result back into host memory before it returns, as GPU.js returns arrays. */
     bool pipeline;
     const char *name; /* for messages; NULL means the kernel function's name */
+    /* A scatter kernel (what a compute shader can do and GPU.js cannot): it runs once per cell of
+     * `threads` (thread.x/y/z range over it; zero means the output size) and chooses where its result
+     * goes by setting the predeclared `int outputIndex` to a flat output cell (x fastest). Left at -1,
+     * or outside the output, the invocation writes nothing; cells nobody writes keep their value (zero
+     * in gpuc_run's new array, the old contents with gpuc_run_to). Two invocations writing one cell:
+     * one of them wins, unspecified which. The whole output must fit one storage binding
+     * (gpuc_info.max_storage_block_size). */
+    bool scatter;
+    gpuc_dims threads;
 } gpuc_kernel_desc;
 
 /* Compiles `source` (see THE KERNEL CONTRACT) into a kernel. Syntax and type errors are reported
@@ -230,6 +240,10 @@ GPUC_API void gpuc_kernel_free(gpuc_kernel *k);
 /* The kernel's parameters as parsed from its signature. */
 GPUC_API int gpuc_kernel_arg_count(const gpuc_kernel *k);
 GPUC_API gpuc_type gpuc_kernel_return_type(const gpuc_kernel *k);
+
+/* The complete GLSL compute program gpuc made of the kernel (GPU.js's kernel.toString()): for reading
+ * what runs, or compiling it elsewhere. Valid until the context closes; "" for NULL. */
+GPUC_API const char *gpuc_kernel_glsl(const gpuc_kernel *k);
 
 /* One argument of a run. Build them with the helpers below. */
 typedef enum gpuc_arg_kind {
@@ -289,6 +303,68 @@ GPUC_API gpuc_status gpuc_run_to(gpuc_kernel *k, const gpuc_arg *args, int nargs
 /* ---------------------------------------------------------------------------------------------- */
 /* Algorithms (src/algo/): host drivers over the kernel API                                        */
 /* ---------------------------------------------------------------------------------------------- */
+
+/* ---- Top-k ----
+ * ORDER. Values are ordered as float32 numbers, exactly (the drivers compare order-preserving integer
+ * keys, never rounded floats): -inf < negatives < -0.0 == +0.0 < positives < +inf < NaN. -0.0 and +0.0
+ * are one value (as `==` says in C), so they tie. Every NaN (any sign or payload) ranks above +inf, as
+ * torch.topk does: NaNs come first among the largest and last among the smallest. Ties, NaNs included,
+ * are broken by the lower index first: the tutorial's rank semantics (rank of element i = the number of
+ * elements that come before it), for largest and smallest alike. Returned values keep their own bits.
+ *
+ * INPUT. `values` is a 1D float array: a device array (gpuc_arg_array; never copied) or host data
+ * (gpuc_arg_host_f32, uploaded once per call). Other kinds, types or shapes fail with
+ * GPUC_ERROR_TYPE_MISMATCH or GPUC_ERROR_INVALID_ARGUMENT; more elements than the device's largest array
+ * with GPUC_ERROR_LIMIT.
+ *
+ * RESULTS are new arrays owned by the caller (gpuc_array_free). With .pipeline they stay on the device
+ * for the next kernel; without it they are read back before the call returns, as gpuc_run does. */
+
+typedef struct gpuc_topk_desc {
+    size_t k;       /* required: how many to select, 1 <= k <= n */
+    bool smallest;  /* select the k smallest (ascending) instead of the k largest (descending) */
+    bool pipeline;  /* keep the results on the device only (no read back) */
+} gpuc_topk_desc;
+
+/* The k largest (or smallest) of n float32 values and their indices, in order (see ORDER above).
+ * values_out gets k floats, indices_out k ints (indices into `values`); either may be NULL (not both).
+ * How: a count kernel over contiguous chunks finds the k-th key by bisection over the 32 key bits (33
+ * counting passes over the data; each pass's per-chunk counts are summed on the device, so one int
+ * comes back per step), per-chunk survivor counts and their prefix sums are computed on the device, a
+ * gather kernel collects the survivors in index order (each output slot binary-searches the chunk
+ * offsets and walks its chunk), and a bitonic sort kernel over the next power of two >= k orders them.
+ * Everything runs on the device; only 33 single ints are read back. */
+GPUC_API gpuc_status gpuc_topk(gpuc *gpu, gpuc_arg values, const gpuc_topk_desc *desc, gpuc_array **values_out,
+                               gpuc_array **indices_out);
+
+typedef struct gpuc_topk_cutoff_desc {
+    size_t k;        /* required: 1 <= k <= n */
+    int threads;     /* count kernel invocations; 0 means 256 */
+    int chunk;       /* elements each invocation counts (strided by `threads`); 0 means enough to cover n.
+                      * threads * chunk must cover n, and chunk must fit the device's loop budget. */
+} gpuc_topk_cutoff_desc;
+
+/* The seed's bisection (tutorial top-k task 4): a count-above kernel (thread x counts
+ * values[i * threads + x] > t for i < chunk) and a host bisection in double precision: lo = min - 1,
+ * hi = max; mid = (lo + hi) / 2 (passed to the kernel as float32); count(> mid) >= k raises lo, else
+ * hi = mid; stop when hi - lo <= 0.5. *cutoff = floor(lo): for whole-number data, count(> cutoff) >= k.
+ * The per-thread counts are summed on the device: one int comes back per step. *above (may be NULL)
+ * gets count(> cutoff). Values must be finite (an infinity makes the bracket infinite:
+ * GPUC_ERROR_INVALID_ARGUMENT); a NaN is never counted, as in the tutorial's comparison. */
+GPUC_API gpuc_status gpuc_topk_cutoff(gpuc *gpu, gpuc_arg values, const gpuc_topk_cutoff_desc *desc,
+                                      double *cutoff, int64_t *above);
+
+typedef struct gpuc_rank_desc {
+    bool smallest; /* rank 0 is the smallest instead of the largest */
+    bool pipeline; /* keep the result on the device only */
+} gpuc_rank_desc;
+
+/* Rank by counting (tutorial top-k tasks 1-3): ranks_out gets n ints, rank of element i = the number of
+ * elements that come before it in ORDER (larger, or equal at a lower index), so the ranks are a
+ * permutation of 0..n-1. Each invocation compares against all n elements: O(n^2) work, and n may not
+ * exceed the device's loop budget (gpuc_info.loop_budget, 65,535 on llvmpipe: GPUC_ERROR_LIMIT);
+ * use gpuc_topk for large n. desc may be NULL (largest first, read back). */
+GPUC_API gpuc_status gpuc_rank(gpuc *gpu, gpuc_arg values, const gpuc_rank_desc *desc, gpuc_array **ranks_out);
 
 /* ---- Sorting ---------------------------------------------------------------------------------- */
 /*

@@ -63,8 +63,14 @@ const char *gpuc_type_name(gpuc_type type);
 gpuc_status gpuc_dims_check(gpuc *gpu, gpuc_dims dims, const char *what, size_t *cells, int *rank);
 int gpuc_dims_rank(gpuc_dims dims);
 
-/* Makes an array; internal ones stay off the user's list (a kernel owns them). */
-gpuc_status gpuc_array_make(gpuc *gpu, gpuc_type type, gpuc_dims dims, bool internal, gpuc_array **out);
+/* How gpuc_array_make prepares an array. */
+enum {
+    ARRAY_INTERNAL = 1, /* owned by a kernel (upload scratch): not on the user's list */
+    ARRAY_OVERWRITTEN = 2 /* the caller writes every value next: zero only the padding, not the data */
+};
+
+/* Makes an array, zero-filled unless ARRAY_OVERWRITTEN. */
+gpuc_status gpuc_array_make(gpuc *gpu, gpuc_type type, gpuc_dims dims, unsigned flags, gpuc_array **out);
 void gpuc_array_destroy(gpuc_array *a);
 
 /* Uploads host data into an array of the same value count (no checks beyond GL errors). */

@@ -1,19 +1,22 @@
-/* suites.h - every Check suite of the test program; test_main.c runs them in this order. */
+/* suites.h - every Check suite of the test program; test_main.c runs them in this order.
+ * One line per suite: GPUC_SUITE(name) declares `Suite *suite_name(void)` and runs it as "name". */
 #ifndef GPUC_TEST_SUITES_H
 #define GPUC_TEST_SUITES_H
 
 #include <check.h>
 
-Suite *suite_device(void);
-Suite *suite_arrays(void);
-Suite *suite_kernels(void);
-Suite *suite_errors(void);
-Suite *suite_sort(void);
-Suite *suite_compact(void);
+#define GPUC_TEST_SUITES \
+    GPUC_SUITE(device)   \
+    GPUC_SUITE(arrays)   \
+    GPUC_SUITE(kernels)  \
+    GPUC_SUITE(errors)   \
+    GPUC_SUITE(scatter)  \
+    GPUC_SUITE(topk)     \
+    GPUC_SUITE(sort)     \
+    GPUC_SUITE(compact)
 
-#define GPUC_TEST_SUITES {"device", suite_device}, {"arrays", suite_arrays}, {"kernels", suite_kernels}, \
-    {"errors", suite_errors}, \
-    {"sort", suite_sort}, \
-    {"compact", suite_compact}
+#define GPUC_SUITE(name) Suite *suite_##name(void);
+GPUC_TEST_SUITES
+#undef GPUC_SUITE
 
 #endif

@@ -44,6 +44,11 @@ START_TEST(seed_count_above_matches_c)
     gpuc_kernel *k = make(COUNT_ABOVE, (gpuc_kernel_desc){.output = {T}, .constants = {{"threads", T}, {"chunk", C}}});
     ck_assert_int_eq(gpuc_kernel_arg_count(k), 2);
     ck_assert_int_eq(gpuc_kernel_return_type(k), GPUC_FLOAT);
+    const char *glsl = gpuc_kernel_glsl(k);
+    ck_assert_ptr_nonnull(strstr(glsl, "#version 430"));
+    ck_assert_ptr_nonnull(strstr(glsl, "values(i * constants.threads + thread.x)")); /* a[i] -> accessor */
+    ck_assert_ptr_nonnull(strstr(glsl, "void main()"));
+    ck_assert_str_eq(gpuc_kernel_glsl(NULL), "");
     const float thresholds[] = {-1.0f, 0.0f, 50000.0f, 99998.0f, 1e9f};
     for (int t = 0; t < 5; t++) {
         size_t n;
@@ -401,7 +406,9 @@ START_TEST(large_output_2_24)
     enum { N = 1 << 24 };
     gpuc_stats before, after;
     ck_assert_gpuc_ok(gpuc_get_stats(gpu, &before));
-    gpuc_kernel *k = make("int f() { return thread.x ^ 0x5a5a5; }", (gpuc_kernel_desc){.output = {N}});
+    /* The loop keeps one cell per invocation, so 2^24 cells need several dispatches of 65,535 groups. */
+    gpuc_kernel *k = make("int f() { int r = thread.x; for (int i = 0; i < 1; i++) r ^= 0x5a5a5; return r; }",
+                          (gpuc_kernel_desc){.output = {N}});
     gpuc_array *r;
     ck_assert_gpuc_ok(gpuc_run(k, NULL, 0, &r));
     ck_assert_gpuc_ok(gpuc_get_stats(gpu, &after));
@@ -411,6 +418,24 @@ START_TEST(large_output_2_24)
     for (int i = 0; i < N; i++)
         if (out[i] != (i ^ 0x5a5a5))
             ck_abort_msg("cell %d: %d, expected %d", i, out[i], i ^ 0x5a5a5);
+    free(out);
+    gpuc_array_free(r);
+    gpuc_kernel_free(k);
+}
+END_TEST
+
+START_TEST(loop_free_kernel_over_an_odd_size)
+{
+    /* Loop-free kernels compute several cells per invocation: every cell, and no cell twice or past the end. */
+    enum { N = 1000003 };
+    gpuc_kernel *k = make("int f(int base) { return base + thread.x * 3; }", (gpuc_kernel_desc){.output = {N}});
+    gpuc_array *r;
+    ck_assert_gpuc_ok(gpuc_run(k, (gpuc_arg[]){gpuc_arg_i32(-5)}, 1, &r));
+    int32_t *out = malloc((size_t)N * sizeof *out);
+    ck_assert_gpuc_ok(gpuc_array_read_i32(r, out, N));
+    for (int i = 0; i < N; i++)
+        if (out[i] != -5 + i * 3)
+            ck_abort_msg("cell %d: %d, expected %d", i, out[i], -5 + i * 3);
     free(out);
     gpuc_array_free(r);
     gpuc_kernel_free(k);
@@ -455,6 +480,10 @@ START_TEST(loops_with_runtime_bounds_are_allowed)
     float *out = run_f32(k, (gpuc_arg[]){gpuc_arg_i32(1000)}, 1, &cnt);
     ck_assert_float_eq(out[1], 1000.0f);
     free(out);
+    /* All of llvmpipe's budget is the kernel's: gpuc's own main() spends none of it. */
+    out = run_f32(k, (gpuc_arg[]){gpuc_arg_i32(65535)}, 1, &cnt);
+    ck_assert_float_eq(out[0], 65535.0f);
+    free(out);
     gpuc_kernel_free(k);
 }
 END_TEST
@@ -479,6 +508,7 @@ Suite *suite_kernels(void)
     suite_add_tcase(s, tc);
     tc = fixture_tcase("large");
     tcase_add_test(tc, large_output_2_24);
+    tcase_add_test(tc, loop_free_kernel_over_an_odd_size);
     tcase_add_test(tc, output_larger_than_one_storage_binding);
     suite_add_tcase(s, tc);
     return s;

@@ -24,7 +24,9 @@ static bool wanted(const char *name, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+#define GPUC_SUITE(name) {#name, suite_##name},
     static const named_suite suites[] = {GPUC_TEST_SUITES};
+#undef GPUC_SUITE
     int failed = 0, ran = 0;
     for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++) {
         if (!wanted(suites[i].name, argc, argv))

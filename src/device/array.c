@@ -74,7 +74,7 @@ static void list_remove(gpuc_array *a)
     a->prev = a->next = NULL;
 }
 
-gpuc_status gpuc_array_make(gpuc *gpu, gpuc_type type, gpuc_dims dims, bool internal, gpuc_array **out)
+gpuc_status gpuc_array_make(gpuc *gpu, gpuc_type type, gpuc_dims dims, unsigned flags, gpuc_array **out)
 {
     int components = gpuc_type_components(type);
     if (!components)
@@ -102,15 +102,19 @@ gpuc_status gpuc_array_make(gpuc *gpu, gpuc_type type, gpuc_dims dims, bool inte
     a->cells = cells;
     a->values = (size_t)values;
     a->bytes = (size_t)texels * 16;
-    a->internal = internal;
+    a->internal = (flags & ARRAY_INTERNAL) != 0;
 
     glGetError(); /* start clean: the allocation's own error is what we want to see */
     glGenBuffers(1, &a->buffer);
     glBindBuffer(GL_COPY_WRITE_BUFFER, a->buffer);
     glBufferData(GL_COPY_WRITE_BUFFER, (GLsizeiptr)a->bytes, NULL, GL_DYNAMIC_COPY);
-    /* Zero-filled, padding included: reads past the end of the data must see 0. */
+    /* Reads past the end of the data (into the padding) must see 0. Clearing data that the caller is
+     * about to overwrite anyway would cost a full pass over memory. */
     GLuint zero = 0;
-    glClearBufferData(GL_COPY_WRITE_BUFFER, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
+    size_t keep = (flags & ARRAY_OVERWRITTEN) ? a->values * 4 : 0;
+    if (keep < a->bytes)
+        glClearBufferSubData(GL_COPY_WRITE_BUFFER, GL_R32UI, (GLintptr)keep, (GLsizeiptr)(a->bytes - keep),
+                             GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
     glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
     st = gpuc_check_gl(gpu, "allocating an array");
     if (st != GPUC_OK) {
@@ -118,7 +122,7 @@ gpuc_status gpuc_array_make(gpuc *gpu, gpuc_type type, gpuc_dims dims, bool inte
         free(a);
         return st;
     }
-    if (!internal)
+    if (!a->internal)
         list_insert(a);
     *out = a;
     return GPUC_OK;
@@ -142,7 +146,7 @@ gpuc_status gpuc_array_new(gpuc *gpu, gpuc_type type, gpuc_dims dims, gpuc_array
         return st;
     if (!out)
         return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_array_new: out is NULL");
-    return gpuc_array_make(gpu, type, dims, false, out);
+    return gpuc_array_make(gpu, type, dims, 0, out);
 }
 
 gpuc_status gpuc_array_upload(gpuc_array *a, const void *data)
@@ -165,7 +169,7 @@ static gpuc_status array_from(gpuc *gpu, gpuc_type type, const void *data, gpuc_
     if (!data || !out)
         return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn, data ? "out" : "data");
     gpuc_array *a;
-    st = gpuc_array_make(gpu, type, dims, false, &a);
+    st = gpuc_array_make(gpu, type, dims, ARRAY_OVERWRITTEN, &a);
     if (st != GPUC_OK)
         return st;
     st = gpuc_array_upload(a, data);

@@ -68,19 +68,41 @@ static bool emit_param(strbuf *sb, const kernel_param *p, int binding)
     return ok && glsl_emit(sb, gpuc_glsl_array_access, section, fields);
 }
 
-char *codegen_compute(const kernel_signature *sig, const char *user_source, gpuc_dims output,
+/* Writes x, y, z of dims (absent ones as 1) as decimal strings. */
+static void dims_text(gpuc_dims d, char x[16], char y[16], char z[16])
+{
+    snprintf(x, 16, "%u", d.x);
+    snprintf(y, 16, "%u", d.y ? d.y : 1);
+    snprintf(z, 16, "%u", d.z ? d.z : 1);
+}
+
+/* The code around the kernel call in main(): where the result goes. */
+static bool emit_store(strbuf *before, strbuf *store, const kernel_signature *sig, bool scatter)
+{
+    bool ok = glsl_emit(before, gpuc_glsl_compute_main, scatter ? "scatter_index" : "gather_index", NULL);
+    if (scatter) {
+        ok = ok && glsl_emit(store, gpuc_glsl_compute_main, "scatter_guard", NULL);
+        strbuf_puts(store, "    ");
+    }
+    return ok && glsl_emit(store, gpuc_glsl_compute_main, sig->return_type == GPUC_VEC3 ? "store_vec3" : "store_cell",
+                           NULL);
+}
+
+char *codegen_compute(const kernel_signature *sig, const char *user_source, codegen_shape shape,
                       const resolved_constant *constants, int nconstants)
 {
     strbuf sb = {0};
-    char ox[16], oy[16], oz[16], local[16];
-    snprintf(ox, sizeof ox, "%u", output.x);
-    snprintf(oy, sizeof oy, "%u", output.y ? output.y : 1);
-    snprintf(oz, sizeof oz, "%u", output.z ? output.z : 1);
+    char ox[16], oy[16], oz[16], gx[16], gy[16], gz[16], local[16], per[16];
+    dims_text(shape.output, ox, oy, oz);
+    dims_text(shape.grid, gx, gy, gz);
     snprintf(local, sizeof local, "%d", CODEGEN_LOCAL_SIZE);
+    snprintf(per, sizeof per, "%d", shape.cells_per_invocation);
 
     strbuf_printf(&sb, "#version 430\n#line 1 %d\n", SOURCE_DECLARATIONS);
-    const char *out_fields[] = {"OUT_X", ox, "OUT_Y", oy, "OUT_Z", oz, NULL};
+    const char *out_fields[] = {"OUT_X", ox, "OUT_Y", oy, "OUT_Z", oz, "GRID_X", gx, "GRID_Y", gy, "GRID_Z", gz, NULL};
     bool ok = glsl_emit(&sb, gpuc_glsl_kernel_prelude, "prelude", out_fields);
+    if (shape.scatter)
+        ok = ok && glsl_emit(&sb, gpuc_glsl_kernel_prelude, "scatter", NULL);
     ok = ok && emit_constants(&sb, constants, nconstants);
     for (int i = 0, binding = 0; ok && i < sig->nparams; i++)
         ok = emit_param(&sb, &sig->params[i], sig->params[i].rank ? binding++ : -1);
@@ -89,13 +111,15 @@ char *codegen_compute(const kernel_signature *sig, const char *user_source, gpuc
     strbuf_puts(&sb, user_source);
     strbuf_printf(&sb, "\n#line 1 %d\n", SOURCE_MAIN);
 
-    strbuf store = {0};
+    strbuf before = {0}, store = {0};
     const char *ret = glsl_type(sig->return_type);
-    ok = ok && glsl_emit(&store, gpuc_glsl_compute_main, sig->return_type == GPUC_VEC3 ? "store_vec3" : "store_cell",
-                         NULL);
-    const char *main_fields[] = {"LOCAL_SIZE", local, "OUT_ELEMENT", sig->return_type == GPUC_VEC3 ? "float" : ret,
-                                 "RETURN_TYPE", ret, "KERNEL", sig->name, "STORE", store.data ? store.data : "", NULL};
-    ok = ok && !store.failed && glsl_emit(&sb, gpuc_glsl_compute_main, "main", main_fields);
+    ok = ok && emit_store(&before, &store, sig, shape.scatter) && !before.failed && !store.failed;
+    const char *main_fields[] = {"LOCAL_SIZE", local, "CELLS_PER_INVOCATION", per, "OUT_ELEMENT", sig->return_type == GPUC_VEC3 ? "float" : ret,
+                                 "RETURN_TYPE", ret, "KERNEL", sig->name,
+                                 "BEFORE_KERNEL", before.data ? before.data : "", "STORE", store.data ? store.data : "",
+                                 NULL};
+    ok = ok && glsl_emit(&sb, gpuc_glsl_compute_main, "main", main_fields);
+    strbuf_free(&before);
     strbuf_free(&store);
     if (!ok) {
         strbuf_free(&sb);

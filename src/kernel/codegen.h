@@ -17,8 +17,16 @@ typedef struct resolved_constant {
     double value;
 } resolved_constant;
 
+/* What shapes the program besides the user's source. */
+typedef struct codegen_shape {
+    gpuc_dims output; /* the output size (outputSize) */
+    gpuc_dims grid;   /* the invocations (thread's range): the output, or a scatter kernel's .threads */
+    bool scatter;     /* the kernel chooses its output cell through outputIndex */
+    int cells_per_invocation;
+} codegen_shape;
+
 /* The GLSL text (caller frees), or NULL when out of memory. */
-char *codegen_compute(const kernel_signature *sig, const char *user_source, gpuc_dims output,
+char *codegen_compute(const kernel_signature *sig, const char *user_source, codegen_shape shape,
                       const resolved_constant *constants, int nconstants);
 
 #endif

@@ -11,7 +11,8 @@
 #include <string.h>
 
 /* Names gpuc declares itself; a parameter or constant with one of them would not compile. */
-static const char *const reserved_names[] = {"thread", "outputSize", "constants", "main", "result", NULL};
+static const char *const reserved_names[] = {"thread", "outputSize", "outputIndex", "constants", "main", "result",
+                                             "index", NULL};
 
 static bool valid_identifier(const char *s)
 {
@@ -112,15 +113,44 @@ static gpuc_status check_loop_budget(gpuc *gpu, const char *kname, const char *m
                      kname, (long long)e.iterations, line, gpu->info.renderer, (long long)gpu->info.loop_budget);
 }
 
-/* Largest whole number of 1024-cell blocks that one dispatch can compute. */
-static size_t cells_per_dispatch(const gpuc *gpu, gpuc_type type)
+/* Largest whole number of 1024-cell blocks of the grid that one dispatch can compute. An ordinary
+ * kernel's dispatch also binds only its own range of the output, so that must fit one binding too. */
+static size_t cells_per_dispatch(const gpuc_kernel *k)
 {
-    uint64_t by_groups = (uint64_t)gpu->info.max_work_group_count[0] * CODEGEN_LOCAL_SIZE;
-    uint64_t cell_bytes = (uint64_t)gpuc_type_components(type) * 4;
-    uint64_t by_storage = (uint64_t)gpu->info.max_storage_block_size / cell_bytes;
+    const gpuc *gpu = k->gpu;
+    uint64_t by_groups = (uint64_t)gpu->info.max_work_group_count[0] * CODEGEN_LOCAL_SIZE * (uint64_t)k->cells_per_invocation;
+    uint64_t cell_bytes = (uint64_t)gpuc_type_components(k->sig.return_type) * 4;
+    uint64_t by_storage = k->scatter ? by_groups : (uint64_t)gpu->info.max_storage_block_size / cell_bytes;
     uint64_t n = by_groups < by_storage ? by_groups : by_storage;
     n -= n % 1024;
     return n ? (size_t)n : 1024;
+}
+
+/* Whether the source has a loop anywhere (kernel or helpers). */
+static bool has_loops(const char *mask)
+{
+    static const char *const keywords[] = {"for", "while", "do", NULL};
+    for (const char *p = mask; *p; p++) {
+        if (!is_ident_start(*p) || (p > mask && is_ident_char(p[-1])))
+            continue;
+        for (int i = 0; keywords[i]; i++) {
+            size_t n = strlen(keywords[i]);
+            if (!strncmp(p, keywords[i], n) && !is_ident_char(p[n]))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* Cells each invocation computes: up to 16 for a loop-free kernel (llvmpipe's loop budget is per
+ * invocation, so a kernel with loops gets one), fewer for small grids so that at least ~32 work groups
+ * keep every core busy. */
+static int cells_per_invocation(const char *mask, size_t grid_cells)
+{
+    if (has_loops(mask))
+        return 1;
+    size_t per = grid_cells / (32 * CODEGEN_LOCAL_SIZE);
+    return per < 1 ? 1 : per > 16 ? 16 : (int)per;
 }
 
 static void locate_uniforms(gpuc_kernel *k)
@@ -160,13 +190,25 @@ static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_
         st = check_loop_budget(gpu, k->name, mask, &k->sig, constants, nconstants);
     if (st != GPUC_OK)
         goto done;
+    if (k->scatter) {
+        uint64_t bytes = (uint64_t)k->cells * (uint64_t)gpuc_type_components(k->sig.return_type) * 4;
+        if (bytes > (uint64_t)gpu->info.max_storage_block_size) {
+            st = gpuc_fail(gpu, GPUC_ERROR_LIMIT,
+                           "scatter kernel '%s': its output is %llu bytes; a scatter kernel's output must fit one "
+                           "storage binding (GL_MAX_SHADER_STORAGE_BLOCK_SIZE = %lld)",
+                           k->name, (unsigned long long)bytes, (long long)gpu->info.max_storage_block_size);
+            goto done;
+        }
+    }
     rewritten = kernel_rewrite(source, mask, &k->sig);
-    glsl = rewritten ? codegen_compute(&k->sig, rewritten, k->output, constants, nconstants) : NULL;
+    k->cells_per_invocation = cells_per_invocation(mask, k->grid_cells);
+    codegen_shape shape = {k->output, k->grid, k->scatter, k->cells_per_invocation};
+    glsl = rewritten ? codegen_compute(&k->sig, rewritten, shape, constants, nconstants) : NULL;
     if (!glsl) {
         st = gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "kernel '%s': out of host memory generating GLSL", k->name);
         goto done;
     }
-    st = program_get(gpu, glsl, k->name, source, &k->program);
+    st = program_get(gpu, glsl, k->name, source, &k->program, &k->glsl);
     if (st == GPUC_OK)
         locate_uniforms(k);
 done:
@@ -184,9 +226,18 @@ gpuc_status gpuc_create_kernel(gpuc *gpu, const char *source, const gpuc_kernel_
     if (!source || !desc || !out)
         return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_create_kernel: %s is NULL",
                          !source ? "source" : !desc ? "desc" : "out");
-    size_t cells;
+    size_t cells, grid_cells;
     int rank;
+    bool has_threads = desc->threads.x || desc->threads.y || desc->threads.z;
+    if (has_threads && !desc->scatter)
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
+                         "gpuc_create_kernel: .threads is for scatter kernels (.scatter = true); an ordinary kernel "
+                         "runs once per output cell");
     st = gpuc_dims_check(gpu, desc->output, "kernel output", &cells, &rank);
+    if (st != GPUC_OK)
+        return st;
+    gpuc_dims grid = has_threads ? desc->threads : desc->output;
+    st = gpuc_dims_check(gpu, grid, "kernel threads", &grid_cells, &rank);
     if (st != GPUC_OK)
         return st;
     gpuc_kernel *k = calloc(1, sizeof *k);
@@ -195,13 +246,16 @@ gpuc_status gpuc_create_kernel(gpuc *gpu, const char *source, const gpuc_kernel_
     k->gpu = gpu;
     k->output = desc->output;
     k->cells = cells;
+    k->grid = grid;
+    k->grid_cells = grid_cells;
+    k->scatter = desc->scatter;
     k->pipeline = desc->pipeline;
     st = build_program(k, source, desc);
     if (st != GPUC_OK) {
         free(k);
         return st;
     }
-    k->cells_per_dispatch = cells_per_dispatch(gpu, k->sig.return_type);
+    k->cells_per_dispatch = cells_per_dispatch(k);
     k->next = gpu->kernels;
     if (k->next)
         k->next->prev = k;
@@ -242,4 +296,9 @@ int gpuc_kernel_arg_count(const gpuc_kernel *k)
 gpuc_type gpuc_kernel_return_type(const gpuc_kernel *k)
 {
     return k ? k->sig.return_type : GPUC_TYPE_NONE;
+}
+
+const char *gpuc_kernel_glsl(const gpuc_kernel *k)
+{
+    return k ? k->glsl : "";
 }

@@ -142,12 +142,13 @@ static gpuc_status compile(gpuc *gpu, const char *glsl, const char *kernel_name,
 }
 
 gpuc_status program_get(gpuc *gpu, const char *glsl, const char *kernel_name, const char *user_source,
-                        GLuint *program)
+                        GLuint *program, const char **cached_glsl)
 {
     for (program_entry *e = gpu->programs; e; e = e->next) {
         if (!strcmp(e->glsl, glsl)) {
             gpu->stats.program_cache_hits++;
             *program = e->program;
+            *cached_glsl = e->glsl;
             return GPUC_OK;
         }
     }
@@ -169,5 +170,6 @@ gpuc_status program_get(gpuc *gpu, const char *glsl, const char *kernel_name, co
     e->next = gpu->programs;
     gpu->programs = e;
     *program = e->program;
+    *cached_glsl = e->glsl;
     return GPUC_OK;
 }

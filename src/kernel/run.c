@@ -114,7 +114,7 @@ static gpuc_status array_for_arg(gpuc_kernel *k, int i, const gpuc_arg *a, gpuc_
     bool fits = u && u->type == type && u->dims.x == a->dims.x && u->dims.y == a->dims.y && u->dims.z == a->dims.z;
     if (!fits) {
         gpuc_array *fresh;
-        gpuc_status st = gpuc_array_make(k->gpu, type, a->dims, true, &fresh);
+        gpuc_status st = gpuc_array_make(k->gpu, type, a->dims, ARRAY_INTERNAL | ARRAY_OVERWRITTEN, &fresh);
         if (st != GPUC_OK)
             return st;
         if (u)
@@ -154,13 +154,17 @@ static gpuc_status bind_args(gpuc_kernel *k, const gpuc_arg *args)
 static void dispatch(gpuc_kernel *k, gpuc_array *dst)
 {
     size_t cell_bytes = (size_t)gpuc_type_components(k->sig.return_type) * 4;
-    for (size_t first = 0; first < k->cells; first += k->cells_per_dispatch) {
-        size_t count = k->cells - first < k->cells_per_dispatch ? k->cells - first : k->cells_per_dispatch;
-        glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 0, dst->buffer, (GLintptr)(first * cell_bytes),
-                          (GLsizeiptr)(count * cell_bytes));
+    if (k->scatter) /* it may write anywhere: bind all of it (checked to fit at creation) */
+        glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 0, dst->buffer, 0, (GLsizeiptr)(k->cells * cell_bytes));
+    for (size_t first = 0; first < k->grid_cells; first += k->cells_per_dispatch) {
+        size_t count = k->grid_cells - first < k->cells_per_dispatch ? k->grid_cells - first : k->cells_per_dispatch;
+        if (!k->scatter)
+            glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 0, dst->buffer, (GLintptr)(first * cell_bytes),
+                              (GLsizeiptr)(count * cell_bytes));
         glUniform1ui(k->first_cell_location, (GLuint)first);
         glUniform1ui(k->cell_count_location, (GLuint)count);
-        glDispatchCompute((GLuint)((count + CODEGEN_LOCAL_SIZE - 1) / CODEGEN_LOCAL_SIZE), 1, 1);
+        size_t per_group = (size_t)CODEGEN_LOCAL_SIZE * (size_t)k->cells_per_invocation;
+        glDispatchCompute((GLuint)((count + per_group - 1) / per_group), 1, 1);
         k->gpu->stats.dispatches++;
     }
     /* Whatever reads dst next (an image load, a map, a copy) must see these writes. */
@@ -195,7 +199,8 @@ gpuc_status gpuc_run(gpuc_kernel *k, const gpuc_arg *args, int nargs, gpuc_array
     if (st != GPUC_OK)
         return st;
     gpuc_array *dst;
-    st = gpuc_array_make(k->gpu, k->sig.return_type, k->output, false, &dst);
+    /* An ordinary kernel writes every cell; a scatter kernel's unwritten cells must read 0. */
+    st = gpuc_array_make(k->gpu, k->sig.return_type, k->output, k->scatter ? 0 : ARRAY_OVERWRITTEN, &dst);
     if (st != GPUC_OK)
         return st;
     st = run_into(k, args, dst);

@@ -1,0 +1,97 @@
+/* topk_input.c - what every top-k driver does first: build its kernels from glsl/topk.glsl, and turn
+ * the caller's `values` argument into one device array (host data is uploaded once per call, not once
+ * per pass as a host argument to gpuc_run would be). */
+#include "algo/topk_parts.h"
+#include "kernel/glsl_template.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+gpuc_status topk_make_kernel(gpuc *gpu, const char *file, const char *section, gpuc_dims output, const gpuc_constant *constants,
+                             int nconstants, bool pipeline, gpuc_kernel **out)
+{
+    strbuf sb = {0};
+    bool ok = glsl_emit(&sb, gpuc_glsl_topk, "key", NULL) && glsl_emit(&sb, file, section, NULL);
+    char *source = strbuf_take(&sb);
+    if (!ok || !source) {
+        free(source);
+        return gpuc_fail(gpu, ok ? GPUC_ERROR_OUT_OF_MEMORY : GPUC_ERROR_INVALID_ARGUMENT,
+                         "top-k: kernel section '%s' of glsl/topk*.glsl could not be built (a bug in gpuc)", section);
+    }
+    gpuc_kernel_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.output = output;
+    desc.pipeline = pipeline;
+    for (int i = 0; i < nconstants && i < GPUC_MAX_CONSTANTS; i++)
+        desc.constants[i] = constants[i];
+    gpuc_status st = gpuc_create_kernel(gpu, source, &desc, out);
+    free(source);
+    return st;
+}
+
+static gpuc_status check_size(gpuc *gpu, const char *who, size_t n)
+{
+    int64_t texels = gpuc_get_info(gpu)->max_texture_buffer_size;
+    if (texels > 0 && (n + 3) / 4 > (size_t)texels)
+        return gpuc_fail(gpu, GPUC_ERROR_LIMIT,
+                         "%s: %zu values exceed the device's largest array (%lld floats, GL_MAX_TEXTURE_BUFFER_SIZE "
+                         "%lld texels of 4)",
+                         who, n, (long long)texels * 4, (long long)texels);
+    return GPUC_OK;
+}
+
+static gpuc_status device_input(gpuc *gpu, const char *who, const gpuc_array *a, topk_input *in)
+{
+    if (!a)
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "%s: values is a NULL device array", who);
+    if (a->gpu != gpu)
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "%s: values belongs to another gpuc context", who);
+    if (a->type != GPUC_FLOAT || gpuc_dims_rank(a->dims) != 1)
+        return gpuc_fail(gpu, GPUC_ERROR_TYPE_MISMATCH, "%s: values must be a 1D float array, got a %dD %s array",
+                         who, gpuc_dims_rank(a->dims), gpuc_type_name(a->type));
+    in->array = (gpuc_array *)a;
+    in->owned = false;
+    in->n = a->cells;
+    return GPUC_OK;
+}
+
+static gpuc_status host_input(gpuc *gpu, const char *who, const gpuc_arg *values, topk_input *in)
+{
+    if (!values->host)
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "%s: values' host data is NULL", who);
+    if (values->dims.y != 0 || values->dims.z != 0)
+        return gpuc_fail(gpu, GPUC_ERROR_TYPE_MISMATCH, "%s: values must be 1D ({n}), got {%u, %u, %u}", who,
+                         values->dims.x, values->dims.y, values->dims.z);
+    if (values->dims.x == 0)
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "%s: values is empty (n = 0)", who);
+    gpuc_status st = check_size(gpu, who, values->dims.x);
+    if (st == GPUC_OK)
+        st = gpuc_array_make(gpu, GPUC_FLOAT, values->dims, true, &in->array);
+    if (st == GPUC_OK) {
+        in->owned = true;
+        in->n = values->dims.x;
+        st = gpuc_array_upload(in->array, values->host);
+        if (st != GPUC_OK)
+            topk_input_release(in);
+    }
+    return st;
+}
+
+gpuc_status topk_input_get(gpuc *gpu, const char *who, gpuc_arg values, topk_input *in)
+{
+    memset(in, 0, sizeof *in);
+    switch (values.kind) {
+    case GPUC_ARG_ARRAY: return device_input(gpu, who, values.array, in);
+    case GPUC_ARG_HOST_F32: return host_input(gpu, who, &values, in);
+    default:
+        return gpuc_fail(gpu, GPUC_ERROR_TYPE_MISMATCH,
+                         "%s: values must be float data: gpuc_arg_array of a float array or gpuc_arg_host_f32", who);
+    }
+}
+
+void topk_input_release(topk_input *in)
+{
+    if (in->owned && in->array)
+        gpuc_array_destroy(in->array);
+    memset(in, 0, sizeof *in);
+}

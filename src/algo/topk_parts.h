@@ -1,0 +1,66 @@
+/* topk_parts.h - the pieces the top-k drivers share (src/algo/topk*.c, src/algo/rank.c). They are
+ * inside the library but build and run kernels only through the public kernel API. */
+#ifndef GPUC_ALGO_TOPK_PARTS_H
+#define GPUC_ALGO_TOPK_PARTS_H
+
+#include "internal.h"
+
+#include <stdint.h>
+
+/* glsl/topk*.glsl, embedded at build time (split in files under the 4095-character string limit of
+ * ISO C). topk.glsl holds the order key every kernel starts with. */
+extern const char gpuc_glsl_topk[];
+extern const char gpuc_glsl_topk_order[];
+extern const char gpuc_glsl_topk_seed[];
+
+/* Elements each chunked kernel invocation reads: long contiguous runs read fastest on llvmpipe, and
+ * 4096 iterations stay far under its 65,535-iteration loop budget. */
+#define TOPK_CHUNK 4096
+
+/* Creates a kernel from the "key" section of glsl/topk.glsl followed by `section` of `file` (one of
+ * the gpuc_glsl_topk* texts), with the given constants (may be NULL) and output size. */
+gpuc_status topk_make_kernel(gpuc *gpu, const char *file, const char *section, gpuc_dims output, const gpuc_constant *constants,
+                             int nconstants, bool pipeline, gpuc_kernel **out);
+
+/* The input of a driver: a 1D float device array, either the caller's or an upload of its host data. */
+typedef struct topk_input {
+    gpuc_array *array; /* what kernels read */
+    bool owned;        /* an upload made for this call: freed by topk_input_release */
+    size_t n;
+} topk_input;
+
+/* Checks `values` (kind, type, shape, size limits) and uploads host data once. `who` names the public
+ * function in messages. */
+gpuc_status topk_input_get(gpuc *gpu, const char *who, gpuc_arg values, topk_input *in);
+void topk_input_release(topk_input *in);
+
+/* Sums an int array of m counts on the device down to one int and reads back only that one: reduction
+ * levels of TOPK_CHUNK-wide sums, all made once (topk_sum_make) and rerun per step (topk_sum_run). */
+#define TOPK_SUM_LEVELS 4
+typedef struct topk_sum {
+    gpuc_kernel *level[TOPK_SUM_LEVELS];
+    gpuc_array *out[TOPK_SUM_LEVELS];
+    size_t size[TOPK_SUM_LEVELS + 1]; /* size[0] = m, size[i + 1] = the output of level i */
+    int levels;
+} topk_sum;
+
+gpuc_status topk_sum_make(gpuc *gpu, size_t m, topk_sum *sum);
+/* Sums `counts` (m ints on the device). When m == 1 nothing runs: counts must then be a read-back array. */
+gpuc_status topk_sum_run(topk_sum *sum, gpuc_array *counts, int64_t *total);
+void topk_sum_free(topk_sum *sum);
+
+/* The k-th key of the input in topk order (bisection over the 32 key bits) and how many keys are
+ * strictly above it. flip is 0 (largest) or -1 (smallest). */
+gpuc_status topk_find_cutoff(gpuc *gpu, const topk_input *in, size_t k, int32_t flip, uint32_t *cutoff,
+                             int64_t *greater);
+
+/* The indices of the k survivors (keys > cutoff, then the first k - greater keys == cutoff) in index
+ * order, in a new pipeline int array of `padded` cells (>= k; cells >= k hold -1). */
+gpuc_status topk_collect(gpuc *gpu, const topk_input *in, size_t k, size_t padded, int32_t flip, uint32_t cutoff,
+                         int64_t greater, gpuc_array **indices);
+
+/* Sorts `indices` (a power-of-two count of ints, -1 padding) into topk order with a bitonic network;
+ * *sorted is `indices` itself or its ping-pong partner (freed here is whichever is not returned). */
+gpuc_status topk_sort(gpuc *gpu, const topk_input *in, int32_t flip, gpuc_array *indices, gpuc_array **sorted);
+
+#endif

@@ -1,0 +1,78 @@
+/* bench.h - the gauntlet benchmark (make bench): rows of ../shared/spec/gauntlet.md, each timed with the
+ * gauntlet's protocol beside its plain C oracle measured in the same run. */
+#ifndef GPUC_BENCH_H
+#define GPUC_BENCH_H
+
+#include <gpuc.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* What a row runs on: the published defaults, or the user's --n/--rounds/--seed. */
+typedef struct bench_params {
+    size_t n;
+    int rounds; /* rounds (topk, compaction) or passes (launch-overhead); unused by sort */
+    uint32_t seed;
+    bool published; /* all three are the published ones: the checksum must equal the published value */
+} bench_params;
+
+/* One measured cell, kept for the scaling table and chart. */
+typedef struct bench_result {
+    const char *row, *column;
+    size_t n;
+    double median_ms;
+} bench_result;
+
+#define BENCH_MAX_RESULTS 256
+
+typedef struct bench_env {
+    gpuc *gpu;
+    FILE *json; /* NULL unless --json */
+    int json_rows;
+    int failures; /* WRONG results and errors */
+    bench_result results[BENCH_MAX_RESULTS];
+    int nresults;
+} bench_env;
+
+/* One timed formulation: run() computes the row's result into host memory `out` and returns 0, or
+ * prints why not and returns -1. */
+typedef int (*bench_run_fn)(void *state, float *out);
+
+/* Times `run` with the gauntlet protocol (two warm-ups, then the median of at least 3 runs, more while
+ * runs are short: about one second in all), checks the checksum of its last result against the
+ * oracle's, and prints a table line. Returns the median in ms (or -1 on failure). */
+double bench_measure(bench_env *env, const char *row, const char *column, bench_run_fn run, void *state,
+                     float *out, size_t out_len, double (*checksum)(const float *, size_t, const bench_params *),
+                     const bench_params *p, double oracle_checksum, double oracle_ms, double published);
+
+/* The gauntlet's data fill: s = seed; each i: s = s * 1664525 + 1013904223; a[i] = map(s). */
+void gauntlet_fill(float *a, size_t n, uint32_t seed, float (*map)(uint32_t s));
+
+/* Rows. Each returns 0 when every column ran and matched. */
+int row_topk(bench_env *env, const bench_params *p);
+int row_sort(bench_env *env, const bench_params *p);
+int row_compaction(bench_env *env, const bench_params *p);
+int row_launch(bench_env *env, const bench_params *p);
+
+/* The bare-GL baseline (bare_gl.c): a context of its own, and `passes` dispatches of a program that
+ * gpuc generated (gpuc_kernel_glsl), ping-ponging two buffers from `input`, array_name the kernel's one
+ * array parameter (NULL for none), `step` its float scalar named "step". */
+typedef struct bare_gl bare_gl;
+typedef struct bare_gl_passes bare_gl_passes;
+bare_gl *bare_gl_open(void);
+void bare_gl_close(bare_gl *b);
+bare_gl_passes *bare_gl_passes_prepare(bare_gl *b, const char *glsl, const char *array_name, const float *input,
+                                       size_t n, float step, int passes);
+int bare_gl_passes_run(void *state, float *out); /* a bench_run_fn */
+void bare_gl_passes_release(bare_gl_passes *s);
+
+/* --scaling: each algorithm row at n = 2^10, 2^12, .., 2^24, one round, beside its oracle; prints the
+ * table and, where gnuplot is installed, writes a PNG chart to `chart_path`. */
+void bench_scaling(bench_env *env, const char *chart_path);
+
+/* Monotonic milliseconds. */
+double bench_now_ms(void);
+
+#endif

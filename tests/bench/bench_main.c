@@ -1,0 +1,226 @@
+/* bench_main.c - options, the timing protocol, the table and the JSON output of `make bench`. */
+#include "bench.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MIN_TIMED_RUNS 3
+#define MAX_TIMED_RUNS 50
+#define TARGET_MS 1000.0 /* about one second of timed runs per cell */
+
+double bench_now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+void gauntlet_fill(float *a, size_t n, uint32_t seed, float (*map)(uint32_t s))
+{
+    uint32_t s = seed;
+    for (size_t i = 0; i < n; i++) {
+        s = s * 1664525u + 1013904223u;
+        a[i] = map(s);
+    }
+}
+
+static int compare_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fputc('\\', f);
+        if ((unsigned char)*s >= 0x20)
+            fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+double bench_measure(bench_env *env, const char *row, const char *column, bench_run_fn run, void *state,
+                     float *out, size_t out_len, double (*checksum)(const float *, size_t, const bench_params *),
+                     const bench_params *p, double oracle_checksum, double oracle_ms, double published)
+{
+    double times[MAX_TIMED_RUNS];
+    int runs = 0, wanted = MIN_TIMED_RUNS;
+    bool ok = run(state, out) == 0 && run(state, out) == 0; /* two untimed warm-ups */
+    while (ok && runs < wanted) {
+        double t0 = bench_now_ms();
+        ok = run(state, out) == 0;
+        times[runs++] = bench_now_ms() - t0;
+        if (runs == 1 && times[0] > 0) { /* short runs: repeat more, up to about a second */
+            double more = ceil(TARGET_MS / times[0]);
+            wanted = more > MAX_TIMED_RUNS ? MAX_TIMED_RUNS : more < MIN_TIMED_RUNS ? MIN_TIMED_RUNS : (int)more;
+        }
+    }
+    if (!ok) {
+        printf("%-16s %-28s %10s %5s  %-20s %s\n", row, column, "-", "-", "-", "ERROR");
+        env->failures++;
+        return -1;
+    }
+    qsort(times, (size_t)runs, sizeof times[0], compare_double);
+    double median = runs % 2 ? times[runs / 2] : (times[runs / 2 - 1] + times[runs / 2]) / 2;
+    if (env->nresults < BENCH_MAX_RESULTS)
+        env->results[env->nresults++] = (bench_result){row, column, p->n, median};
+    double sum = checksum(out, out_len, p);
+    bool is_oracle = oracle_ms <= 0;
+    /* At the published sizes the checksum must be the published one (relative error under 1e-9); the
+     * gauntlet calls a column WRONG when it differs from the C oracle's by more than 1e-4 relative. */
+    bool match = (!p->published || fabs(sum - published) <= 1e-9 * fabs(published)) &&
+                 (is_oracle || fabs(sum - oracle_checksum) <= 1e-4 * fabs(oracle_checksum));
+    if (!match)
+        env->failures++;
+    char ratio[32] = "1.00 (oracle)";
+    if (!is_oracle)
+        snprintf(ratio, sizeof ratio, "%.2f", median / oracle_ms);
+    printf("%-16s %-28s %10.2f %5d  %-20.16g %-5s %s\n", row, column, median, runs, sum, match ? "OK" : "WRONG",
+           ratio);
+    fflush(stdout);
+    if (env->json) {
+        fprintf(env->json, "%s\n    {\"row\": ", env->json_rows++ ? "," : "");
+        json_string(env->json, row);
+        fprintf(env->json, ", \"column\": ");
+        json_string(env->json, column);
+        fprintf(env->json, ", \"n\": %zu, \"rounds\": %d, \"seed\": %u, \"median_ms\": %.4f, \"runs\": %d, "
+                           "\"checksum\": %.17g, \"ok\": %s, \"ratio_to_oracle\": %.4f}",
+                p->n, p->rounds, p->seed, median, runs, sum, match ? "true" : "false",
+                is_oracle ? 1.0 : median / oracle_ms);
+    }
+    return median;
+}
+
+typedef struct row_entry {
+    const char *name;
+    int (*run)(bench_env *, const bench_params *);
+    size_t n;
+    int rounds;
+    uint32_t seed;
+} row_entry;
+
+static const row_entry rows[] = {
+    {"topk", row_topk, (size_t)1 << 23, 24, 0x2f6f2b79u},
+    {"bitonic-sort", row_sort, (size_t)1 << 22, 1, 0x27d4eb2fu},
+    {"compaction", row_compaction, (size_t)1 << 22, 24, 0xcc9e2d51u},
+    {"launch-overhead", row_launch, (size_t)1 << 20, 512, 0xc2b2ae35u},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: gpuc-bench [--row NAME] [--n N] [--rounds R] [--seed S] [--device D] [--json FILE]\n"
+               "       gpuc-bench --scaling [--chart FILE.png] [--device D] [--json FILE]\n"
+               "  rows: topk, bitonic-sort, compaction, launch-overhead (default: all four)\n"
+               "  --scaling: each algorithm at n = 2^10 .. 2^24 (x4), one round, beside its C oracle\n"
+               "  --n/--rounds/--seed replace the published sizes and data (the oracle still checks)\n"
+               "  --device: auto, gpu, cpu, llvmpipe or an EGL index (default: GPUC_DEVICE, then auto)\n");
+}
+
+static bool parse_number(const char *text, unsigned long long *out)
+{
+    char *end;
+    *out = strtoull(text, &end, 0);
+    return *text && !*end;
+}
+
+int main(int argc, char **argv)
+{
+    const char *row_name = NULL, *device = NULL, *json_path = NULL, *chart_path = "build/bench/scaling.png";
+    unsigned long long n = 0, rounds = 0, seed = 0;
+    bool have_seed = false, scaling = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        bool ok = v != NULL || !strcmp(a, "--scaling");
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--scaling")) {
+            scaling = true;
+            i--; /* takes no value */
+        } else if (!strcmp(a, "--chart") && v) {
+            chart_path = v;
+        } else if (!strcmp(a, "--row") && v) {
+            row_name = v;
+        } else if (!strcmp(a, "--device") && v) {
+            device = v;
+        } else if (!strcmp(a, "--json") && v) {
+            json_path = v;
+        } else if (!strcmp(a, "--n") && v) {
+            ok = parse_number(v, &n) && n >= 1 && n <= (1ull << 28);
+        } else if (!strcmp(a, "--rounds") && v) {
+            ok = parse_number(v, &rounds) && rounds >= 1 && rounds <= 100000;
+        } else if (!strcmp(a, "--seed") && v) {
+            ok = parse_number(v, &seed) && seed <= UINT32_MAX;
+            have_seed = true;
+        } else {
+            ok = false;
+        }
+        if (!ok) {
+            fprintf(stderr, "gpuc-bench: bad option %s %s\n", a, v && strcmp(a, "--scaling") ? v : "");
+            usage(stderr);
+            return 2;
+        }
+        i++;
+    }
+
+    bench_env env = {0};
+    gpuc_status st = gpuc_open(&env.gpu, &(gpuc_options){.device = device});
+    if (st != GPUC_OK) {
+        fprintf(stderr, "gpuc-bench: %s\n", gpuc_errmsg(env.gpu));
+        gpuc_close(env.gpu);
+        return 1;
+    }
+    if (json_path && !(env.json = fopen(json_path, "w"))) {
+        perror(json_path);
+        gpuc_close(env.gpu);
+        return 1;
+    }
+    const gpuc_info *info = gpuc_get_info(env.gpu);
+    time_t now = time(NULL);
+    char date[32];
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    printf("gpuc-bench on %s (%s), %s\n\n", info->renderer, info->gl_version, date);
+    printf("%-16s %-28s %10s %5s  %-20s %-5s %s\n", "row", "column", "median ms", "runs", "checksum", "check",
+           "ratio to C oracle");
+    if (env.json) {
+        fprintf(env.json, "{\"renderer\": ");
+        json_string(env.json, info->renderer);
+        fprintf(env.json, ", \"gl_version\": ");
+        json_string(env.json, info->gl_version);
+        fprintf(env.json, ", \"date\": \"%s\", \"results\": [", date);
+    }
+
+    int ran = 0;
+    if (scaling) {
+        bench_scaling(&env, chart_path);
+        ran = 1;
+        row_name = "";
+    }
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0] && !scaling; r++) {
+        if (row_name && strcmp(row_name, rows[r].name))
+            continue;
+        bench_params p = {n ? (size_t)n : rows[r].n, rounds ? (int)rounds : rows[r].rounds,
+                          have_seed ? (uint32_t)seed : rows[r].seed, false};
+        p.published = p.n == rows[r].n && p.rounds == rows[r].rounds && p.seed == rows[r].seed;
+        rows[r].run(&env, &p);
+        ran++;
+    }
+    if (env.json) {
+        fprintf(env.json, "\n]}\n");
+        fclose(env.json);
+    }
+    gpuc_close(env.gpu);
+    if (!ran) {
+        fprintf(stderr, "gpuc-bench: no row named %s\n", row_name);
+        usage(stderr);
+        return 2;
+    }
+    printf("\n%s\n", env.failures ? "SOME RESULTS WRONG OR FAILED" : "all checksums OK");
+    return env.failures ? 1 : 0;
+}
