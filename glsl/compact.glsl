@@ -68,3 +68,14 @@ $T compactGather($T v[], int running[], int n)
     }
     return v[lo];
 }
+
+//@ scatter
+// Scatter form: one invocation per input element; a survivor writes itself to its slot, the running
+// count before it (outputIndex left at -1 writes nothing).
+$T compactScatter($T v[], int flags[], int running[])
+{
+    int i = thread.x;
+    if (flags[i] != 0)
+        outputIndex = running[i] - 1;
+    return v[i];
+}

@@ -431,8 +431,8 @@ typedef enum gpuc_compare {
 typedef enum gpuc_compact_method {
     /* Default: one output cell per survivor finds its element by binary search over the running count. */
     GPUC_COMPACT_GATHER = 0,
-    /* Each element writes itself to its slot. Not available yet (the kernel API is gather-only):
-     * asking for it fails with GPUC_ERROR_INVALID_ARGUMENT "scatter is not supported yet". */
+    /* One invocation per element writes each survivor to its slot (a scatter kernel). The packed
+     * output must fit one storage binding (gpuc_info.max_storage_block_size), else GPUC_ERROR_LIMIT. */
     GPUC_COMPACT_SCATTER
 } gpuc_compact_method;
 
@@ -446,11 +446,17 @@ typedef struct gpuc_compact_desc {
      * (`float v[]` or `int v[]`), and returning int or float for cell thread.x: nonzero keeps it. */
     const char *predicate;
     gpuc_compact_method method;
+    /* *packed keeps the input's length: the survivors first, zeros after. A kernel's output size is
+     * compiled into its program, so a packed array of exactly *count cells needs a new program
+     * (compile and JIT, ~100-200 ms on llvmpipe) for every count not seen before in this context; a
+     * full-length one reuses one program per input length (repeated compaction, other thresholds). */
+    bool full_length;
 } gpuc_compact_desc;
 
 /* Stream compaction: the values (1D float or int, host or device) that pass the predicate, in their
- * input order, into *packed (new device array of the same type, *count elements), *count the number
- * kept. When nothing passes, *packed is NULL and *count 0. Flags, an inclusive prefix sum of them
+ * input order, into *packed (new device array of the same type, *count elements, or n with
+ * .full_length), *count the number kept. When nothing passes (and not .full_length), *packed is NULL
+ * and *count 0. Flags, an inclusive prefix sum of them
  * (see gpuc_scan) and a gather by binary search, all on the device; one number (the count) is read
  * back. Errors as gpuc_sort; GPUC_ERROR_INVALID_ARGUMENT for a NULL desc, no or two predicates, an
  * unknown op or method, or a fractional threshold for int values; a predicate that does not compile

@@ -177,8 +177,10 @@ static bool passes(double v, gpuc_compare op, double t)
     }
 }
 
-/* Compacts float values with `op threshold` and checks count, order and bits against a C loop. */
-static void check_compact_f32(const float *v, uint32_t n, gpuc_compare op, float t, bool on_device)
+/* Compacts float values with `op threshold` by `method` (full_length: survivors then zeros) and
+ * checks count, order and bits against a C loop. */
+static void check_compact_with(const float *v, uint32_t n, gpuc_compare op, float t, bool on_device,
+                               gpuc_compact_method method, bool full_length)
 {
     gpuc_array *in = NULL, *packed = NULL;
     gpuc_arg arg = gpuc_arg_host_f32(v, (gpuc_dims){n});
@@ -187,22 +189,30 @@ static void check_compact_f32(const float *v, uint32_t n, gpuc_compare op, float
         arg = gpuc_arg_array(in);
     }
     size_t count = 12345;
-    ck_assert_gpuc_ok(gpuc_compact(gpu, arg, &(gpuc_compact_desc){.op = op, .threshold = t}, &packed, &count));
-    float *want = malloc(n * sizeof *want);
+    gpuc_compact_desc desc = {.op = op, .threshold = t, .method = method, .full_length = full_length};
+    ck_assert_gpuc_ok(gpuc_compact(gpu, arg, &desc, &packed, &count));
+    float *want = calloc(n, sizeof *want);
     size_t m = 0;
     for (uint32_t j = 0; j < n; j++)
         if (passes(v[j], op, t))
             want[m++] = v[j];
     ck_assert_msg(count == m, "n=%u op %d t=%g: count %zu, want %zu", n, (int)op, (double)t, count, m);
-    if (m == 0) {
+    size_t cells = full_length ? n : m;
+    if (cells == 0) {
         ck_assert_ptr_null(packed);
     } else {
-        float *got = read_floats(packed, m);
-        ck_assert_msg(memcmp(got, want, m * sizeof *got) == 0, "n=%u op %d: survivors differ", n, (int)op);
+        float *got = read_floats(packed, cells);
+        ck_assert_msg(memcmp(got, want, cells * sizeof *got) == 0, "n=%u op %d method %d: survivors differ", n,
+                      (int)op, (int)method);
         free(got);
     }
     free(want);
     gpuc_array_free(in);
+}
+
+static void check_compact_f32(const float *v, uint32_t n, gpuc_compare op, float t, bool on_device)
+{
+    check_compact_with(v, n, op, t, on_device, GPUC_COMPACT_GATHER, false);
 }
 
 static const uint32_t compact_sizes[] = {1, 2, 3, 4, 16, 17, 100, 1024, 4099, 65536};
@@ -318,6 +328,26 @@ START_TEST(compact_user_predicate)
 }
 END_TEST
 
+START_TEST(compact_scatter_and_full_length)
+{
+    float *v = malloc(65536 * sizeof *v);
+    uint32_t seed = 12;
+    const uint32_t sizes[] = {1, 3, 17, 1000, 65536};
+    for (int s = 0; s < 5; s++) {
+        for (uint32_t j = 0; j < sizes[s]; j++)
+            v[j] = (float)(next_random(&seed) % 7) - 3.0f;
+        for (gpuc_compare op = GPUC_GREATER; op <= GPUC_NOT_EQUAL; op++) {
+            check_compact_with(v, sizes[s], op, 1.0f, s % 2 == 0, GPUC_COMPACT_SCATTER, false);
+            check_compact_with(v, sizes[s], op, 1.0f, s % 2 == 1, GPUC_COMPACT_SCATTER, true);
+            check_compact_with(v, sizes[s], op, 1.0f, false, GPUC_COMPACT_GATHER, true);
+        }
+        check_compact_with(v, sizes[s], GPUC_GREATER, 5.0f, false, GPUC_COMPACT_SCATTER, true); /* none: zeros */
+        check_compact_with(v, sizes[s], GPUC_GREATER, 5.0f, false, GPUC_COMPACT_SCATTER, false);
+    }
+    free(v);
+}
+END_TEST
+
 START_TEST(compact_2_22_matches_c)
 {
     const uint32_t n = 1u << 22;
@@ -326,6 +356,7 @@ START_TEST(compact_2_22_matches_c)
     for (uint32_t j = 0; j < n; j++)
         v[j] = test_random(&seed) * 100.0f;
     check_compact_f32(v, n, GPUC_GREATER_EQUAL, 50.0f, true);
+    check_compact_with(v, n, GPUC_LESS, 30.0f, false, GPUC_COMPACT_SCATTER, false);
     free(v);
 }
 END_TEST
@@ -374,8 +405,6 @@ START_TEST(compact_bad_input)
                          GPUC_ERROR_INVALID_ARGUMENT, "not a comparison");
     ck_assert_gpuc_fails(gpuc_compact(gpu, good, &(gpuc_compact_desc){.op = GPUC_LESS, .predicate = "int f() { return 1; }"},
                                       &out, &count), GPUC_ERROR_INVALID_ARGUMENT, "not both");
-    ck_assert_gpuc_fails(gpuc_compact(gpu, good, &(gpuc_compact_desc){.op = GPUC_LESS, .method = GPUC_COMPACT_SCATTER},
-                                      &out, &count), GPUC_ERROR_INVALID_ARGUMENT, "scatter is not supported yet");
     ck_assert_gpuc_fails(gpuc_compact(gpu, good, &(gpuc_compact_desc){.op = GPUC_LESS, .method = (gpuc_compact_method)7},
                                       &out, &count), GPUC_ERROR_INVALID_ARGUMENT, "method 7");
     int32_t iv[4] = {1, 2, 3, 4};
@@ -432,6 +461,7 @@ Suite *suite_compact(void)
     tcase_add_test(compact, compact_nan_and_last_bit);
     tcase_add_test(compact, compact_int_and_edges);
     tcase_add_test(compact, compact_user_predicate);
+    tcase_add_test(compact, compact_scatter_and_full_length);
     tcase_add_test(compact, compact_2_22_matches_c);
     tcase_add_test(compact, compact_result_feeds_sort);
     tcase_add_test(compact, compact_bad_input);

@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static const char *op_glsl(gpuc_compare op)
 {
@@ -27,9 +28,6 @@ static gpuc_status check_desc(gpuc *gpu, const gpuc_compact_desc *desc, gpuc_typ
     if (desc->method != GPUC_COMPACT_GATHER && desc->method != GPUC_COMPACT_SCATTER)
         return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_compact: method %d is not a gpuc_compact_method",
                          (int)desc->method);
-    if (desc->method == GPUC_COMPACT_SCATTER)
-        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_compact: scatter is not supported yet (use "
-                                                          "GPUC_COMPACT_GATHER)");
     if (desc->predicate && desc->op != GPUC_COMPARE_NONE)
         return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_compact: set either .op or .predicate, not both");
     if (desc->predicate)
@@ -113,14 +111,38 @@ static gpuc_status read_count(gpuc *gpu, const gpuc_array *running, uint32_t n, 
     return st;
 }
 
+/* Gather form: one invocation per output cell finds its survivor (cells past the count find none:
+ * the search ends at n, whose read gives 0). */
 static gpuc_status gather(gpuc *gpu, const gpuc_array *values, gpuc_type type, const gpuc_array *running, uint32_t n,
-                          uint32_t count, gpuc_array **packed)
+                          uint32_t cells, gpuc_array **packed)
 {
     gpuc_kernel *k;
-    gpuc_status st = compact_kernel(gpu, "gather", type, NULL, count, &k);
+    gpuc_status st = compact_kernel(gpu, "gather", type, NULL, cells, &k);
     if (st != GPUC_OK)
         return st;
     gpuc_arg args[] = {gpuc_arg_array(values), gpuc_arg_array(running), gpuc_arg_i32((int32_t)n)};
+    st = gpuc_run(k, args, 3, packed);
+    gpuc_kernel_free(k);
+    return st;
+}
+
+/* Scatter form: one invocation per input element writes survivors to their slots of a new array
+ * (gpuc_run's new array is zero where nobody writes). */
+static gpuc_status scatter(gpuc *gpu, const gpuc_array *values, gpuc_type type, const gpuc_array *flags,
+                           const gpuc_array *running, uint32_t n, uint32_t cells, gpuc_array **packed)
+{
+    const char *sections[] = {"scatter", NULL};
+    const char *fields[] = {"T", algo_glsl_type(type), NULL};
+    char *source = NULL;
+    gpuc_status st = algo_source(gpu, gpuc_glsl_compact, sections, fields, &source);
+    gpuc_kernel *k = NULL;
+    if (st == GPUC_OK)
+        st = gpuc_create_kernel(gpu, source, &(gpuc_kernel_desc){.output = {.x = cells}, .pipeline = true,
+                                .scatter = true, .threads = {.x = n}}, &k);
+    free(source);
+    if (st != GPUC_OK)
+        return st;
+    gpuc_arg args[] = {gpuc_arg_array(values), gpuc_arg_array(flags), gpuc_arg_array(running)};
     st = gpuc_run(k, args, 3, packed);
     gpuc_kernel_free(k);
     return st;
@@ -139,8 +161,10 @@ static gpuc_status compact_device(gpuc *gpu, const gpuc_array *values, algo_inpu
         st = scan_device(gpu, flags, GPUC_INT, in.n, true, &running);
     if (st == GPUC_OK)
         st = read_count(gpu, running, in.n, &survivors);
-    if (st == GPUC_OK && survivors > 0)
-        st = gather(gpu, values, in.type, running, in.n, survivors, &out);
+    uint32_t cells = desc->full_length ? in.n : survivors;
+    if (st == GPUC_OK && cells > 0)
+        st = desc->method == GPUC_COMPACT_SCATTER ? scatter(gpu, values, in.type, flags, running, in.n, cells, &out)
+                                                  : gather(gpu, values, in.type, running, in.n, cells, &out);
     gpuc_array_free(flags);
     gpuc_array_free(running);
     if (st != GPUC_OK)
