@@ -1,6 +1,11 @@
 // compact.glsl - the kernels of the prefix sum (src/algo/scan.c) and of stream compaction
 // (src/algo/compact.c); sections start at "//@ name". $T is the element type (float or int).
 
+// Compaction never stores flags: every kernel below evaluates FLAG, the predicate of element i
+// (`i < n && v[i] > threshold`, or `i < n && keep[i] != 0` over a user predicate's results), over
+// the parameters PARAMS. Blocks of BLOCK elements are counted, the counts scanned (inclusive: the
+// running count at each block's end), and survivors placed by block, then within their block.
+
 //@ scan_block_sums
 // The sum of block thread.x (BLOCK consecutive values; reads past the end give 0): one level up the
 // multi-level scan. A block is 4 texels read contiguously, the fast way to read on llvmpipe.
@@ -30,35 +35,38 @@ $T scanBlock($T v[], $T offsets[], int inclusive)
     return sum;
 }
 
-//@ flags_threshold
-// 1 where the value passes `value $OP threshold`, else 0.
-int compactFlag($T v[], $T threshold)
+//@ block_counts
+// How many elements of block thread.x survive.
+const int BLOCK = $BLOCK;
+int compactBlockCounts($PARAMS)
 {
-    return v[thread.x] $OP threshold ? 1 : 0;
-}
-
-//@ flags_nonzero
-// A user predicate's result as a 0/1 flag (any nonzero result keeps the value).
-int compactNonzero($T keep[])
-{
-    return keep[thread.x] != $T(0) ? 1 : 0;
+    int first = thread.x * BLOCK;
+    int count = 0;
+    for (int j = 0; j < BLOCK; j++) {
+        int i = first + j;
+        if ($FLAG)
+            count++;
+    }
+    return count;
 }
 
 //@ count
 // How many survive: the last running count.
-int compactCount(int running[], int n)
+int compactCount(int running[], int blocks)
 {
-    return running[n - 1];
+    return running[blocks - 1];
 }
 
 //@ gather
-// Survivor thread.x is the first element whose running count (inclusive prefix sum of the flags)
-// exceeds thread.x: a lower-bound binary search, as the seed's gather does. 31 halvings cover any n
-// below 2^31, so the loop is far inside llvmpipe's iteration budget.
-$T compactGather($T v[], int running[], int n)
+// Gather form: survivor thread.x lies in the first block whose running count exceeds thread.x
+// (a lower-bound binary search, as the seed's gather does, but over blocks), at rank thread.x minus
+// the survivors before that block. Cells past the count find no block and return 0. At most 31
+// halvings plus BLOCK steps: far inside llvmpipe's loop budget.
+const int BLOCK = $BLOCK;
+$T compactGather($PARAMS, int running[], int blocks)
 {
     int x = thread.x;
-    int lo = 0, hi = n;
+    int lo = 0, hi = blocks;
     for (int step = 0; step < 31 && lo < hi; step++) {
         int mid = (lo + hi) >> 1;
         if (running[mid] > x)
@@ -66,16 +74,39 @@ $T compactGather($T v[], int running[], int n)
         else
             lo = mid + 1;
     }
-    return v[lo];
+    int rank = x - (lo > 0 ? running[lo - 1] : 0);
+    int first = lo * BLOCK;
+    $T found = $T(0);
+    for (int j = 0; j < BLOCK; j++) {
+        int i = first + j;
+        if (lo < blocks && $FLAG) {
+            if (rank == 0)
+                found = v[i];
+            rank--;
+        }
+    }
+    return found;
 }
 
 //@ scatter
-// Scatter form: one invocation per input element; a survivor writes itself to its slot, the running
-// count before it (outputIndex left at -1 writes nothing).
-$T compactScatter($T v[], int flags[], int running[])
+// Scatter form: one invocation per element; a survivor writes itself to its slot, the survivors
+// before its block plus those before it in the block (outputIndex left at -1 writes nothing).
+const int BLOCK = $BLOCK;
+$T compactScatter($PARAMS, int running[])
 {
-    int i = thread.x;
-    if (flags[i] != 0)
-        outputIndex = running[i] - 1;
-    return v[i];
+    int self = thread.x;
+    int block = self / BLOCK;
+    int slot = block > 0 ? running[block - 1] : 0;
+    bool kept = false;
+    for (int j = 0; j < BLOCK; j++) {
+        int i = block * BLOCK + j;
+        bool flag = $FLAG;
+        if (i < self && flag)
+            slot++;
+        if (i == self)
+            kept = flag;
+    }
+    if (kept)
+        outputIndex = slot;
+    return v[self];
 }

@@ -1,6 +1,8 @@
-/* compact.c - stream compaction (gpuc_compact): flags from a predicate, the inclusive prefix sum of
- * the flags (the running count, src/algo/scan.c), then one output cell per survivor that finds its
- * element by binary search over the running count. Input order is kept. */
+/* compact.c - stream compaction (gpuc_compact). Survivors are counted per block of 16 elements (the
+ * flag of each element is evaluated where it is needed, never stored), the block counts are scanned
+ * (src/algo/scan.c) into running counts, one number (the total) is read back, and the survivors are
+ * placed in input order: by a gather (one cell per survivor: binary search over the blocks, then a
+ * walk inside one) or by a scatter (one invocation per element writes itself to its slot). */
 #include "algo/scan.h"
 
 #include <math.h>
@@ -45,19 +47,56 @@ static gpuc_status check_desc(gpuc *gpu, const gpuc_compact_desc *desc, gpuc_typ
     return GPUC_OK;
 }
 
-static gpuc_status compact_kernel(gpuc *gpu, const char *section, gpuc_type type, const char *op, uint32_t cells,
-                                  gpuc_kernel **k)
+/* Elements per block: survivors are counted, scanned and placed per block (glsl/compact.glsl). */
+#define COMPACT_BLOCK 16
+
+/* Where the kernels get each element's flag from: a comparison of the values with a threshold, or a
+ * user predicate's results. Flags are never stored; each kernel evaluates `flag` for element i. */
+typedef struct flag_source {
+    gpuc_type type;       /* of the values */
+    char params[96];      /* the kernel parameters `flag` needs */
+    char flag[96];        /* GLSL: is element i kept? */
+    gpuc_arg args[3];     /* the arguments for `params` */
+    gpuc_array *keep;     /* a predicate's results (owned) */
+} flag_source;
+
+static gpuc_status compact_source(gpuc *gpu, const char *section, const flag_source *src, char **source)
 {
+    char block[16];
+    snprintf(block, sizeof block, "%d", COMPACT_BLOCK);
     const char *sections[] = {section, NULL};
-    const char *fields[] = {"T", algo_glsl_type(type), "OP", op ? op : "", NULL};
-    return algo_kernel(gpu, gpuc_glsl_compact, sections, fields, cells, k);
+    const char *fields[] = {"T", algo_glsl_type(src->type), "BLOCK", block, "PARAMS", src->params, "FLAG", src->flag,
+                            NULL};
+    return algo_source(gpu, gpuc_glsl_compact, sections, fields, source);
 }
 
-/* The user's predicate kernel run over the values, its results turned into 0/1 flags. */
-static gpuc_status predicate_flags(gpuc *gpu, const char *source, const gpuc_array *values, gpuc_array *flags)
+static gpuc_status compact_kernel(gpuc *gpu, const char *section, const flag_source *src, gpuc_kernel_desc desc,
+                                  gpuc_kernel **k)
 {
-    gpuc_kernel *user = NULL, *nonzero = NULL;
-    gpuc_array *keep = NULL;
+    char *source;
+    gpuc_status st = compact_source(gpu, section, src, &source);
+    if (st != GPUC_OK)
+        return st;
+    desc.pipeline = true;
+    st = gpuc_create_kernel(gpu, source, &desc, k);
+    free(source);
+    return st;
+}
+
+static void threshold_source(const gpuc_compact_desc *desc, const gpuc_array *values, flag_source *src)
+{
+    const char *t = algo_glsl_type(src->type);
+    snprintf(src->params, sizeof src->params, "%s v[], %s threshold, int n", t, t);
+    snprintf(src->flag, sizeof src->flag, "i < n && v[i] %s threshold", op_glsl(desc->op));
+    src->args[0] = gpuc_arg_array(values);
+    src->args[1] = src->type == GPUC_INT ? gpuc_arg_i32((int32_t)desc->threshold) : gpuc_arg_f32((float)desc->threshold);
+    src->args[2] = gpuc_arg_i32((int32_t)values->cells);
+}
+
+/* Runs the user's predicate kernel over the values; nonzero results keep. */
+static gpuc_status predicate_source(gpuc *gpu, const char *source, const gpuc_array *values, flag_source *src)
+{
+    gpuc_kernel *user = NULL;
     gpuc_status st = gpuc_create_kernel(
         gpu, source, &(gpuc_kernel_desc){.output = {.x = (uint32_t)values->cells}, .pipeline = true}, &user);
     if (st == GPUC_OK && gpuc_kernel_arg_count(user) != 1)
@@ -70,38 +109,45 @@ static gpuc_status predicate_flags(gpuc *gpu, const char *source, const gpuc_arr
                        "gpuc_compact: the predicate kernel returns %s; it must return int or float (nonzero keeps)",
                        rt == GPUC_VEC2 ? "vec2" : rt == GPUC_VEC3 ? "vec3" : "vec4");
     if (st == GPUC_OK)
-        st = gpuc_run(user, (gpuc_arg[]){gpuc_arg_array(values)}, 1, &keep);
-    if (st == GPUC_OK)
-        st = compact_kernel(gpu, "flags_nonzero", rt, NULL, (uint32_t)values->cells, &nonzero);
-    if (st == GPUC_OK)
-        st = gpuc_run_to(nonzero, (gpuc_arg[]){gpuc_arg_array(keep)}, 1, flags);
+        st = gpuc_run(user, (gpuc_arg[]){gpuc_arg_array(values)}, 1, &src->keep);
     gpuc_kernel_free(user);
-    gpuc_kernel_free(nonzero);
-    gpuc_array_free(keep);
-    return st;
-}
-
-static gpuc_status threshold_flags(gpuc *gpu, const gpuc_compact_desc *desc, const gpuc_array *values,
-                                   gpuc_type type, gpuc_array *flags)
-{
-    gpuc_kernel *k;
-    gpuc_status st = compact_kernel(gpu, "flags_threshold", type, op_glsl(desc->op), (uint32_t)values->cells, &k);
     if (st != GPUC_OK)
         return st;
-    gpuc_arg t = type == GPUC_INT ? gpuc_arg_i32((int32_t)desc->threshold) : gpuc_arg_f32((float)desc->threshold);
-    st = gpuc_run_to(k, (gpuc_arg[]){gpuc_arg_array(values), t}, 2, flags);
+    const char *kt = algo_glsl_type(rt);
+    snprintf(src->params, sizeof src->params, "%s v[], %s keep[], int n", algo_glsl_type(src->type), kt);
+    snprintf(src->flag, sizeof src->flag, "i < n && keep[i] != %s(0)", kt);
+    src->args[0] = gpuc_arg_array(values);
+    src->args[1] = gpuc_arg_array(src->keep);
+    src->args[2] = gpuc_arg_i32((int32_t)values->cells);
+    return GPUC_OK;
+}
+
+/* The running count at the end of each block: an inclusive scan of the blocks' survivor counts. */
+static gpuc_status block_running_counts(gpuc *gpu, const flag_source *src, uint32_t blocks, gpuc_array **running)
+{
+    gpuc_kernel *k;
+    gpuc_array *counts = NULL;
+    gpuc_status st = compact_kernel(gpu, "block_counts", src, (gpuc_kernel_desc){.output = {.x = blocks}}, &k);
+    if (st != GPUC_OK)
+        return st;
+    st = gpuc_array_new(gpu, GPUC_INT, (gpuc_dims){.x = blocks}, &counts);
+    if (st == GPUC_OK)
+        st = gpuc_run_to(k, src->args, 3, counts);
+    if (st == GPUC_OK)
+        st = scan_device(gpu, counts, GPUC_INT, blocks, true, running);
     gpuc_kernel_free(k);
+    gpuc_array_free(counts);
     return st;
 }
 
 /* The number of survivors: the last running count, read back as one value. */
-static gpuc_status read_count(gpuc *gpu, const gpuc_array *running, uint32_t n, uint32_t *count)
+static gpuc_status read_count(gpuc *gpu, const gpuc_array *running, uint32_t blocks, uint32_t *count)
 {
     gpuc_kernel *k;
     gpuc_array *total = NULL;
-    gpuc_status st = compact_kernel(gpu, "count", GPUC_INT, NULL, 1, &k);
+    gpuc_status st = algo_kernel(gpu, gpuc_glsl_compact, (const char *[]){"count", NULL}, NULL, 1, &k);
     if (st == GPUC_OK)
-        st = gpuc_run(k, (gpuc_arg[]){gpuc_arg_array(running), gpuc_arg_i32((int32_t)n)}, 2, &total);
+        st = gpuc_run(k, (gpuc_arg[]){gpuc_arg_array(running), gpuc_arg_i32((int32_t)blocks)}, 2, &total);
     int32_t c = 0;
     if (st == GPUC_OK)
         st = gpuc_array_read_i32(total, &c, 1);
@@ -111,39 +157,24 @@ static gpuc_status read_count(gpuc *gpu, const gpuc_array *running, uint32_t n, 
     return st;
 }
 
-/* Gather form: one invocation per output cell finds its survivor (cells past the count find none:
- * the search ends at n, whose read gives 0). */
-static gpuc_status gather(gpuc *gpu, const gpuc_array *values, gpuc_type type, const gpuc_array *running, uint32_t n,
-                          uint32_t cells, gpuc_array **packed)
+/* Places the survivors into a new array of `cells` cells (gpuc_run's new array is zero where a
+ * scatter writes nothing; the gather returns 0 past the count). */
+static gpuc_status place(gpuc *gpu, const gpuc_compact_desc *desc, const flag_source *src, const gpuc_array *running,
+                         uint32_t n, uint32_t blocks, uint32_t cells, gpuc_array **packed)
 {
+    bool scatter = desc->method == GPUC_COMPACT_SCATTER;
+    gpuc_kernel_desc kd = {.output = {.x = cells}};
+    if (scatter) {
+        kd.scatter = true;
+        kd.threads = (gpuc_dims){.x = n};
+    }
     gpuc_kernel *k;
-    gpuc_status st = compact_kernel(gpu, "gather", type, NULL, cells, &k);
+    gpuc_status st = compact_kernel(gpu, scatter ? "scatter" : "gather", src, kd, &k);
     if (st != GPUC_OK)
         return st;
-    gpuc_arg args[] = {gpuc_arg_array(values), gpuc_arg_array(running), gpuc_arg_i32((int32_t)n)};
-    st = gpuc_run(k, args, 3, packed);
-    gpuc_kernel_free(k);
-    return st;
-}
-
-/* Scatter form: one invocation per input element writes survivors to their slots of a new array
- * (gpuc_run's new array is zero where nobody writes). */
-static gpuc_status scatter(gpuc *gpu, const gpuc_array *values, gpuc_type type, const gpuc_array *flags,
-                           const gpuc_array *running, uint32_t n, uint32_t cells, gpuc_array **packed)
-{
-    const char *sections[] = {"scatter", NULL};
-    const char *fields[] = {"T", algo_glsl_type(type), NULL};
-    char *source = NULL;
-    gpuc_status st = algo_source(gpu, gpuc_glsl_compact, sections, fields, &source);
-    gpuc_kernel *k = NULL;
-    if (st == GPUC_OK)
-        st = gpuc_create_kernel(gpu, source, &(gpuc_kernel_desc){.output = {.x = cells}, .pipeline = true,
-                                .scatter = true, .threads = {.x = n}}, &k);
-    free(source);
-    if (st != GPUC_OK)
-        return st;
-    gpuc_arg args[] = {gpuc_arg_array(values), gpuc_arg_array(flags), gpuc_arg_array(running)};
-    st = gpuc_run(k, args, 3, packed);
+    gpuc_arg args[] = {src->args[0], src->args[1], src->args[2], gpuc_arg_array(running),
+                       gpuc_arg_i32((int32_t)blocks)};
+    st = gpuc_run(k, args, scatter ? 4 : 5, packed);
     gpuc_kernel_free(k);
     return st;
 }
@@ -151,21 +182,22 @@ static gpuc_status scatter(gpuc *gpu, const gpuc_array *values, gpuc_type type, 
 static gpuc_status compact_device(gpuc *gpu, const gpuc_array *values, algo_input in, const gpuc_compact_desc *desc,
                                   gpuc_array **packed, size_t *count)
 {
-    gpuc_array *flags = NULL, *running = NULL, *out = NULL;
-    uint32_t survivors = 0;
-    gpuc_status st = gpuc_array_new(gpu, GPUC_INT, (gpuc_dims){.x = in.n}, &flags);
+    flag_source src = {.type = in.type};
+    uint32_t blocks = (in.n + COMPACT_BLOCK - 1) / COMPACT_BLOCK, survivors = 0;
+    gpuc_array *running = NULL, *out = NULL;
+    gpuc_status st = GPUC_OK;
+    if (desc->predicate)
+        st = predicate_source(gpu, desc->predicate, values, &src);
+    else
+        threshold_source(desc, values, &src);
     if (st == GPUC_OK)
-        st = desc->predicate ? predicate_flags(gpu, desc->predicate, values, flags)
-                             : threshold_flags(gpu, desc, values, in.type, flags);
+        st = block_running_counts(gpu, &src, blocks, &running);
     if (st == GPUC_OK)
-        st = scan_device(gpu, flags, GPUC_INT, in.n, true, &running);
-    if (st == GPUC_OK)
-        st = read_count(gpu, running, in.n, &survivors);
+        st = read_count(gpu, running, blocks, &survivors);
     uint32_t cells = desc->full_length ? in.n : survivors;
     if (st == GPUC_OK && cells > 0)
-        st = desc->method == GPUC_COMPACT_SCATTER ? scatter(gpu, values, in.type, flags, running, in.n, cells, &out)
-                                                  : gather(gpu, values, in.type, running, in.n, cells, &out);
-    gpuc_array_free(flags);
+        st = place(gpu, desc, &src, running, in.n, blocks, cells, &out);
+    gpuc_array_free(src.keep);
     gpuc_array_free(running);
     if (st != GPUC_OK)
         return st;
