@@ -60,8 +60,9 @@ int compactCount(int running[], int blocks)
 //@ gather
 // Gather form: survivor thread.x lies in the first block whose running count exceeds thread.x
 // (a lower-bound binary search, as the seed's gather does, but over blocks), at rank thread.x minus
-// the survivors before that block. Cells past the count find no block and return 0. At most 31
-// halvings plus BLOCK steps: far inside llvmpipe's loop budget.
+// the survivors before that block, found in the block's flag bits by halving (a walk that stops at
+// the survivor cost twice as much on llvmpipe as building the bits in a loop it can unroll). Cells
+// past the count find no block and return 0. 31 halvings at most: far inside the loop budget.
 const int BLOCK = $BLOCK;
 $T compactGather($PARAMS, int running[], int blocks)
 {
@@ -74,18 +75,23 @@ $T compactGather($PARAMS, int running[], int blocks)
         else
             lo = mid + 1;
     }
+    if (lo >= blocks)
+        return $T(0);
     int rank = x - (lo > 0 ? running[lo - 1] : 0);
-    int first = lo * BLOCK;
-    $T found = $T(0);
+    int mask = 0; // bit j: element lo * BLOCK + j survives (a branch-free loop llvmpipe unrolls)
     for (int j = 0; j < BLOCK; j++) {
-        int i = first + j;
-        if (lo < blocks && $FLAG) {
-            if (rank == 0)
-                found = v[i];
-            rank--;
+        int i = lo * BLOCK + j;
+        mask |= ($FLAG) ? 1 << j : 0;
+    }
+    int pos = 0;
+    for (int width = BLOCK / 2; width >= 1; width >>= 1) {
+        int below = bitCount((mask >> pos) & ((1 << width) - 1));
+        if (rank >= below) {
+            rank -= below;
+            pos += width;
         }
     }
-    return found;
+    return v[lo * BLOCK + pos];
 }
 
 //@ scatter
@@ -95,18 +101,13 @@ const int BLOCK = $BLOCK;
 $T compactScatter($PARAMS, int running[])
 {
     int self = thread.x;
-    int block = self / BLOCK;
-    int slot = block > 0 ? running[block - 1] : 0;
-    bool kept = false;
-    for (int j = 0; j < BLOCK; j++) {
-        int i = block * BLOCK + j;
-        bool flag = $FLAG;
-        if (i < self && flag)
-            slot++;
-        if (i == self)
-            kept = flag;
+    int block = self / BLOCK, j = self % BLOCK;
+    int mask = 0; // bit k: element block * BLOCK + k survives (a branch-free loop llvmpipe unrolls)
+    for (int k = 0; k < BLOCK; k++) {
+        int i = block * BLOCK + k;
+        mask |= ($FLAG) ? 1 << k : 0;
     }
-    if (kept)
-        outputIndex = slot;
+    if (((mask >> j) & 1) != 0)
+        outputIndex = (block > 0 ? running[block - 1] : 0) + bitCount(mask & ((1 << j) - 1));
     return v[self];
 }

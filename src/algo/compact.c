@@ -60,21 +60,20 @@ typedef struct flag_source {
     gpuc_array *keep;     /* a predicate's results (owned) */
 } flag_source;
 
-static gpuc_status compact_source(gpuc *gpu, const char *section, const flag_source *src, char **source)
+static gpuc_status compact_source(gpuc *gpu, const char *const *sections, const flag_source *src, char **source)
 {
     char block[16];
     snprintf(block, sizeof block, "%d", COMPACT_BLOCK);
-    const char *sections[] = {section, NULL};
     const char *fields[] = {"T", algo_glsl_type(src->type), "BLOCK", block, "PARAMS", src->params, "FLAG", src->flag,
                             NULL};
     return algo_source(gpu, gpuc_glsl_compact, sections, fields, source);
 }
 
-static gpuc_status compact_kernel(gpuc *gpu, const char *section, const flag_source *src, gpuc_kernel_desc desc,
-                                  gpuc_kernel **k)
+static gpuc_status compact_kernel(gpuc *gpu, const char *const *sections, const flag_source *src,
+                                  gpuc_kernel_desc desc, gpuc_kernel **k)
 {
     char *source;
-    gpuc_status st = compact_source(gpu, section, src, &source);
+    gpuc_status st = compact_source(gpu, sections, src, &source);
     if (st != GPUC_OK)
         return st;
     desc.pipeline = true;
@@ -127,7 +126,8 @@ static gpuc_status block_running_counts(gpuc *gpu, const flag_source *src, uint3
 {
     gpuc_kernel *k;
     gpuc_array *counts = NULL;
-    gpuc_status st = compact_kernel(gpu, "block_counts", src, (gpuc_kernel_desc){.output = {.x = blocks}}, &k);
+    const char *sections[] = {"block_counts", NULL};
+    gpuc_status st = compact_kernel(gpu, sections, src, (gpuc_kernel_desc){.output = {.x = blocks}}, &k);
     if (st != GPUC_OK)
         return st;
     st = gpuc_array_new(gpu, GPUC_INT, (gpuc_dims){.x = blocks}, &counts);
@@ -169,7 +169,8 @@ static gpuc_status place(gpuc *gpu, const gpuc_compact_desc *desc, const flag_so
         kd.threads = (gpuc_dims){.x = n};
     }
     gpuc_kernel *k;
-    gpuc_status st = compact_kernel(gpu, scatter ? "scatter" : "gather", src, kd, &k);
+    const char *sections[] = {scatter ? "scatter" : "gather", NULL};
+    gpuc_status st = compact_kernel(gpu, sections, src, kd, &k);
     if (st != GPUC_OK)
         return st;
     gpuc_arg args[] = {src->args[0], src->args[1], src->args[2], gpuc_arg_array(running),
