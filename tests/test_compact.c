@@ -342,6 +342,7 @@ START_TEST(compact_scatter_and_full_length)
             check_compact_with(v, sizes[s], op, 1.0f, false, GPUC_COMPACT_GATHER, true);
         }
         check_compact_with(v, sizes[s], GPUC_GREATER, 5.0f, false, GPUC_COMPACT_SCATTER, true); /* none: zeros */
+        check_compact_with(v, sizes[s], GPUC_GREATER, 5.0f, true, GPUC_COMPACT_GATHER, true);
         check_compact_with(v, sizes[s], GPUC_GREATER, 5.0f, false, GPUC_COMPACT_SCATTER, false);
     }
     free(v);
