@@ -389,6 +389,40 @@ START_TEST(compact_result_feeds_sort)
 }
 END_TEST
 
+START_TEST(compact_reads_back_only_the_count)
+{
+    enum { N = 50000 };
+    float *v = malloc(N * sizeof *v);
+    uint32_t seed = 17;
+    for (int j = 0; j < N; j++)
+        v[j] = test_random(&seed);
+    gpuc_array *in;
+    ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, v, (gpuc_dims){N}, &in));
+    for (int m = 0; m < 2; m++) {
+        gpuc_compact_desc desc = {.op = GPUC_LESS, .threshold = 0.3, .method = m, .full_length = true};
+        gpuc_array *packed;
+        size_t count;
+        ck_assert_gpuc_ok(gpuc_compact(gpu, gpuc_arg_array(in), &desc, &packed, &count));
+        gpuc_array_free(packed);
+        gpuc_stats before, after;
+        ck_assert_gpuc_ok(gpuc_get_stats(gpu, &before));
+        desc.threshold = 0.6; /* another threshold: same programs (a uniform), same full-length output */
+        ck_assert_gpuc_ok(gpuc_compact(gpu, gpuc_arg_array(in), &desc, &packed, &count));
+        ck_assert_gpuc_ok(gpuc_get_stats(gpu, &after));
+        ck_assert_uint_eq(after.readbacks - before.readbacks, 1);
+        ck_assert_uint_eq(after.uploads, before.uploads);
+        ck_assert_uint_eq(after.programs_compiled, before.programs_compiled);
+        size_t m_want = 0;
+        for (int j = 0; j < N; j++)
+            m_want += v[j] < 0.6f;
+        ck_assert_uint_eq(count, m_want);
+        gpuc_array_free(packed);
+    }
+    gpuc_array_free(in);
+    free(v);
+}
+END_TEST
+
 START_TEST(compact_bad_input)
 {
     float v[8] = {0};
@@ -465,6 +499,7 @@ Suite *suite_compact(void)
     tcase_add_test(compact, compact_scatter_and_full_length);
     tcase_add_test(compact, compact_2_22_matches_c);
     tcase_add_test(compact, compact_result_feeds_sort);
+    tcase_add_test(compact, compact_reads_back_only_the_count);
     tcase_add_test(compact, compact_bad_input);
     suite_add_tcase(s, compact);
     return s;
