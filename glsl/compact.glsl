@@ -8,7 +8,7 @@
 
 //@ scan_block_sums
 // The sum of block thread.x (BLOCK consecutive values; reads past the end give 0): one level up the
-// multi-level scan. A block is 4 texels read contiguously, the fast way to read on llvmpipe.
+// multi-level scan. A block is whole texels read contiguously, the fast way to read on llvmpipe.
 const int BLOCK = $BLOCK;
 $T scanBlockSums($T v[])
 {

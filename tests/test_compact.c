@@ -38,8 +38,9 @@ static uint32_t next_random(uint32_t *s)
 
 /* ---- scan ---- */
 
-/* Lengths around the block (16) and level (16^k) boundaries. */
-static const uint32_t scan_sizes[] = {1, 2, 3, 15, 16, 17, 31, 255, 256, 257, 4095, 4097, 65537, 1048579};
+/* Lengths around the block (4, then 16) and level (4 * 16^k) boundaries. */
+static const uint32_t scan_sizes[] = {1, 2, 3, 4, 5, 15, 16, 17, 31, 63, 64, 65, 255, 256, 257, 1023, 1025, 4095,
+                                      4097, 65537, 1048579};
 
 static void check_scan_i32(const int32_t *v, uint32_t n, bool inclusive, bool on_device)
 {
