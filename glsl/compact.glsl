@@ -1,10 +1,10 @@
 // compact.glsl - the kernels of the prefix sum (src/algo/scan.c) and of stream compaction
 // (src/algo/compact.c); sections start at "//@ name". $T is the element type (float or int).
 
-// Compaction never stores flags: every kernel below evaluates FLAG, the predicate of element i
-// (`i < n && v[i] > threshold`, or `i < n && keep[i] != 0` over a user predicate's results), over
-// the parameters PARAMS. Blocks of BLOCK elements are counted, the counts scanned (inclusive: the
-// running count at each block's end), and survivors placed by block, then within their block.
+// Compaction evaluates FLAG, the predicate of element i (`i < n && v[i] > threshold`, or
+// `i < n && keep[i] != 0` over a user predicate's results; its parameters are PARAMS) once, into
+// one bit mask per block of BLOCK elements. The masks' bit counts are scanned (inclusive: the
+// running count at each block's end), and survivors placed by block, then by rank in the mask.
 
 //@ scan_block_sums
 // The sum of block thread.x (BLOCK consecutive values; reads past the end give 0): one level up the
@@ -35,19 +35,26 @@ $T scanBlock($T v[], $T offsets[], int inclusive)
     return sum;
 }
 
-//@ block_counts
-// How many elements of block thread.x survive.
+//@ block_masks
+// The flags of block thread.x as bits: bit j set when element thread.x * BLOCK + j survives. The
+// only place the predicate is evaluated; a constant loop without branches, which llvmpipe unrolls.
 const int BLOCK = $BLOCK;
-int compactBlockCounts($PARAMS)
+int compactBlockMasks($PARAMS)
 {
     int first = thread.x * BLOCK;
-    int count = 0;
+    int mask = 0;
     for (int j = 0; j < BLOCK; j++) {
         int i = first + j;
-        if ($FLAG)
-            count++;
+        mask |= ($FLAG) ? 1 << j : 0;
     }
-    return count;
+    return mask;
+}
+
+//@ block_counts
+// How many elements of a block survive.
+int compactBlockCounts(int masks[])
+{
+    return bitCount(masks[thread.x]);
 }
 
 //@ count
@@ -60,11 +67,10 @@ int compactCount(int running[], int blocks)
 //@ gather
 // Gather form: survivor thread.x lies in the first block whose running count exceeds thread.x
 // (a lower-bound binary search, as the seed's gather does, but over blocks), at rank thread.x minus
-// the survivors before that block, found in the block's flag bits by halving (a walk that stops at
-// the survivor cost twice as much on llvmpipe as building the bits in a loop it can unroll). Cells
-// past the count find no block and return 0. 31 halvings at most: far inside the loop budget.
+// the survivors before that block, found in the block's flag bits by halving. Cells past the count
+// find no block and return 0. 31 halvings at most: far inside the loop budget.
 const int BLOCK = $BLOCK;
-$T compactGather($PARAMS, int running[], int blocks)
+$T compactGather($T v[], int masks[], int running[], int blocks)
 {
     int x = thread.x;
     int lo = 0, hi = blocks;
@@ -78,11 +84,7 @@ $T compactGather($PARAMS, int running[], int blocks)
     if (lo >= blocks)
         return $T(0);
     int rank = x - (lo > 0 ? running[lo - 1] : 0);
-    int mask = 0; // bit j: element lo * BLOCK + j survives (a branch-free loop llvmpipe unrolls)
-    for (int j = 0; j < BLOCK; j++) {
-        int i = lo * BLOCK + j;
-        mask |= ($FLAG) ? 1 << j : 0;
-    }
+    int mask = masks[lo];
     int pos = 0;
     for (int width = BLOCK / 2; width >= 1; width >>= 1) {
         int below = bitCount((mask >> pos) & ((1 << width) - 1));
@@ -98,15 +100,11 @@ $T compactGather($PARAMS, int running[], int blocks)
 // Scatter form: one invocation per element; a survivor writes itself to its slot, the survivors
 // before its block plus those before it in the block (outputIndex left at -1 writes nothing).
 const int BLOCK = $BLOCK;
-$T compactScatter($PARAMS, int running[])
+$T compactScatter($T v[], int masks[], int running[])
 {
     int self = thread.x;
     int block = self / BLOCK, j = self % BLOCK;
-    int mask = 0; // bit k: element block * BLOCK + k survives (a branch-free loop llvmpipe unrolls)
-    for (int k = 0; k < BLOCK; k++) {
-        int i = block * BLOCK + k;
-        mask |= ($FLAG) ? 1 << k : 0;
-    }
+    int mask = masks[block];
     if (((mask >> j) & 1) != 0)
         outputIndex = (block > 0 ? running[block - 1] : 0) + bitCount(mask & ((1 << j) - 1));
     return v[self];

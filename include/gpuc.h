@@ -432,7 +432,7 @@ typedef enum gpuc_compact_method {
     /* Default: one output cell per survivor finds its element by binary search over the running
      * counts of the blocks (the seed's gather), then by its rank within the block. */
     GPUC_COMPACT_GATHER = 0,
-    /* One invocation per element writes each survivor to its slot (a scatter kernel): about 3x
+    /* One invocation per element writes each survivor to its slot (a scatter kernel): about 4x
      * less work than the gather on llvmpipe. The packed output must fit one storage binding
      * (gpuc_info.max_storage_block_size), else GPUC_ERROR_LIMIT. */
     GPUC_COMPACT_SCATTER
@@ -458,9 +458,9 @@ typedef struct gpuc_compact_desc {
 /* Stream compaction: the values (1D float or int, host or device) that pass the predicate, in their
  * input order, into *packed (new device array of the same type, *count elements, or n with
  * .full_length), *count the number kept. When nothing passes (and not .full_length), *packed is NULL
- * and *count 0. On the device: survivors are counted per block of 16 elements, the counts scanned
- * (see gpuc_scan), and the survivors placed by the chosen method; one number (the count) is read
- * back. Errors as gpuc_sort; GPUC_ERROR_INVALID_ARGUMENT for a NULL desc, no or two predicates, an
+ * and *count 0. On the device: the predicate is evaluated once per element into a bit mask per
+ * block of 16 elements, the masks' bit counts scanned (see gpuc_scan), and the survivors placed by
+ * the chosen method; one number (the count) is read back. Errors as gpuc_sort; GPUC_ERROR_INVALID_ARGUMENT for a NULL desc, no or two predicates, an
  * unknown op or method, or a fractional threshold for int values; a predicate that does not compile
  * fails as gpuc_create_kernel does. */
 GPUC_API gpuc_status gpuc_compact(gpuc *gpu, gpuc_arg values, const gpuc_compact_desc *desc, gpuc_array **packed,

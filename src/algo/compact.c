@@ -1,8 +1,8 @@
-/* compact.c - stream compaction (gpuc_compact). Survivors are counted per block of 16 elements (the
- * flag of each element is evaluated where it is needed, never stored), the block counts are scanned
- * (src/algo/scan.c) into running counts, one number (the total) is read back, and the survivors are
- * placed in input order: by a gather (one cell per survivor: binary search over the blocks, then a
- * walk inside one) or by a scatter (one invocation per element writes itself to its slot). */
+/* compact.c - stream compaction (gpuc_compact). The predicate is evaluated once per element into one
+ * bit mask per block of 16 elements; the masks' bit counts are scanned (src/algo/scan.c) into running
+ * counts, one number (the total) is read back, and the survivors are placed in input order: by a
+ * gather (one cell per survivor: binary search over the blocks, then its rank in the block's mask) or
+ * by a scatter (one invocation per element writes itself to its slot). */
 #include "algo/scan.h"
 
 #include <math.h>
@@ -51,7 +51,7 @@ static gpuc_status check_desc(gpuc *gpu, const gpuc_compact_desc *desc, gpuc_typ
 #define COMPACT_BLOCK 16
 
 /* Where the kernels get each element's flag from: a comparison of the values with a threshold, or a
- * user predicate's results. Flags are never stored; each kernel evaluates `flag` for element i. */
+ * user predicate's results. The block_masks kernel evaluates `flag` for each element i of a block. */
 typedef struct flag_source {
     gpuc_type type;       /* of the values */
     char params[96];      /* the kernel parameters `flag` needs */
@@ -121,21 +121,25 @@ static gpuc_status predicate_source(gpuc *gpu, const char *source, const gpuc_ar
     return GPUC_OK;
 }
 
-/* The running count at the end of each block: an inclusive scan of the blocks' survivor counts. */
-static gpuc_status block_running_counts(gpuc *gpu, const flag_source *src, uint32_t blocks, gpuc_array **running)
+/* Each block's flags as a bit mask (the one evaluation of the predicate), and the running count at
+ * the end of each block: an inclusive scan of the masks' bit counts. */
+static gpuc_status block_masks_and_counts(gpuc *gpu, const flag_source *src, uint32_t blocks, gpuc_array **masks,
+                                          gpuc_array **running)
 {
-    gpuc_kernel *k;
+    gpuc_kernel *mk = NULL, *ck = NULL;
     gpuc_array *counts = NULL;
-    const char *sections[] = {"block_counts", NULL};
-    gpuc_status st = compact_kernel(gpu, sections, src, (gpuc_kernel_desc){.output = {.x = blocks}}, &k);
-    if (st != GPUC_OK)
-        return st;
-    st = gpuc_array_new(gpu, GPUC_INT, (gpuc_dims){.x = blocks}, &counts);
+    gpuc_kernel_desc kd = {.output = {.x = blocks}};
+    gpuc_status st = compact_kernel(gpu, (const char *[]){"block_masks", NULL}, src, kd, &mk);
     if (st == GPUC_OK)
-        st = gpuc_run_to(k, src->args, 3, counts);
+        st = compact_kernel(gpu, (const char *[]){"block_counts", NULL}, src, kd, &ck);
+    if (st == GPUC_OK)
+        st = gpuc_run(mk, src->args, 3, masks);
+    if (st == GPUC_OK)
+        st = gpuc_run(ck, (gpuc_arg[]){gpuc_arg_array(*masks)}, 1, &counts);
     if (st == GPUC_OK)
         st = scan_device(gpu, counts, GPUC_INT, blocks, true, running);
-    gpuc_kernel_free(k);
+    gpuc_kernel_free(mk);
+    gpuc_kernel_free(ck);
     gpuc_array_free(counts);
     return st;
 }
@@ -159,8 +163,8 @@ static gpuc_status read_count(gpuc *gpu, const gpuc_array *running, uint32_t blo
 
 /* Places the survivors into a new array of `cells` cells (gpuc_run's new array is zero where a
  * scatter writes nothing; the gather returns 0 past the count). */
-static gpuc_status place(gpuc *gpu, const gpuc_compact_desc *desc, const flag_source *src, const gpuc_array *running,
-                         uint32_t n, uint32_t blocks, uint32_t cells, gpuc_array **packed)
+static gpuc_status place(gpuc *gpu, const gpuc_compact_desc *desc, const flag_source *src, const gpuc_array *masks,
+                         const gpuc_array *running, uint32_t n, uint32_t blocks, uint32_t cells, gpuc_array **packed)
 {
     bool scatter = desc->method == GPUC_COMPACT_SCATTER;
     gpuc_kernel_desc kd = {.output = {.x = cells}};
@@ -173,9 +177,8 @@ static gpuc_status place(gpuc *gpu, const gpuc_compact_desc *desc, const flag_so
     gpuc_status st = compact_kernel(gpu, sections, src, kd, &k);
     if (st != GPUC_OK)
         return st;
-    gpuc_arg args[] = {src->args[0], src->args[1], src->args[2], gpuc_arg_array(running),
-                       gpuc_arg_i32((int32_t)blocks)};
-    st = gpuc_run(k, args, scatter ? 4 : 5, packed);
+    gpuc_arg args[] = {src->args[0], gpuc_arg_array(masks), gpuc_arg_array(running), gpuc_arg_i32((int32_t)blocks)};
+    st = gpuc_run(k, args, scatter ? 3 : 4, packed);
     gpuc_kernel_free(k);
     return st;
 }
@@ -185,20 +188,21 @@ static gpuc_status compact_device(gpuc *gpu, const gpuc_array *values, algo_inpu
 {
     flag_source src = {.type = in.type};
     uint32_t blocks = (in.n + COMPACT_BLOCK - 1) / COMPACT_BLOCK, survivors = 0;
-    gpuc_array *running = NULL, *out = NULL;
+    gpuc_array *masks = NULL, *running = NULL, *out = NULL;
     gpuc_status st = GPUC_OK;
     if (desc->predicate)
         st = predicate_source(gpu, desc->predicate, values, &src);
     else
         threshold_source(desc, values, &src);
     if (st == GPUC_OK)
-        st = block_running_counts(gpu, &src, blocks, &running);
+        st = block_masks_and_counts(gpu, &src, blocks, &masks, &running);
     if (st == GPUC_OK)
         st = read_count(gpu, running, blocks, &survivors);
     uint32_t cells = desc->full_length ? in.n : survivors;
     if (st == GPUC_OK && cells > 0)
-        st = place(gpu, desc, &src, running, in.n, blocks, cells, &out);
+        st = place(gpu, desc, &src, masks, running, in.n, blocks, cells, &out);
     gpuc_array_free(src.keep);
+    gpuc_array_free(masks);
     gpuc_array_free(running);
     if (st != GPUC_OK)
         return st;
