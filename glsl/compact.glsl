@@ -64,15 +64,14 @@ int compactCount(int running[], int blocks)
     return running[blocks - 1];
 }
 
-//@ gather
-// Gather form: survivor thread.x lies in the first block whose running count exceeds thread.x
-// (a lower-bound binary search, as the seed's gather does, but over blocks), at rank thread.x minus
-// the survivors before that block, found in the block's flag bits by halving. Cells past the count
-// find no block and return 0. 31 halvings at most: far inside the loop budget.
-const int BLOCK = $BLOCK;
-$T compactGather($T v[], int masks[], int running[], int blocks)
+//@ gather_starts
+// The block holding survivor GROUP * thread.x (`blocks` past the count): a lower-bound binary
+// search over the running counts, done once per GROUP output cells, which then search only between
+// their group's start and the next group's.
+const int GROUP = $GROUP;
+int compactGatherStarts(int running[], int blocks)
 {
-    int x = thread.x;
+    int x = thread.x * GROUP;
     int lo = 0, hi = blocks;
     for (int step = 0; step < 31 && lo < hi; step++) {
         int mid = (lo + hi) >> 1;
@@ -81,20 +80,52 @@ $T compactGather($T v[], int masks[], int running[], int blocks)
         else
             lo = mid + 1;
     }
+    return lo;
+}
+
+//@ gather
+// Gather form: survivor thread.x lies in the first block whose running count exceeds thread.x
+// (a lower-bound binary search, as the seed's gather does, but over blocks and only between its
+// group's bounds), at rank thread.x minus the survivors before that block, found in the block's
+// mask by halving. Cells past the count find no block and return 0. The search is written out step
+// by step (SEARCH: as many halvings as the block count needs) because a kernel without loops
+// computes several cells per invocation, which on llvmpipe costs far less than one each.
+const int GROUP = $GROUP;
+const int BLOCK = $BLOCK;
+$T compactGather($T v[], int masks[], int running[], int starts[], int blocks)
+{
+    int x = thread.x;
+    int g = x / GROUP;
+    int lo = starts[g], hi = min(starts[g + 1] + 1, blocks);
+    int mid;
+$SEARCH
     if (lo >= blocks)
         return $T(0);
     int rank = x - (lo > 0 ? running[lo - 1] : 0);
     int mask = masks[lo];
     int pos = 0;
-    for (int width = BLOCK / 2; width >= 1; width >>= 1) {
-        int below = bitCount((mask >> pos) & ((1 << width) - 1));
-        if (rank >= below) {
-            rank -= below;
-            pos += width;
-        }
-    }
+    int below = bitCount(mask & 0xff);
+    pos += rank >= below ? 8 : 0;
+    rank -= rank >= below ? below : 0;
+    below = bitCount((mask >> pos) & 0xf);
+    pos += rank >= below ? 4 : 0;
+    rank -= rank >= below ? below : 0;
+    below = bitCount((mask >> pos) & 0x3);
+    pos += rank >= below ? 2 : 0;
+    rank -= rank >= below ? below : 0;
+    below = (mask >> pos) & 1;
+    pos += rank >= below ? 1 : 0;
     return v[lo * BLOCK + pos];
 }
+
+//@ search_step
+    mid = (lo + hi) >> 1;
+    if (lo < hi) {
+        if (running[mid] > x)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
 
 //@ scatter
 // Scatter form: one invocation per element; a survivor writes itself to its slot, the survivors

@@ -350,6 +350,26 @@ START_TEST(compact_scatter_and_full_length)
 }
 END_TEST
 
+START_TEST(compact_sparse_survivors)
+{
+    /* Survivors far apart (a gather group of 16 survivors spans thousands of blocks), in clumps, and
+     * at both ends. */
+    enum { N = 200003 };
+    float *v = malloc(N * sizeof *v);
+    uint32_t seed = 44;
+    for (int j = 0; j < N; j++)
+        v[j] = next_random(&seed) % 997 == 0 ? 2.0f : 0.0f;
+    for (int j = 100000; j < 100040; j++)
+        v[j] = 2.0f;
+    v[0] = v[N - 1] = 2.0f;
+    for (int m = 0; m < 2; m++) {
+        check_compact_with(v, N, GPUC_GREATER, 1.0f, m == 0, (gpuc_compact_method)m, false);
+        check_compact_with(v, N, GPUC_GREATER, 1.0f, m == 1, (gpuc_compact_method)m, true);
+    }
+    free(v);
+}
+END_TEST
+
 START_TEST(compact_2_22_matches_c)
 {
     const uint32_t n = 1u << 22;
@@ -498,6 +518,7 @@ Suite *suite_compact(void)
     tcase_add_test(compact, compact_int_and_edges);
     tcase_add_test(compact, compact_user_predicate);
     tcase_add_test(compact, compact_scatter_and_full_length);
+    tcase_add_test(compact, compact_sparse_survivors);
     tcase_add_test(compact, compact_2_22_matches_c);
     tcase_add_test(compact, compact_result_feeds_sort);
     tcase_add_test(compact, compact_reads_back_only_the_count);

@@ -4,6 +4,7 @@
  * gather (one cell per survivor: binary search over the blocks, then its rank in the block's mask) or
  * by a scatter (one invocation per element writes itself to its slot). */
 #include "algo/scan.h"
+#include "kernel/glsl_template.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -49,24 +50,43 @@ static gpuc_status check_desc(gpuc *gpu, const gpuc_compact_desc *desc, gpuc_typ
 
 /* Elements per block: survivors are counted, scanned and placed per block (glsl/compact.glsl). */
 #define COMPACT_BLOCK 16
+/* Output cells of the gather that share one full binary search (their group's starting block). */
+#define GATHER_GROUP 16
 
 /* Where the kernels get each element's flag from: a comparison of the values with a threshold, or a
  * user predicate's results. The block_masks kernel evaluates `flag` for each element i of a block. */
 typedef struct flag_source {
     gpuc_type type;       /* of the values */
+    uint32_t blocks;      /* of COMPACT_BLOCK elements */
     char params[96];      /* the kernel parameters `flag` needs */
     char flag[96];        /* GLSL: is element i kept? */
     gpuc_arg args[3];     /* the arguments for `params` */
     gpuc_array *keep;     /* a predicate's results (owned) */
 } flag_source;
 
+/* The gather's binary search written out: one halving per bit of the block count, no loop. */
+static char *search_steps(uint32_t blocks)
+{
+    strbuf sb = {0};
+    for (uint32_t range = blocks; range > 0; range >>= 1)
+        glsl_emit(&sb, gpuc_glsl_compact, "search_step", NULL);
+    glsl_emit(&sb, gpuc_glsl_compact, "search_step", NULL);
+    return strbuf_take(&sb);
+}
+
 static gpuc_status compact_source(gpuc *gpu, const char *const *sections, const flag_source *src, char **source)
 {
-    char block[16];
+    char block[16], group[16];
     snprintf(block, sizeof block, "%d", COMPACT_BLOCK);
-    const char *fields[] = {"T", algo_glsl_type(src->type), "BLOCK", block, "PARAMS", src->params, "FLAG", src->flag,
-                            NULL};
-    return algo_source(gpu, gpuc_glsl_compact, sections, fields, source);
+    snprintf(group, sizeof group, "%d", GATHER_GROUP);
+    char *search = search_steps(src->blocks);
+    if (!search)
+        return gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "gpuc_compact: out of host memory");
+    const char *fields[] = {"T",     algo_glsl_type(src->type), "BLOCK",  block,       "GROUP", group,
+                            "PARAMS", src->params,             "FLAG",   src->flag,   "SEARCH", search, NULL};
+    gpuc_status st = algo_source(gpu, gpuc_glsl_compact, sections, fields, source);
+    free(search);
+    return st;
 }
 
 static gpuc_status compact_kernel(gpuc *gpu, const char *const *sections, const flag_source *src,
@@ -163,6 +183,23 @@ static gpuc_status read_count(gpuc *gpu, const gpuc_array *running, uint32_t blo
 
 /* Places the survivors into a new array of `cells` cells (gpuc_run's new array is zero where a
  * scatter writes nothing; the gather returns 0 past the count). */
+/* Where each group of GATHER_GROUP gather cells starts its search (one more entry closes the last). */
+static gpuc_status gather_starts(gpuc *gpu, const flag_source *src, const gpuc_array *running, uint32_t blocks,
+                                 uint32_t cells, gpuc_array **starts)
+{
+    gpuc_kernel *k;
+    uint32_t groups = (cells + GATHER_GROUP - 1) / GATHER_GROUP + 1;
+    gpuc_status st = compact_kernel(gpu, (const char *[]){"gather_starts", NULL}, src,
+                                    (gpuc_kernel_desc){.output = {.x = groups}}, &k);
+    if (st != GPUC_OK)
+        return st;
+    st = gpuc_run(k, (gpuc_arg[]){gpuc_arg_array(running), gpuc_arg_i32((int32_t)blocks)}, 2, starts);
+    gpuc_kernel_free(k);
+    return st;
+}
+
+/* Places the survivors into a new array of `cells` cells (gpuc_run's new array is zero where a
+ * scatter writes nothing; the gather returns 0 past the count). */
 static gpuc_status place(gpuc *gpu, const gpuc_compact_desc *desc, const flag_source *src, const gpuc_array *masks,
                          const gpuc_array *running, uint32_t n, uint32_t blocks, uint32_t cells, gpuc_array **packed)
 {
@@ -172,22 +209,27 @@ static gpuc_status place(gpuc *gpu, const gpuc_compact_desc *desc, const flag_so
         kd.scatter = true;
         kd.threads = (gpuc_dims){.x = n};
     }
-    gpuc_kernel *k;
+    gpuc_kernel *k = NULL;
+    gpuc_array *starts = NULL;
     const char *sections[] = {scatter ? "scatter" : "gather", NULL};
-    gpuc_status st = compact_kernel(gpu, sections, src, kd, &k);
-    if (st != GPUC_OK)
-        return st;
-    gpuc_arg args[] = {src->args[0], gpuc_arg_array(masks), gpuc_arg_array(running), gpuc_arg_i32((int32_t)blocks)};
-    st = gpuc_run(k, args, scatter ? 3 : 4, packed);
+    gpuc_status st = scatter ? GPUC_OK : gather_starts(gpu, src, running, blocks, cells, &starts);
+    if (st == GPUC_OK)
+        st = compact_kernel(gpu, sections, src, kd, &k);
+    if (st == GPUC_OK && scatter)
+        st = gpuc_run(k, (gpuc_arg[]){src->args[0], gpuc_arg_array(masks), gpuc_arg_array(running)}, 3, packed);
+    else if (st == GPUC_OK)
+        st = gpuc_run(k, (gpuc_arg[]){src->args[0], gpuc_arg_array(masks), gpuc_arg_array(running),
+                                      gpuc_arg_array(starts), gpuc_arg_i32((int32_t)blocks)}, 5, packed);
     gpuc_kernel_free(k);
+    gpuc_array_free(starts);
     return st;
 }
 
 static gpuc_status compact_device(gpuc *gpu, const gpuc_array *values, algo_input in, const gpuc_compact_desc *desc,
                                   gpuc_array **packed, size_t *count)
 {
-    flag_source src = {.type = in.type};
     uint32_t blocks = (in.n + COMPACT_BLOCK - 1) / COMPACT_BLOCK, survivors = 0;
+    flag_source src = {.type = in.type, .blocks = blocks};
     gpuc_array *masks = NULL, *running = NULL, *out = NULL;
     gpuc_status st = GPUC_OK;
     if (desc->predicate)
