@@ -9,19 +9,21 @@
 //@ scan_block_sums
 // The sum of block thread.x (BLOCK consecutive values; reads past the end give 0): one level up the
 // multi-level scan. A block is whole texels read contiguously, the fast way to read on llvmpipe.
+// The block's terms are written out (SUM_TERMS, one `sum_term` per value) rather than looped over:
+// a kernel without loops computes several cells per invocation, far cheaper on llvmpipe.
 const int BLOCK = $BLOCK;
 $T scanBlockSums($T v[])
 {
     int first = thread.x * BLOCK;
+    int end = first + BLOCK;
     $T sum = $T(0);
-    for (int j = 0; j < BLOCK; j++)
-        sum += v[first + j];
+$SUM_TERMS
     return sum;
 }
 
 //@ scan_block
 // Element thread.x of the prefix sum: its block's offset (from the level above) plus the values
-// before it in its block, and itself too when inclusive is set.
+// before it in its block, and itself too when inclusive is set (terms written out as above).
 const int BLOCK = $BLOCK;
 $T scanBlock($T v[], $T offsets[], int inclusive)
 {
@@ -29,11 +31,12 @@ $T scanBlock($T v[], $T offsets[], int inclusive)
     int first = i - i % BLOCK;
     int end = i + inclusive;
     $T sum = offsets[i / BLOCK];
-    for (int j = 0; j < BLOCK; j++)
-        if (first + j < end)
-            sum += v[first + j];
+$SUM_TERMS
     return sum;
 }
+
+//@ sum_term
+    sum += first + $K < end ? v[first + $K] : $T(0);
 
 //@ block_masks
 // The flags of block thread.x as bits: bit j set when element thread.x * BLOCK + j survives. The

@@ -59,13 +59,15 @@ int keyValue(int key, int descending) { return descending != 0 ? ~key : key; }
 
 //@ load_keys
 // Builds the cells from the input, padding to the network's size with the largest key, and sorts
-// each cell (the network's stages up to one cell).
+// each cell (the network's stages up to one cell). No loops: a loop-free kernel computes several
+// cells per invocation.
 vec4 sortLoadKeys($KEY_TYPE keys[], int n, int descending)
 {
     int e = thread.x * CELL;
-    ivec4 c;
-    for (int j = 0; j < CELL; j++)
-        c[j] = e + j < n ? sortKey(keys[e + j], descending) : 0x7fffffff;
+    ivec4 c = ivec4(e < n ? sortKey(keys[e], descending) : 0x7fffffff,
+                    e + 1 < n ? sortKey(keys[e + 1], descending) : 0x7fffffff,
+                    e + 2 < n ? sortKey(keys[e + 2], descending) : 0x7fffffff,
+                    e + 3 < n ? sortKey(keys[e + 3], descending) : 0x7fffffff);
     return intBitsToFloat(sortCell(c, (e & CELL) != 0));
 }
 

@@ -4,7 +4,10 @@
  * the level above) plus a short in-block sum, so every invocation reads at most one block. */
 #include "algo/scan.h"
 
+#include "kernel/glsl_template.h"
+
 #include <stdio.h>
+#include <stdlib.h>
 
 /* Values per block: 4 (one texel) at level 0, so each of the n cells of the final pass reads at most
  * 4 values; 16 above, where levels are 4x smaller and fewer levels mean fewer passes. */
@@ -25,14 +28,32 @@ typedef struct scan_levels {
     gpuc_array *prefix[SCAN_MAX_LEVELS];      /* each level's scan */
 } scan_levels;
 
+/* The terms of one block's sum, written out (glsl/compact.glsl's sum_term, K = 0 .. block - 1). */
+static char *sum_terms(gpuc_type type, uint32_t block)
+{
+    strbuf sb = {0};
+    for (uint32_t k = 0; k < block; k++) {
+        char kk[16];
+        snprintf(kk, sizeof kk, "%u", k);
+        const char *fields[] = {"T", algo_glsl_type(type), "K", kk, NULL};
+        glsl_emit(&sb, gpuc_glsl_compact, "sum_term", fields);
+    }
+    return strbuf_take(&sb);
+}
+
 static gpuc_status scan_kernel(gpuc *gpu, const char *section, gpuc_type type, int level, uint32_t cells,
                                gpuc_kernel **k)
 {
     char block[16];
     snprintf(block, sizeof block, "%u", block_of(level));
+    char *terms = sum_terms(type, block_of(level));
+    if (!terms)
+        return gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "gpuc_scan: out of host memory");
     const char *sections[] = {section, NULL};
-    const char *fields[] = {"T", algo_glsl_type(type), "BLOCK", block, NULL};
-    return algo_kernel(gpu, gpuc_glsl_compact, sections, fields, cells, k);
+    const char *fields[] = {"T", algo_glsl_type(type), "BLOCK", block, "SUM_TERMS", terms, NULL};
+    gpuc_status st = algo_kernel(gpu, gpuc_glsl_compact, sections, fields, cells, k);
+    free(terms);
+    return st;
 }
 
 /* Up: block sums, level upon level, until a level fits in one block. */
