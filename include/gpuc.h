@@ -410,8 +410,9 @@ typedef struct gpuc_scan_desc {
 
 /* Prefix sum on the device: *prefix (new, same type and length as `values`, a 1D float or int
  * array, host or device) receives out[i] = values[0] + ... + values[i-1] (exclusive; inclusive adds
- * values[i]). desc may be NULL. Multi-level (blocks of 16, level upon level): O(n) work, about
- * 2 log16(n) passes, each invocation reading at most 16 values. Int sums wrap modulo 2^32. Float sums
+ * values[i]). desc may be NULL. Multi-level (block sums of 4 values, then of 16, level upon level):
+ * O(n) work, about 2 log16(n) + 2 passes, each invocation reading at most 16 values, nothing read
+ * back. Int sums wrap modulo 2^32. Float sums
  * are added blockwise, not left to right, so they may differ from a sequential sum by rounding.
  * Errors as gpuc_sort. */
 GPUC_API gpuc_status gpuc_scan(gpuc *gpu, gpuc_arg values, const gpuc_scan_desc *desc, gpuc_array **prefix);

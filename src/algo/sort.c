@@ -1,9 +1,10 @@
 /* sort.c - bitonic sort (gpuc_sort, gpuc_argsort, gpuc_sort_pairs): a host driver over the kernels of
  * glsl/sort.glsl. The keys are mapped to order-preserving ints and padded to a power of two with the
  * largest key; the network runs as passes that ping-pong between two device arrays of vec4 cells (no
- * allocation per pass, nothing read back); the first n elements are then mapped back. */
+ * allocation per pass, nothing read back), each pass doing up to three strides of a stage (and the
+ * strides inside a cell at the stage's end); the first n elements are then mapped back. Kernels are
+ * made once per call; their programs are cached by the context, so a repeated size compiles nothing. */
 #include "algo/algo_common.h"
-
 
 /* One sort call: what is sorted and the state of its network. */
 typedef struct sort_job {
