@@ -461,7 +461,8 @@ typedef struct gpuc_compact_desc {
  * .full_length), *count the number kept. When nothing passes (and not .full_length), *packed is NULL
  * and *count 0. On the device: the predicate is evaluated once per element into a bit mask per
  * block of 16 elements, the masks' bit counts scanned (see gpuc_scan), and the survivors placed by
- * the chosen method; one number (the count) is read back. Errors as gpuc_sort; GPUC_ERROR_INVALID_ARGUMENT for a NULL desc, no or two predicates, an
+ * the chosen method; one number (the count) is read back, and for the gather a second (the widest
+ * range its searches cover, which sizes them). Errors as gpuc_sort; GPUC_ERROR_INVALID_ARGUMENT for a NULL desc, no or two predicates, an
  * unknown op or method, or a fractional threshold for int values; a predicate that does not compile
  * fails as gpuc_create_kernel does. */
 GPUC_API gpuc_status gpuc_compact(gpuc *gpu, gpuc_arg values, const gpuc_compact_desc *desc, gpuc_array **packed,

@@ -2,7 +2,10 @@
  * bit mask per block of 16 elements; the masks' bit counts are scanned (src/algo/scan.c) into running
  * counts, one number (the total) is read back, and the survivors are placed in input order: by a
  * gather (one cell per survivor: binary search over the blocks, then its rank in the block's mask) or
- * by a scatter (one invocation per element writes itself to its slot). */
+ * by a scatter (one invocation per element writes itself to its slot). The gather's search is
+ * written out without a loop (a loop-free kernel computes several cells per invocation, far cheaper
+ * on llvmpipe), as many halvings as the widest range any group of 16 cells must search, which one
+ * more number read back gives. */
 #include "algo/scan.h"
 #include "kernel/glsl_template.h"
 
@@ -58,19 +61,23 @@ static gpuc_status check_desc(gpuc *gpu, const gpuc_compact_desc *desc, gpuc_typ
 typedef struct flag_source {
     gpuc_type type;       /* of the values */
     uint32_t blocks;      /* of COMPACT_BLOCK elements */
+    uint32_t span;        /* the gather's widest search range, in blocks */
     char params[96];      /* the kernel parameters `flag` needs */
     char flag[96];        /* GLSL: is element i kept? */
     gpuc_arg args[3];     /* the arguments for `params` */
     gpuc_array *keep;     /* a predicate's results (owned) */
 } flag_source;
 
-/* The gather's binary search written out: one halving per bit of the block count, no loop. */
-static char *search_steps(uint32_t blocks)
+/* Cells of the first step of the span reduction: fixed, so its program is made once per context;
+ * 2^26 groups at most (n <= 2^30) leaves each cell 2^15 of them, inside llvmpipe's loop budget. */
+#define SPAN_PARTIALS 2048
+
+/* The gather's binary search written out (no loop): enough halvings for a range of `span` blocks. */
+static char *search_steps(uint32_t span)
 {
     strbuf sb = {0};
-    for (uint32_t range = blocks; range > 0; range >>= 1)
+    for (uint32_t range = span + 1; range > 0; range >>= 1)
         glsl_emit(&sb, gpuc_glsl_compact, "search_step", NULL);
-    glsl_emit(&sb, gpuc_glsl_compact, "search_step", NULL);
     return strbuf_take(&sb);
 }
 
@@ -79,7 +86,7 @@ static gpuc_status compact_source(gpuc *gpu, const char *const *sections, const 
     char block[16], group[16];
     snprintf(block, sizeof block, "%d", COMPACT_BLOCK);
     snprintf(group, sizeof group, "%d", GATHER_GROUP);
-    char *search = search_steps(src->blocks);
+    char *search = search_steps(src->span);
     if (!search)
         return gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "gpuc_compact: out of host memory");
     const char *fields[] = {"T",     algo_glsl_type(src->type), "BLOCK",  block,       "GROUP", group,
@@ -181,26 +188,47 @@ static gpuc_status read_count(gpuc *gpu, const gpuc_array *running, uint32_t blo
     return st;
 }
 
-/* Places the survivors into a new array of `cells` cells (gpuc_run's new array is zero where a
- * scatter writes nothing; the gather returns 0 past the count). */
 /* Where each group of GATHER_GROUP gather cells starts its search (one more entry closes the last). */
-static gpuc_status gather_starts(gpuc *gpu, const flag_source *src, const gpuc_array *running, uint32_t blocks,
-                                 uint32_t cells, gpuc_array **starts)
+static gpuc_status gather_starts(gpuc *gpu, const flag_source *src, const gpuc_array *running, uint32_t groups,
+                                 gpuc_array **starts)
 {
     gpuc_kernel *k;
-    uint32_t groups = (cells + GATHER_GROUP - 1) / GATHER_GROUP + 1;
     gpuc_status st = compact_kernel(gpu, (const char *[]){"gather_starts", NULL}, src,
-                                    (gpuc_kernel_desc){.output = {.x = groups}}, &k);
+                                    (gpuc_kernel_desc){.output = {.x = groups + 1}}, &k);
     if (st != GPUC_OK)
         return st;
-    st = gpuc_run(k, (gpuc_arg[]){gpuc_arg_array(running), gpuc_arg_i32((int32_t)blocks)}, 2, starts);
+    st = gpuc_run(k, (gpuc_arg[]){gpuc_arg_array(running), gpuc_arg_i32((int32_t)src->blocks)}, 2, starts);
     gpuc_kernel_free(k);
+    return st;
+}
+
+/* The widest range of blocks a group's search covers (read back: it sizes the gather's search). */
+static gpuc_status widest_span(gpuc *gpu, flag_source *src, const gpuc_array *starts, uint32_t groups)
+{
+    gpuc_kernel *partial = NULL, *top = NULL;
+    gpuc_array *partials = NULL, *widest = NULL;
+    gpuc_status st = compact_kernel(gpu, (const char *[]){"span_partial", NULL}, src,
+                                    (gpuc_kernel_desc){.output = {.x = SPAN_PARTIALS}}, &partial);
+    if (st == GPUC_OK)
+        st = compact_kernel(gpu, (const char *[]){"span_max", NULL}, src, (gpuc_kernel_desc){.output = {.x = 1}}, &top);
+    if (st == GPUC_OK)
+        st = gpuc_run(partial, (gpuc_arg[]){gpuc_arg_array(starts), gpuc_arg_i32((int32_t)groups)}, 2, &partials);
+    if (st == GPUC_OK)
+        st = gpuc_run(top, (gpuc_arg[]){gpuc_arg_array(partials), gpuc_arg_i32(SPAN_PARTIALS)}, 2, &widest);
+    int32_t span = 0;
+    if (st == GPUC_OK)
+        st = gpuc_array_read_i32(widest, &span, 1);
+    src->span = (uint32_t)span + 1;
+    gpuc_kernel_free(partial);
+    gpuc_kernel_free(top);
+    gpuc_array_free(partials);
+    gpuc_array_free(widest);
     return st;
 }
 
 /* Places the survivors into a new array of `cells` cells (gpuc_run's new array is zero where a
  * scatter writes nothing; the gather returns 0 past the count). */
-static gpuc_status place(gpuc *gpu, const gpuc_compact_desc *desc, const flag_source *src, const gpuc_array *masks,
+static gpuc_status place(gpuc *gpu, const gpuc_compact_desc *desc, flag_source *src, const gpuc_array *masks,
                          const gpuc_array *running, uint32_t n, uint32_t blocks, uint32_t cells, gpuc_array **packed)
 {
     bool scatter = desc->method == GPUC_COMPACT_SCATTER;
@@ -212,7 +240,10 @@ static gpuc_status place(gpuc *gpu, const gpuc_compact_desc *desc, const flag_so
     gpuc_kernel *k = NULL;
     gpuc_array *starts = NULL;
     const char *sections[] = {scatter ? "scatter" : "gather", NULL};
-    gpuc_status st = scatter ? GPUC_OK : gather_starts(gpu, src, running, blocks, cells, &starts);
+    uint32_t groups = (cells + GATHER_GROUP - 1) / GATHER_GROUP;
+    gpuc_status st = scatter ? GPUC_OK : gather_starts(gpu, src, running, groups, &starts);
+    if (st == GPUC_OK && !scatter)
+        st = widest_span(gpu, src, starts, groups);
     if (st == GPUC_OK)
         st = compact_kernel(gpu, sections, src, kd, &k);
     if (st == GPUC_OK && scatter)
