@@ -427,7 +427,9 @@ START_TEST(compact_reads_back_only_counts)
         gpuc_array_free(packed);
         gpuc_stats before, after;
         ck_assert_gpuc_ok(gpuc_get_stats(gpu, &before));
-        desc.threshold = 0.6; /* another threshold: same programs (a uniform), same full-length output */
+        /* another threshold: same programs (a uniform, a full-length output, and for the gather a
+         * search of similar length) */
+        desc.threshold = 0.6;
         ck_assert_gpuc_ok(gpuc_compact(gpu, gpuc_arg_array(in), &desc, &packed, &count));
         ck_assert_gpuc_ok(gpuc_get_stats(gpu, &after));
         /* the count; the gather also the widest span its search must cover */

@@ -72,11 +72,16 @@ typedef struct flag_source {
  * 2^26 groups at most (n <= 2^30) leaves each cell 2^15 of them, inside llvmpipe's loop budget. */
 #define SPAN_PARTIALS 2048
 
-/* The gather's binary search written out (no loop): enough halvings for a range of `span` blocks. */
+/* The gather's binary search written out (no loop): enough halvings for a range of `span` blocks,
+ * rounded up to a multiple of 4 so that data of similar density shares one program. */
 static char *search_steps(uint32_t span)
 {
-    strbuf sb = {0};
+    int steps = 0;
     for (uint32_t range = span + 1; range > 0; range >>= 1)
+        steps++;
+    steps = (steps + 3) / 4 * 4;
+    strbuf sb = {0};
+    for (int i = 0; i < steps; i++)
         glsl_emit(&sb, gpuc_glsl_compact, "search_step", NULL);
     return strbuf_take(&sb);
 }
