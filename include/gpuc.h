@@ -387,8 +387,9 @@ typedef struct gpuc_sort_desc {
 } gpuc_sort_desc;
 
 /* Sorts `keys` (float or int, 1D) into a new array *sorted of the same type and length.
- * desc may be NULL (ascending). Errors: NULL gpu/sorted or host data, n = 0, a 2D/3D or vecN array or a
- * scalar (GPUC_ERROR_TYPE_MISMATCH), more elements than 2^30 or than the device can read (GPUC_ERROR_LIMIT). */
+ * desc may be NULL (ascending). Errors: NULL gpu/sorted or host data, n = 0 (GPUC_ERROR_INVALID_ARGUMENT);
+ * a 2D/3D or vecN array or a scalar (GPUC_ERROR_TYPE_MISMATCH); more elements than 2^30 or than the
+ * device can read (GPUC_ERROR_LIMIT). */
 GPUC_API gpuc_status gpuc_sort(gpuc *gpu, gpuc_arg keys, const gpuc_sort_desc *desc, gpuc_array **sorted);
 
 /* Argsort: *indices (int, n) receives the original index of each element in sorted order, ties in
@@ -412,9 +413,8 @@ typedef struct gpuc_scan_desc {
  * array, host or device) receives out[i] = values[0] + ... + values[i-1] (exclusive; inclusive adds
  * values[i]). desc may be NULL. Multi-level (block sums of 4 values, then of 16, level upon level):
  * O(n) work, about 2 log16(n) + 2 passes, each invocation reading at most 16 values, nothing read
- * back. Int sums wrap modulo 2^32. Float sums
- * are added blockwise, not left to right, so they may differ from a sequential sum by rounding.
- * Errors as gpuc_sort. */
+ * back. Int sums wrap modulo 2^32. Float sums are added blockwise, not left to right, so they may
+ * differ from a sequential sum by rounding. Errors as gpuc_sort. */
 GPUC_API gpuc_status gpuc_scan(gpuc *gpu, gpuc_arg values, const gpuc_scan_desc *desc, gpuc_array **prefix);
 
 /* How a value is compared with the threshold: keep it when `value OP threshold`. */
@@ -433,8 +433,8 @@ typedef enum gpuc_compact_method {
     /* Default: one output cell per survivor finds its element by binary search over the running
      * counts of the blocks (the seed's gather), then by its rank within the block. */
     GPUC_COMPACT_GATHER = 0,
-    /* One invocation per element writes each survivor to its slot (a scatter kernel): about 4x
-     * less work than the gather on llvmpipe. The packed output must fit one storage binding
+    /* One invocation per element writes each survivor to its slot (a scatter kernel): about half
+     * the gather's work on llvmpipe. The packed output must fit one storage binding
      * (gpuc_info.max_storage_block_size), else GPUC_ERROR_LIMIT. */
     GPUC_COMPACT_SCATTER
 } gpuc_compact_method;
@@ -462,9 +462,9 @@ typedef struct gpuc_compact_desc {
  * and *count 0. On the device: the predicate is evaluated once per element into a bit mask per
  * block of 16 elements, the masks' bit counts scanned (see gpuc_scan), and the survivors placed by
  * the chosen method; one number (the count) is read back, and for the gather a second (the widest
- * range its searches cover, which sizes them). Errors as gpuc_sort; GPUC_ERROR_INVALID_ARGUMENT for a NULL desc, no or two predicates, an
- * unknown op or method, or a fractional threshold for int values; a predicate that does not compile
- * fails as gpuc_create_kernel does. */
+ * range its searches cover, which sizes them). Errors as gpuc_sort; GPUC_ERROR_INVALID_ARGUMENT for
+ * a NULL desc, no or two predicates, an unknown op or method, or a fractional threshold for int
+ * values; a predicate that does not compile fails as gpuc_create_kernel does. */
 GPUC_API gpuc_status gpuc_compact(gpuc *gpu, gpuc_arg values, const gpuc_compact_desc *desc, gpuc_array **packed,
                                   size_t *count);
 
