@@ -262,9 +262,10 @@ START_TEST(compact_int_and_edges)
         for (int t = 0; t < 5; t++) {
             gpuc_array *packed = NULL;
             size_t count;
+            gpuc_compact_method method = (gpuc_compact_method)((op + t) % 2);
             ck_assert_gpuc_ok(gpuc_compact(gpu, gpuc_arg_host_i32(v, (gpuc_dims){N}),
-                                           &(gpuc_compact_desc){.op = op, .threshold = thresholds[t]}, &packed,
-                                           &count));
+                                           &(gpuc_compact_desc){.op = op, .threshold = thresholds[t], .method = method},
+                                           &packed, &count));
             int32_t want[N];
             size_t m = 0;
             for (int j = 0; j < N; j++)
@@ -315,7 +316,8 @@ START_TEST(compact_user_predicate)
         f[j] = sinf((float)j);
     ck_assert_gpuc_ok(gpuc_compact(gpu, gpuc_arg_host_f32(f, (gpuc_dims){N}),
                                    &(gpuc_compact_desc){.predicate = "float pos(float a[]) { return a[thread.x] > 0.5 "
-                                                                     "? 2.0 : 0.0; }"},
+                                                                     "? 2.0 : 0.0; }",
+                                                        .method = GPUC_COMPACT_SCATTER},
                                    &packed, &count));
     float fwant[N];
     m = 0;
