@@ -1,22 +1,29 @@
 // compact.glsl - the kernels of the prefix sum (src/algo/scan.c) and of stream compaction
 // (src/algo/compact.c); sections start at "//@ name". $T is the element type (float or int).
 
+// Compaction evaluates FLAG, the predicate of element i (`i < n && v[i] > threshold`, or
+// `i < n && keep[i] != 0` over a user predicate's results; its parameters are PARAMS) once, into
+// one bit mask per block of BLOCK elements. The masks' bit counts are scanned (inclusive: the
+// running count at each block's end), and survivors placed by block, then by rank in the mask.
+
 //@ scan_block_sums
 // The sum of block thread.x (BLOCK consecutive values; reads past the end give 0): one level up the
-// multi-level scan. A block is 4 texels read contiguously, the fast way to read on llvmpipe.
+// multi-level scan. A block is whole texels read contiguously, the fast way to read on llvmpipe.
+// The block's terms are written out (SUM_TERMS, one `sum_term` per value) rather than looped over:
+// a kernel without loops computes several cells per invocation, far cheaper on llvmpipe.
 const int BLOCK = $BLOCK;
 $T scanBlockSums($T v[])
 {
     int first = thread.x * BLOCK;
+    int end = first + BLOCK;
     $T sum = $T(0);
-    for (int j = 0; j < BLOCK; j++)
-        sum += v[first + j];
+$SUM_TERMS
     return sum;
 }
 
 //@ scan_block
 // Element thread.x of the prefix sum: its block's offset (from the level above) plus the values
-// before it in its block, and itself too when inclusive is set.
+// before it in its block, and itself too when inclusive is set (terms written out as above).
 const int BLOCK = $BLOCK;
 $T scanBlock($T v[], $T offsets[], int inclusive)
 {
@@ -24,41 +31,51 @@ $T scanBlock($T v[], $T offsets[], int inclusive)
     int first = i - i % BLOCK;
     int end = i + inclusive;
     $T sum = offsets[i / BLOCK];
-    for (int j = 0; j < BLOCK; j++)
-        if (first + j < end)
-            sum += v[first + j];
+$SUM_TERMS
     return sum;
 }
 
-//@ flags_threshold
-// 1 where the value passes `value $OP threshold`, else 0.
-int compactFlag($T v[], $T threshold)
+//@ sum_term
+    sum += first + $K < end ? v[first + $K] : $T(0);
+
+//@ block_masks
+// The flags of block thread.x as bits: bit j set when element thread.x * BLOCK + j survives. The
+// only place the predicate is evaluated; a constant loop without branches, which llvmpipe unrolls.
+const int BLOCK = $BLOCK;
+int compactBlockMasks($PARAMS)
 {
-    return v[thread.x] $OP threshold ? 1 : 0;
+    int first = thread.x * BLOCK;
+    int mask = 0;
+    for (int j = 0; j < BLOCK; j++) {
+        int i = first + j;
+        mask |= ($FLAG) ? 1 << j : 0;
+    }
+    return mask;
 }
 
-//@ flags_nonzero
-// A user predicate's result as a 0/1 flag (any nonzero result keeps the value).
-int compactNonzero($T keep[])
+//@ block_counts
+// How many elements of a block survive.
+int compactBlockCounts(int masks[])
 {
-    return keep[thread.x] != $T(0) ? 1 : 0;
+    return bitCount(masks[thread.x]);
 }
 
 //@ count
 // How many survive: the last running count.
-int compactCount(int running[], int n)
+int compactCount(int running[], int blocks)
 {
-    return running[n - 1];
+    return running[blocks - 1];
 }
 
-//@ gather
-// Survivor thread.x is the first element whose running count (inclusive prefix sum of the flags)
-// exceeds thread.x: a lower-bound binary search, as the seed's gather does. 31 halvings cover any n
-// below 2^31, so the loop is far inside llvmpipe's iteration budget.
-$T compactGather($T v[], int running[], int n)
+//@ gather_starts
+// The block holding survivor GROUP * thread.x (`blocks` past the count): a lower-bound binary
+// search over the running counts, done once per GROUP output cells, which then search only between
+// their group's start and the next group's.
+const int GROUP = $GROUP;
+int compactGatherStarts(int running[], int blocks)
 {
-    int x = thread.x;
-    int lo = 0, hi = n;
+    int x = thread.x * GROUP;
+    int lo = 0, hi = blocks;
     for (int step = 0; step < 31 && lo < hi; step++) {
         int mid = (lo + hi) >> 1;
         if (running[mid] > x)
@@ -66,5 +83,87 @@ $T compactGather($T v[], int running[], int n)
         else
             lo = mid + 1;
     }
-    return v[lo];
+    return lo;
+}
+
+//@ span_partial
+// The widest group span (blocks between one group's start and the next's) among this cell's share
+// of the groups: the gather's search needs only as many halvings as the widest span. A fixed output
+// size (a program per context, not per count); each cell loops over at most 2^15 groups.
+int compactSpanPartial(int starts[], int groups)
+{
+    int share = (groups + outputSize.x - 1) / outputSize.x;
+    int first = thread.x * share;
+    int widest = 0;
+    for (int j = 0; j < share; j++)
+        if (first + j < groups)
+            widest = max(widest, starts[first + j + 1] - starts[first + j]);
+    return widest;
+}
+
+//@ span_max
+int compactSpanMax(int partial[], int count)
+{
+    int widest = 0;
+    for (int j = 0; j < count; j++)
+        widest = max(widest, partial[j]);
+    return widest;
+}
+
+//@ gather
+// Gather form: survivor thread.x lies in the first block whose running count exceeds thread.x
+// (a lower-bound binary search, as the seed's gather does, but over blocks and only between its
+// group's bounds), at rank thread.x minus the survivors before that block, found in the block's
+// mask by halving. Cells past the count find no block and return 0. The search is written out step
+// by step (SEARCH: as many halvings as the block count needs) because a kernel without loops
+// computes several cells per invocation, which on llvmpipe costs far less than one each.
+const int GROUP = $GROUP;
+const int BLOCK = $BLOCK;
+$T compactGather($T v[], int masks[], int running[], int starts[], int blocks)
+{
+    int x = thread.x;
+    int g = x / GROUP;
+    int lo = starts[g], hi = min(starts[g + 1] + 1, blocks);
+    int mid;
+$SEARCH
+    if (lo >= blocks)
+        return $T(0);
+    int rank = x - (lo > 0 ? running[lo - 1] : 0);
+    int mask = masks[lo];
+    int pos = 0;
+    int below = bitCount(mask & 0xff);
+    pos += rank >= below ? 8 : 0;
+    rank -= rank >= below ? below : 0;
+    below = bitCount((mask >> pos) & 0xf);
+    pos += rank >= below ? 4 : 0;
+    rank -= rank >= below ? below : 0;
+    below = bitCount((mask >> pos) & 0x3);
+    pos += rank >= below ? 2 : 0;
+    rank -= rank >= below ? below : 0;
+    below = (mask >> pos) & 1;
+    pos += rank >= below ? 1 : 0;
+    return v[lo * BLOCK + pos];
+}
+
+//@ search_step
+    mid = (lo + hi) >> 1;
+    if (lo < hi) {
+        if (running[mid] > x)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+
+//@ scatter
+// Scatter form: one invocation per element; a survivor writes itself to its slot, the survivors
+// before its block plus those before it in the block (outputIndex left at -1 writes nothing).
+const int BLOCK = $BLOCK;
+$T compactScatter($T v[], int masks[], int running[])
+{
+    int self = thread.x;
+    int block = self / BLOCK, j = self % BLOCK;
+    int mask = masks[block];
+    if (((mask >> j) & 1) != 0)
+        outputIndex = (block > 0 ? running[block - 1] : 0) + bitCount(mask & ((1 << j) - 1));
+    return v[self];
 }

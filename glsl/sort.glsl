@@ -59,13 +59,15 @@ int keyValue(int key, int descending) { return descending != 0 ? ~key : key; }
 
 //@ load_keys
 // Builds the cells from the input, padding to the network's size with the largest key, and sorts
-// each cell (the network's stages up to one cell).
+// each cell (the network's stages up to one cell). No loops: a loop-free kernel computes several
+// cells per invocation.
 vec4 sortLoadKeys($KEY_TYPE keys[], int n, int descending)
 {
     int e = thread.x * CELL;
-    ivec4 c;
-    for (int j = 0; j < CELL; j++)
-        c[j] = e + j < n ? sortKey(keys[e + j], descending) : 0x7fffffff;
+    ivec4 c = ivec4(e < n ? sortKey(keys[e], descending) : 0x7fffffff,
+                    e + 1 < n ? sortKey(keys[e + 1], descending) : 0x7fffffff,
+                    e + 2 < n ? sortKey(keys[e + 2], descending) : 0x7fffffff,
+                    e + 3 < n ? sortKey(keys[e + 3], descending) : 0x7fffffff);
     return intBitsToFloat(sortCell(c, (e & CELL) != 0));
 }
 
@@ -79,29 +81,32 @@ vec4 sortLoadPairs($KEY_TYPE keys[], int n, int descending)
 }
 
 //@ merge
-// One pass of stage `stage` of the network: `steps` (0, 1 or 2) compare-exchange strides from
-// `stride` down, each reaching across whole cells (the seed's pass: the stride bit picks min or max,
-// the direction bit flips it), then, when `finish` is set, the strides inside a cell. Two strides in
-// one pass read four cells instead of two but halve the passes.
+// One pass of stage `stage` of the network: `steps` (0 to 3) compare-exchange strides from `stride`
+// down, each reaching across whole cells (the seed's pass: the stride bit picks min or max, the
+// direction bit flips it), then, when `finish` is set, the strides inside a cell. k strides in one
+// pass read 2^k cells but save k - 1 passes (each pass writes every cell and costs a dispatch).
+ivec4 exchange(ivec4 a, ivec4 b, bool keepMin) { return keepMin ? cellMin(a, b) : cellMax(a, b); }
+bool keepsMin(int e, int stride, bool desc) { return ((e & stride) == 0) != desc; }
 vec4 sortMerge(vec4 cells[], int stage, int stride, int steps, int finish)
 {
     int c = thread.x;
     int e = c * CELL;
     bool desc = (e & stage) != 0;
+    int s = stride / CELL, t = s >> 1, u = s >> 2;
+    bool k1 = keepsMin(e, stride, desc), k2 = keepsMin(e, stride >> 1, desc), k3 = keepsMin(e, stride >> 2, desc);
     ivec4 own = floatBitsToInt(cells[c]);
-    if (steps > 0) {
-        int s = stride / CELL;
-        bool keepMin = ((e & stride) == 0) != desc;
-        ivec4 partner = floatBitsToInt(cells[c ^ s]);
-        own = keepMin ? cellMin(own, partner) : cellMax(own, partner);
-        if (steps > 1) {
-            int t = s >> 1;
-            ivec4 other = floatBitsToInt(cells[c ^ t]);
-            ivec4 otherPartner = floatBitsToInt(cells[c ^ t ^ s]);
-            other = keepMin ? cellMin(other, otherPartner) : cellMax(other, otherPartner);
-            bool keepMin2 = ((e & (stride >> 1)) == 0) != desc;
-            own = keepMin2 ? cellMin(own, other) : cellMax(own, other);
-        }
+    if (steps == 1) {
+        own = exchange(own, floatBitsToInt(cells[c ^ s]), k1);
+    } else if (steps == 2) {
+        ivec4 a = exchange(own, floatBitsToInt(cells[c ^ s]), k1);
+        ivec4 b = exchange(floatBitsToInt(cells[c ^ t]), floatBitsToInt(cells[c ^ t ^ s]), k1);
+        own = exchange(a, b, k2);
+    } else if (steps == 3) {
+        ivec4 a = exchange(own, floatBitsToInt(cells[c ^ s]), k1);
+        ivec4 b = exchange(floatBitsToInt(cells[c ^ t]), floatBitsToInt(cells[c ^ t ^ s]), k1);
+        ivec4 d = exchange(floatBitsToInt(cells[c ^ u]), floatBitsToInt(cells[c ^ u ^ s]), k1);
+        ivec4 f = exchange(floatBitsToInt(cells[c ^ u ^ t]), floatBitsToInt(cells[c ^ u ^ t ^ s]), k1);
+        own = exchange(exchange(a, b, k2), exchange(d, f, k2), k3);
     }
     if (finish != 0)
         own = sortCell(own, desc);

@@ -447,8 +447,9 @@ typedef struct gpuc_sort_desc {
 } gpuc_sort_desc;
 
 /* Sorts `keys` (float or int, 1D) into a new array *sorted of the same type and length.
- * desc may be NULL (ascending). Errors: NULL gpu/sorted or host data, n = 0, a 2D/3D or vecN array or a
- * scalar (GPUC_ERROR_TYPE_MISMATCH), more elements than 2^30 or than the device can read (GPUC_ERROR_LIMIT). */
+ * desc may be NULL (ascending). Errors: NULL gpu/sorted or host data, n = 0 (GPUC_ERROR_INVALID_ARGUMENT);
+ * a 2D/3D or vecN array or a scalar (GPUC_ERROR_TYPE_MISMATCH); more elements than 2^30 or than the
+ * device can read (GPUC_ERROR_LIMIT). */
 GPUC_API gpuc_status gpuc_sort(gpuc *gpu, gpuc_arg keys, const gpuc_sort_desc *desc, gpuc_array **sorted);
 
 /* Argsort: *indices (int, n) receives the original index of each element in sorted order, ties in
@@ -470,10 +471,10 @@ typedef struct gpuc_scan_desc {
 
 /* Prefix sum on the device: *prefix (new, same type and length as `values`, a 1D float or int
  * array, host or device) receives out[i] = values[0] + ... + values[i-1] (exclusive; inclusive adds
- * values[i]). desc may be NULL. Multi-level (blocks of 16, level upon level): O(n) work, about
- * 2 log16(n) passes, each invocation reading at most 16 values. Int sums wrap modulo 2^32. Float sums
- * are added blockwise, not left to right, so they may differ from a sequential sum by rounding.
- * Errors as gpuc_sort. */
+ * values[i]). desc may be NULL. Multi-level (block sums of 4 values, then of 16, level upon level):
+ * O(n) work, about 2 log16(n) + 2 passes, each invocation reading at most 16 values, nothing read
+ * back. Int sums wrap modulo 2^32. Float sums are added blockwise, not left to right, so they may
+ * differ from a sequential sum by rounding. Errors as gpuc_sort. */
 GPUC_API gpuc_status gpuc_scan(gpuc *gpu, gpuc_arg values, const gpuc_scan_desc *desc, gpuc_array **prefix);
 
 /* How a value is compared with the threshold: keep it when `value OP threshold`. */
@@ -489,10 +490,12 @@ typedef enum gpuc_compare {
 
 /* How survivors reach their slots. */
 typedef enum gpuc_compact_method {
-    /* Default: one output cell per survivor finds its element by binary search over the running count. */
+    /* Default: one output cell per survivor finds its element by binary search over the running
+     * counts of the blocks (the seed's gather), then by its rank within the block. */
     GPUC_COMPACT_GATHER = 0,
-    /* Each element writes itself to its slot. Not available yet (the kernel API is gather-only):
-     * asking for it fails with GPUC_ERROR_INVALID_ARGUMENT "scatter is not supported yet". */
+    /* One invocation per element writes each survivor to its slot (a scatter kernel): about half
+     * the gather's work on llvmpipe. The packed output must fit one storage binding
+     * (gpuc_info.max_storage_block_size), else GPUC_ERROR_LIMIT. */
     GPUC_COMPACT_SCATTER
 } gpuc_compact_method;
 
@@ -506,15 +509,22 @@ typedef struct gpuc_compact_desc {
      * (`float v[]` or `int v[]`), and returning int or float for cell thread.x: nonzero keeps it. */
     const char *predicate;
     gpuc_compact_method method;
+    /* *packed keeps the input's length: the survivors first, zeros after. A kernel's output size is
+     * compiled into its program, so a packed array of exactly *count cells needs a new program
+     * (compile and JIT, ~100-200 ms on llvmpipe) for every count not seen before in this context; a
+     * full-length one reuses one program per input length (repeated compaction, other thresholds). */
+    bool full_length;
 } gpuc_compact_desc;
 
 /* Stream compaction: the values (1D float or int, host or device) that pass the predicate, in their
- * input order, into *packed (new device array of the same type, *count elements), *count the number
- * kept. When nothing passes, *packed is NULL and *count 0. Flags, an inclusive prefix sum of them
- * (see gpuc_scan) and a gather by binary search, all on the device; one number (the count) is read
- * back. Errors as gpuc_sort; GPUC_ERROR_INVALID_ARGUMENT for a NULL desc, no or two predicates, an
- * unknown op or method, or a fractional threshold for int values; a predicate that does not compile
- * fails as gpuc_create_kernel does. */
+ * input order, into *packed (new device array of the same type, *count elements, or n with
+ * .full_length), *count the number kept. When nothing passes (and not .full_length), *packed is NULL
+ * and *count 0. On the device: the predicate is evaluated once per element into a bit mask per
+ * block of 16 elements, the masks' bit counts scanned (see gpuc_scan), and the survivors placed by
+ * the chosen method; one number (the count) is read back, and for the gather a second (the widest
+ * range its searches cover, which sizes them). Errors as gpuc_sort; GPUC_ERROR_INVALID_ARGUMENT for
+ * a NULL desc, no or two predicates, an unknown op or method, or a fractional threshold for int
+ * values; a predicate that does not compile fails as gpuc_create_kernel does. */
 GPUC_API gpuc_status gpuc_compact(gpuc *gpu, gpuc_arg values, const gpuc_compact_desc *desc, gpuc_array **packed,
                                   size_t *count);
 

@@ -1,9 +1,533 @@
-/* test_compact.c - gpuc_scan and gpuc_compact against plain C loops. */
+/* test_compact.c - gpuc_scan and gpuc_compact against plain C loops: int and float values, exclusive
+ * and inclusive sums, lengths around the scan's block and level boundaries, every comparison, user
+ * predicates, nothing or everything kept, 2^22 elements, host and device inputs, and bad input. */
 #include "fixture.h"
 #include "suites.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int32_t *read_ints(gpuc_array *a, size_t n)
+{
+    ck_assert_ptr_nonnull(a);
+    ck_assert_uint_eq(gpuc_array_cells(a), n);
+    ck_assert_int_eq(gpuc_array_type(a), GPUC_INT);
+    int32_t *out = malloc(n * sizeof *out);
+    ck_assert_gpuc_ok(gpuc_array_read_i32(a, out, n));
+    gpuc_array_free(a);
+    return out;
+}
+
+static float *read_floats(gpuc_array *a, size_t n)
+{
+    ck_assert_ptr_nonnull(a);
+    ck_assert_uint_eq(gpuc_array_cells(a), n);
+    ck_assert_int_eq(gpuc_array_type(a), GPUC_FLOAT);
+    float *out = malloc(n * sizeof *out);
+    ck_assert_gpuc_ok(gpuc_array_read_f32(a, out, n));
+    gpuc_array_free(a);
+    return out;
+}
+
+static uint32_t next_random(uint32_t *s)
+{
+    *s = *s * 1664525u + 1013904223u;
+    return *s ^ (*s >> 15);
+}
+
+/* ---- scan ---- */
+
+/* Lengths around the block (4, then 16) and level (4 * 16^k) boundaries. */
+static const uint32_t scan_sizes[] = {1, 2, 3, 4, 5, 15, 16, 17, 31, 63, 64, 65, 255, 256, 257, 1023, 1025, 4095,
+                                      4097, 65537, 1048579};
+
+static void check_scan_i32(const int32_t *v, uint32_t n, bool inclusive, bool on_device)
+{
+    gpuc_array *in = NULL, *prefix = NULL;
+    gpuc_arg arg = gpuc_arg_host_i32(v, (gpuc_dims){n});
+    if (on_device) {
+        ck_assert_gpuc_ok(gpuc_array_from_i32(gpu, v, (gpuc_dims){n}, &in));
+        arg = gpuc_arg_array(in);
+    }
+    ck_assert_gpuc_ok(gpuc_scan(gpu, arg, &(gpuc_scan_desc){.inclusive = inclusive}, &prefix));
+    int32_t *got = read_ints(prefix, n);
+    uint32_t sum = 0, j = 0; /* the oracle wraps modulo 2^32, as documented */
+    for (; j < n; j++) {
+        uint32_t want = inclusive ? sum + (uint32_t)v[j] : sum;
+        if ((uint32_t)got[j] != want)
+            break;
+        sum += (uint32_t)v[j];
+    }
+    ck_assert_msg(j == n, "n=%u %s: element %u is %d", n, inclusive ? "inclusive" : "exclusive", j,
+                  j < n ? got[j] : 0);
+    free(got);
+    gpuc_array_free(in);
+}
+
+START_TEST(scan_int_sizes)
+{
+    int32_t *v = malloc(1048579 * sizeof *v);
+    uint32_t seed = 5;
+    for (size_t s = 0; s < sizeof scan_sizes / sizeof scan_sizes[0]; s++) {
+        uint32_t n = scan_sizes[s];
+        for (uint32_t j = 0; j < n; j++)
+            v[j] = (int32_t)(next_random(&seed) % 2001) - 1000;
+        check_scan_i32(v, n, s % 2 == 0, s % 3 == 0);
+        check_scan_i32(v, n, s % 2 == 1, s % 3 == 1);
+    }
+    free(v);
+}
+END_TEST
+
+START_TEST(scan_int_wraps_and_extremes)
+{
+    enum { N = 5000 };
+    int32_t v[N];
+    uint32_t seed = 8;
+    for (int j = 0; j < N; j++)
+        v[j] = (int32_t)next_random(&seed); /* sums overflow many times */
+    v[0] = INT32_MAX;
+    v[1] = INT32_MIN;
+    check_scan_i32(v, N, false, false);
+    check_scan_i32(v, N, true, true);
+    for (int j = 0; j < N; j++)
+        v[j] = 0;
+    check_scan_i32(v, N, false, false);
+}
+END_TEST
+
+START_TEST(scan_float)
+{
+    enum { N = 65537 };
+    float *v = malloc(N * sizeof *v);
+    uint32_t seed = 3;
+    /* Small whole numbers: every partial sum is exact in float32, so the result must be too. */
+    for (int j = 0; j < N; j++)
+        v[j] = (float)((int)(next_random(&seed) % 101) - 50);
+    for (int inclusive = 0; inclusive < 2; inclusive++) {
+        gpuc_array *prefix;
+        ck_assert_gpuc_ok(gpuc_scan(gpu, gpuc_arg_host_f32(v, (gpuc_dims){N}),
+                                    &(gpuc_scan_desc){.inclusive = inclusive}, &prefix));
+        float *got = read_floats(prefix, N);
+        float sum = 0.0f;
+        int j = 0;
+        for (; j < N; j++) {
+            if (got[j] != (inclusive ? sum + v[j] : sum))
+                break;
+            sum += v[j];
+        }
+        ck_assert_msg(j == N, "element %d is %g", j, j < N ? (double)got[j] : 0.0);
+        free(got);
+    }
+    /* Arbitrary floats: blockwise sums round differently from a sequential sum, but stay close. */
+    for (int j = 0; j < N; j++)
+        v[j] = test_random(&seed) * 3.0f;
+    gpuc_array *prefix;
+    ck_assert_gpuc_ok(gpuc_scan(gpu, gpuc_arg_host_f32(v, (gpuc_dims){N}), NULL, &prefix));
+    float *got = read_floats(prefix, N);
+    double exact = 0.0;
+    int j = 0;
+    for (; j < N; j++) {
+        if (fabs(got[j] - exact) > 1e-5 * exact + 1e-6)
+            break;
+        exact += v[j];
+    }
+    ck_assert_msg(j == N, "element %d is %.9g, exact %.9g", j, j < N ? (double)got[j] : 0.0, exact);
+    free(got);
+    free(v);
+}
+END_TEST
+
+START_TEST(scan_bad_input)
+{
+    int32_t v[4] = {1, 2, 3, 4};
+    gpuc_array *out = (gpuc_array *)v;
+    ck_assert_int_eq(gpuc_scan(NULL, gpuc_arg_host_i32(v, (gpuc_dims){4}), NULL, &out), GPUC_ERROR_INVALID_ARGUMENT);
+    ck_assert_gpuc_fails(gpuc_scan(gpu, gpuc_arg_host_i32(v, (gpuc_dims){4}), NULL, NULL), GPUC_ERROR_INVALID_ARGUMENT,
+                         "prefix is NULL");
+    ck_assert_gpuc_fails(gpuc_scan(gpu, gpuc_arg_host_i32(NULL, (gpuc_dims){4}), NULL, &out),
+                         GPUC_ERROR_INVALID_ARGUMENT, "host data is NULL");
+    ck_assert_gpuc_fails(gpuc_scan(gpu, gpuc_arg_host_i32(v, (gpuc_dims){0}), NULL, &out), GPUC_ERROR_INVALID_ARGUMENT,
+                         "n = 0");
+    ck_assert_gpuc_fails(gpuc_scan(gpu, gpuc_arg_host_i32(v, (gpuc_dims){2, 2}), NULL, &out),
+                         GPUC_ERROR_TYPE_MISMATCH, "1D");
+    ck_assert_gpuc_fails(gpuc_scan(gpu, gpuc_arg_i32(4), NULL, &out), GPUC_ERROR_TYPE_MISMATCH, "must be an array");
+    ck_assert_gpuc_fails(gpuc_scan(gpu, gpuc_arg_host_i32(v, (gpuc_dims){(1u << 30) + 1}), NULL, &out),
+                         GPUC_ERROR_LIMIT, "2^30");
+    int64_t max = gpuc_get_info(gpu)->max_texture_buffer_size;
+    if (max > 0 && max * 4 + 4 <= (1 << 30))
+        ck_assert_gpuc_fails(gpuc_scan(gpu, gpuc_arg_host_i32(v, (gpuc_dims){(uint32_t)(max * 4 + 4)}), NULL, &out),
+                             GPUC_ERROR_LIMIT, "GL_MAX_TEXTURE_BUFFER_SIZE");
+    ck_assert_ptr_eq(out, (gpuc_array *)v);
+}
+END_TEST
+
+/* ---- compaction ---- */
+
+static bool passes(double v, gpuc_compare op, double t)
+{
+    switch (op) {
+    case GPUC_GREATER: return v > t;
+    case GPUC_GREATER_EQUAL: return v >= t;
+    case GPUC_LESS: return v < t;
+    case GPUC_LESS_EQUAL: return v <= t;
+    case GPUC_EQUAL: return v == t;
+    case GPUC_NOT_EQUAL: return v != t;
+    default: return false;
+    }
+}
+
+/* Compacts float values with `op threshold` by `method` (full_length: survivors then zeros) and
+ * checks count, order and bits against a C loop. */
+static void check_compact_with(const float *v, uint32_t n, gpuc_compare op, float t, bool on_device,
+                               gpuc_compact_method method, bool full_length)
+{
+    gpuc_array *in = NULL, *packed = NULL;
+    gpuc_arg arg = gpuc_arg_host_f32(v, (gpuc_dims){n});
+    if (on_device) {
+        ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, v, (gpuc_dims){n}, &in));
+        arg = gpuc_arg_array(in);
+    }
+    size_t count = 12345;
+    gpuc_compact_desc desc = {.op = op, .threshold = t, .method = method, .full_length = full_length};
+    ck_assert_gpuc_ok(gpuc_compact(gpu, arg, &desc, &packed, &count));
+    float *want = calloc(n, sizeof *want);
+    size_t m = 0;
+    for (uint32_t j = 0; j < n; j++)
+        if (passes(v[j], op, t))
+            want[m++] = v[j];
+    ck_assert_msg(count == m, "n=%u op %d t=%g: count %zu, want %zu", n, (int)op, (double)t, count, m);
+    size_t cells = full_length ? n : m;
+    if (cells == 0) {
+        ck_assert_ptr_null(packed);
+    } else {
+        float *got = read_floats(packed, cells);
+        ck_assert_msg(memcmp(got, want, cells * sizeof *got) == 0, "n=%u op %d method %d: survivors differ", n,
+                      (int)op, (int)method);
+        free(got);
+    }
+    free(want);
+    gpuc_array_free(in);
+}
+
+static void check_compact_f32(const float *v, uint32_t n, gpuc_compare op, float t, bool on_device)
+{
+    check_compact_with(v, n, op, t, on_device, GPUC_COMPACT_GATHER, false);
+}
+
+static const uint32_t compact_sizes[] = {1, 2, 3, 4, 16, 17, 100, 1024, 4099, 65536};
+
+START_TEST(compact_every_op_float)
+{
+    float *v = malloc(65536 * sizeof *v);
+    uint32_t seed = 21;
+    for (size_t s = 0; s < sizeof compact_sizes / sizeof compact_sizes[0]; s++) {
+        uint32_t n = compact_sizes[s];
+        for (uint32_t j = 0; j < n; j++) {
+            uint32_t r = next_random(&seed) % 100;
+            v[j] = r < 3 ? INFINITY : r < 6 ? -INFINITY : r < 8 ? -0.0f : (float)(r % 10) - 4.5f + (r % 2 ? 0.5f : 0.0f);
+        }
+        for (gpuc_compare op = GPUC_GREATER; op <= GPUC_NOT_EQUAL; op++) {
+            check_compact_f32(v, n, op, 0.0f, s % 2 == 0); /* ties at exactly the threshold, -0 == 0 */
+            check_compact_f32(v, n, op, 1.5f, s % 2 == 1);
+            check_compact_f32(v, n, op, INFINITY, false);
+        }
+    }
+    free(v);
+}
+END_TEST
+
+START_TEST(compact_nan_and_last_bit)
+{
+    float v[9] = {NAN, 1.0f, nextafterf(1.0f, 2.0f), nextafterf(1.0f, 0.0f), -NAN, 1.0f, 0.0f, -0.0f, NAN};
+    for (gpuc_compare op = GPUC_GREATER; op <= GPUC_NOT_EQUAL; op++) {
+        check_compact_f32(v, 9, op, 1.0f, false);
+        check_compact_f32(v, 9, op, 0.0f, true);
+    }
+}
+END_TEST
+
+START_TEST(compact_int_and_edges)
+{
+    enum { N = 3001 };
+    int32_t v[N];
+    uint32_t seed = 4;
+    for (int j = 0; j < N; j++)
+        v[j] = (int32_t)(next_random(&seed) % 21) - 10;
+    v[0] = INT32_MIN;
+    v[1] = INT32_MAX;
+    const double thresholds[] = {0, -10, 10, 2147483647.0, -2147483648.0};
+    for (gpuc_compare op = GPUC_GREATER; op <= GPUC_NOT_EQUAL; op++)
+        for (int t = 0; t < 5; t++) {
+            gpuc_array *packed = NULL;
+            size_t count;
+            gpuc_compact_method method = (gpuc_compact_method)((op + t) % 2);
+            ck_assert_gpuc_ok(gpuc_compact(gpu, gpuc_arg_host_i32(v, (gpuc_dims){N}),
+                                           &(gpuc_compact_desc){.op = op, .threshold = thresholds[t], .method = method},
+                                           &packed, &count));
+            int32_t want[N];
+            size_t m = 0;
+            for (int j = 0; j < N; j++)
+                if (passes(v[j], op, thresholds[t]))
+                    want[m++] = v[j];
+            ck_assert_uint_eq(count, m);
+            if (m) {
+                int32_t *got = read_ints(packed, m);
+                ck_assert_msg(memcmp(got, want, m * sizeof *got) == 0, "op %d t %g differs", (int)op, thresholds[t]);
+                free(got);
+            } else {
+                ck_assert_ptr_null(packed);
+            }
+        }
+    /* everything and nothing */
+    float all[5] = {1, 2, 3, 4, 5};
+    check_compact_f32(all, 5, GPUC_GREATER, 0.0f, false);
+    check_compact_f32(all, 5, GPUC_GREATER, 5.0f, false);
+}
+END_TEST
+
+START_TEST(compact_user_predicate)
+{
+    enum { N = 1000 };
+    int32_t v[N];
+    for (int j = 0; j < N; j++)
+        v[j] = j * 7 - 3000;
+    /* a helper before the kernel, and results other than 0/1: nonzero keeps */
+    const char *src = "bool wanted(int x) { return (x & 3) == 1 || x > 2500; }\n"
+                      "int keep(int values[]) { return wanted(values[thread.x]) ? -5 : 0; }\n";
+    gpuc_array *packed = NULL;
+    size_t count;
+    ck_assert_gpuc_ok(gpuc_compact(gpu, gpuc_arg_host_i32(v, (gpuc_dims){N}), &(gpuc_compact_desc){.predicate = src},
+                                   &packed, &count));
+    int32_t want[N];
+    size_t m = 0;
+    for (int j = 0; j < N; j++)
+        if ((v[j] & 3) == 1 || v[j] > 2500)
+            want[m++] = v[j];
+    ck_assert_uint_eq(count, m);
+    int32_t *got = read_ints(packed, m);
+    ck_assert_int_eq(memcmp(got, want, m * sizeof *got), 0);
+    free(got);
+
+    /* a float predicate over float values */
+    float f[N];
+    for (int j = 0; j < N; j++)
+        f[j] = sinf((float)j);
+    ck_assert_gpuc_ok(gpuc_compact(gpu, gpuc_arg_host_f32(f, (gpuc_dims){N}),
+                                   &(gpuc_compact_desc){.predicate = "float pos(float a[]) { return a[thread.x] > 0.5 "
+                                                                     "? 2.0 : 0.0; }",
+                                                        .method = GPUC_COMPACT_SCATTER},
+                                   &packed, &count));
+    float fwant[N];
+    m = 0;
+    for (int j = 0; j < N; j++)
+        if (f[j] > 0.5f)
+            fwant[m++] = f[j];
+    ck_assert_uint_eq(count, m);
+    float *fgot = read_floats(packed, m);
+    ck_assert_int_eq(memcmp(fgot, fwant, m * sizeof *fgot), 0);
+    free(fgot);
+}
+END_TEST
+
+START_TEST(compact_scatter_and_full_length)
+{
+    float *v = malloc(65536 * sizeof *v);
+    uint32_t seed = 12;
+    const uint32_t sizes[] = {1, 3, 17, 1000, 65536};
+    for (int s = 0; s < 5; s++) {
+        for (uint32_t j = 0; j < sizes[s]; j++)
+            v[j] = (float)(next_random(&seed) % 7) - 3.0f;
+        for (gpuc_compare op = GPUC_GREATER; op <= GPUC_NOT_EQUAL; op++) {
+            check_compact_with(v, sizes[s], op, 1.0f, s % 2 == 0, GPUC_COMPACT_SCATTER, false);
+            check_compact_with(v, sizes[s], op, 1.0f, s % 2 == 1, GPUC_COMPACT_SCATTER, true);
+            check_compact_with(v, sizes[s], op, 1.0f, false, GPUC_COMPACT_GATHER, true);
+        }
+        check_compact_with(v, sizes[s], GPUC_GREATER, 5.0f, false, GPUC_COMPACT_SCATTER, true); /* none: zeros */
+        check_compact_with(v, sizes[s], GPUC_GREATER, 5.0f, true, GPUC_COMPACT_GATHER, true);
+        check_compact_with(v, sizes[s], GPUC_GREATER, 5.0f, false, GPUC_COMPACT_SCATTER, false);
+    }
+    free(v);
+}
+END_TEST
+
+START_TEST(compact_sparse_survivors)
+{
+    /* Survivors far apart (a gather group of 16 survivors spans thousands of blocks), in clumps, and
+     * at both ends. */
+    enum { N = 200003 };
+    float *v = malloc(N * sizeof *v);
+    uint32_t seed = 44;
+    for (int j = 0; j < N; j++)
+        v[j] = next_random(&seed) % 997 == 0 ? 2.0f : 0.0f;
+    for (int j = 100000; j < 100040; j++)
+        v[j] = 2.0f;
+    v[0] = v[N - 1] = 2.0f;
+    for (int m = 0; m < 2; m++) {
+        check_compact_with(v, N, GPUC_GREATER, 1.0f, m == 0, (gpuc_compact_method)m, false);
+        check_compact_with(v, N, GPUC_GREATER, 1.0f, m == 1, (gpuc_compact_method)m, true);
+    }
+    free(v);
+}
+END_TEST
+
+START_TEST(compact_2_22_matches_c)
+{
+    const uint32_t n = 1u << 22;
+    float *v = malloc(n * sizeof *v);
+    uint32_t seed = 2222;
+    for (uint32_t j = 0; j < n; j++)
+        v[j] = test_random(&seed) * 100.0f;
+    check_compact_f32(v, n, GPUC_GREATER_EQUAL, 50.0f, true);
+    check_compact_with(v, n, GPUC_LESS, 30.0f, false, GPUC_COMPACT_SCATTER, false);
+    free(v);
+}
+END_TEST
+
+START_TEST(compact_result_feeds_sort)
+{
+    /* packed stays on the device and goes straight into the next algorithm */
+    float v[500];
+    uint32_t seed = 9;
+    for (int j = 0; j < 500; j++)
+        v[j] = test_random(&seed);
+    gpuc_array *packed, *sorted;
+    size_t count;
+    ck_assert_gpuc_ok(gpuc_compact(gpu, gpuc_arg_host_f32(v, (gpuc_dims){500}),
+                                   &(gpuc_compact_desc){.op = GPUC_LESS, .threshold = 0.25}, &packed, &count));
+    ck_assert_gpuc_ok(gpuc_sort(gpu, gpuc_arg_array(packed), NULL, &sorted));
+    float *got = read_floats(sorted, count);
+    size_t m = 0;
+    float prev = -1.0f;
+    for (int j = 0; j < 500; j++)
+        m += v[j] < 0.25f;
+    ck_assert_uint_eq(count, m);
+    for (size_t j = 0; j < count; j++) {
+        ck_assert(got[j] >= prev && got[j] < 0.25f);
+        prev = got[j];
+    }
+    free(got);
+    gpuc_array_free(packed);
+}
+END_TEST
+
+START_TEST(compact_reads_back_only_counts)
+{
+    enum { N = 50000 };
+    float *v = malloc(N * sizeof *v);
+    uint32_t seed = 17;
+    for (int j = 0; j < N; j++)
+        v[j] = test_random(&seed);
+    gpuc_array *in;
+    ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, v, (gpuc_dims){N}, &in));
+    for (int m = 0; m < 2; m++) {
+        gpuc_compact_desc desc = {.op = GPUC_LESS, .threshold = 0.3, .method = m, .full_length = true};
+        gpuc_array *packed;
+        size_t count;
+        ck_assert_gpuc_ok(gpuc_compact(gpu, gpuc_arg_array(in), &desc, &packed, &count));
+        gpuc_array_free(packed);
+        gpuc_stats before, after;
+        ck_assert_gpuc_ok(gpuc_get_stats(gpu, &before));
+        /* another threshold: same programs (a uniform, a full-length output, and for the gather a
+         * search of similar length) */
+        desc.threshold = 0.6;
+        ck_assert_gpuc_ok(gpuc_compact(gpu, gpuc_arg_array(in), &desc, &packed, &count));
+        ck_assert_gpuc_ok(gpuc_get_stats(gpu, &after));
+        /* the count; the gather also the widest span its search must cover */
+        ck_assert_uint_eq(after.readbacks - before.readbacks, m == GPUC_COMPACT_GATHER ? 2 : 1);
+        ck_assert_uint_eq(after.uploads, before.uploads);
+        ck_assert_uint_eq(after.programs_compiled, before.programs_compiled);
+        size_t m_want = 0;
+        for (int j = 0; j < N; j++)
+            m_want += v[j] < 0.6f;
+        ck_assert_uint_eq(count, m_want);
+        gpuc_array_free(packed);
+    }
+    gpuc_array_free(in);
+    free(v);
+}
+END_TEST
+
+START_TEST(compact_bad_input)
+{
+    float v[8] = {0};
+    gpuc_arg good = gpuc_arg_host_f32(v, (gpuc_dims){8});
+    gpuc_compact_desc gt = {.op = GPUC_GREATER};
+    gpuc_array *out = (gpuc_array *)v;
+    size_t count = 77;
+    ck_assert_int_eq(gpuc_compact(NULL, good, &gt, &out, &count), GPUC_ERROR_INVALID_ARGUMENT);
+    ck_assert_gpuc_fails(gpuc_compact(gpu, good, &gt, NULL, &count), GPUC_ERROR_INVALID_ARGUMENT, "packed is NULL");
+    ck_assert_gpuc_fails(gpuc_compact(gpu, good, &gt, &out, NULL), GPUC_ERROR_INVALID_ARGUMENT, "count is NULL");
+    ck_assert_gpuc_fails(gpuc_compact(gpu, good, NULL, &out, &count), GPUC_ERROR_INVALID_ARGUMENT, "desc is NULL");
+    ck_assert_gpuc_fails(gpuc_compact(gpu, good, &(gpuc_compact_desc){0}, &out, &count), GPUC_ERROR_INVALID_ARGUMENT,
+                         "not a comparison");
+    ck_assert_gpuc_fails(gpuc_compact(gpu, good, &(gpuc_compact_desc){.op = (gpuc_compare)99}, &out, &count),
+                         GPUC_ERROR_INVALID_ARGUMENT, "not a comparison");
+    ck_assert_gpuc_fails(gpuc_compact(gpu, good, &(gpuc_compact_desc){.op = GPUC_LESS, .predicate = "int f() { return 1; }"},
+                                      &out, &count), GPUC_ERROR_INVALID_ARGUMENT, "not both");
+    ck_assert_gpuc_fails(gpuc_compact(gpu, good, &(gpuc_compact_desc){.op = GPUC_LESS, .method = (gpuc_compact_method)7},
+                                      &out, &count), GPUC_ERROR_INVALID_ARGUMENT, "method 7");
+    int32_t iv[4] = {1, 2, 3, 4};
+    gpuc_arg ints = gpuc_arg_host_i32(iv, (gpuc_dims){4});
+    ck_assert_gpuc_fails(gpuc_compact(gpu, ints, &(gpuc_compact_desc){.op = GPUC_LESS, .threshold = 2.5}, &out, &count),
+                         GPUC_ERROR_INVALID_ARGUMENT, "not a 32-bit integer");
+    ck_assert_gpuc_fails(gpuc_compact(gpu, ints, &(gpuc_compact_desc){.op = GPUC_LESS, .threshold = 3e9}, &out, &count),
+                         GPUC_ERROR_INVALID_ARGUMENT, "not a 32-bit integer");
+    ck_assert_gpuc_fails(gpuc_compact(gpu, ints, &(gpuc_compact_desc){.op = GPUC_LESS, .threshold = NAN}, &out, &count),
+                         GPUC_ERROR_INVALID_ARGUMENT, "not a 32-bit integer");
+    /* predicates that cannot work */
+    ck_assert_gpuc_fails(gpuc_compact(gpu, good, &(gpuc_compact_desc){.predicate = "int f(float a[]) { return a[thread.x] +; }"},
+                                      &out, &count), GPUC_ERROR_COMPILE, "");
+    ck_assert_gpuc_fails(gpuc_compact(gpu, good,
+                                      &(gpuc_compact_desc){.predicate = "int f(float a[], float b[]) { return 1; }"},
+                                      &out, &count), GPUC_ERROR_INVALID_ARGUMENT, "must take one");
+    ck_assert_gpuc_fails(gpuc_compact(gpu, good, &(gpuc_compact_desc){.predicate = "vec4 f(float a[]) { return vec4(1); }"},
+                                      &out, &count), GPUC_ERROR_TYPE_MISMATCH, "must return int or float");
+    ck_assert_gpuc_fails(gpuc_compact(gpu, good, &(gpuc_compact_desc){.predicate = "int f(int a[]) { return a[thread.x]; }"},
+                                      &out, &count), GPUC_ERROR_TYPE_MISMATCH, "float");
+    /* inputs */
+    ck_assert_gpuc_fails(gpuc_compact(gpu, gpuc_arg_host_f32(v, (gpuc_dims){0}), &gt, &out, &count),
+                         GPUC_ERROR_INVALID_ARGUMENT, "n = 0");
+    ck_assert_gpuc_fails(gpuc_compact(gpu, gpuc_arg_host_f32(NULL, (gpuc_dims){8}), &gt, &out, &count),
+                         GPUC_ERROR_INVALID_ARGUMENT, "host data is NULL");
+    ck_assert_gpuc_fails(gpuc_compact(gpu, gpuc_arg_host_f32(v, (gpuc_dims){2, 4}), &gt, &out, &count),
+                         GPUC_ERROR_TYPE_MISMATCH, "1D");
+    ck_assert_gpuc_fails(gpuc_compact(gpu, gpuc_arg_array(NULL), &gt, &out, &count), GPUC_ERROR_INVALID_ARGUMENT,
+                         "NULL array");
+    ck_assert_gpuc_fails(gpuc_compact(gpu, gpuc_arg_host_f32(v, (gpuc_dims){(1u << 30) + 1}), &gt, &out, &count),
+                         GPUC_ERROR_LIMIT, "2^30");
+    int64_t max = gpuc_get_info(gpu)->max_texture_buffer_size;
+    if (max > 0 && max * 4 + 4 <= (1 << 30))
+        ck_assert_gpuc_fails(gpuc_compact(gpu, gpuc_arg_host_f32(v, (gpuc_dims){(uint32_t)(max * 4 + 4)}), &gt, &out,
+                                          &count), GPUC_ERROR_LIMIT, "GL_MAX_TEXTURE_BUFFER_SIZE");
+    ck_assert_ptr_eq(out, (gpuc_array *)v);
+    ck_assert_uint_eq(count, 77);
+    /* the context still works */
+    check_compact_f32(v, 8, GPUC_EQUAL, 0.0f, false);
+}
+END_TEST
 
 Suite *suite_compact(void)
 {
     Suite *s = suite_create("compact");
+    TCase *scan = fixture_tcase("scan");
+    tcase_add_test(scan, scan_int_sizes);
+    tcase_add_test(scan, scan_int_wraps_and_extremes);
+    tcase_add_test(scan, scan_float);
+    tcase_add_test(scan, scan_bad_input);
+    suite_add_tcase(s, scan);
+    TCase *compact = fixture_tcase("compact");
+    tcase_add_test(compact, compact_every_op_float);
+    tcase_add_test(compact, compact_nan_and_last_bit);
+    tcase_add_test(compact, compact_int_and_edges);
+    tcase_add_test(compact, compact_user_predicate);
+    tcase_add_test(compact, compact_scatter_and_full_length);
+    tcase_add_test(compact, compact_sparse_survivors);
+    tcase_add_test(compact, compact_2_22_matches_c);
+    tcase_add_test(compact, compact_result_feeds_sort);
+    tcase_add_test(compact, compact_reads_back_only_counts);
+    tcase_add_test(compact, compact_bad_input);
+    suite_add_tcase(s, compact);
     return s;
 }

@@ -335,6 +335,33 @@ START_TEST(sorted_result_feeds_the_next_step)
 }
 END_TEST
 
+START_TEST(passes_stay_on_the_device)
+{
+    /* A device input: the network reads nothing back and uploads nothing, a repeated call compiles
+     * nothing, and the fused passes number fewer than the seed's one pass per stride. */
+    enum { N = 100000, LOG2_PADDED = 17 };
+    float *v = malloc(N * sizeof *v);
+    fill(v, N, RANDOM, 31);
+    gpuc_array *in, *sorted;
+    ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, v, (gpuc_dims){N}, &in));
+    ck_assert_gpuc_ok(gpuc_sort(gpu, gpuc_arg_array(in), NULL, &sorted));
+    gpuc_array_free(sorted);
+    gpuc_stats before, after;
+    ck_assert_gpuc_ok(gpuc_get_stats(gpu, &before));
+    ck_assert_gpuc_ok(gpuc_sort(gpu, gpuc_arg_array(in), NULL, &sorted));
+    ck_assert_gpuc_ok(gpuc_get_stats(gpu, &after));
+    ck_assert_uint_eq(after.readbacks, before.readbacks);
+    ck_assert_uint_eq(after.uploads, before.uploads);
+    ck_assert_uint_eq(after.programs_compiled, before.programs_compiled);
+    uint64_t seed_passes = LOG2_PADDED * (LOG2_PADDED + 1) / 2;
+    ck_assert_uint_lt(after.dispatches - before.dispatches, seed_passes / 2);
+    check_sort_f32(v, N, false, true); /* and the result is right */
+    gpuc_array_free(sorted);
+    gpuc_array_free(in);
+    free(v);
+}
+END_TEST
+
 START_TEST(bad_input)
 {
     float v[8] = {0};
@@ -398,6 +425,7 @@ Suite *suite_sort(void)
     tcase_add_test(tc, argsort_ties_follow_index);
     tcase_add_test(tc, sort_pairs_carries_payload);
     tcase_add_test(tc, sorted_result_feeds_the_next_step);
+    tcase_add_test(tc, passes_stay_on_the_device);
     tcase_add_test(tc, bad_input);
     suite_add_tcase(s, tc);
     return s;

@@ -59,21 +59,32 @@ gpuc_status algo_check_input(gpuc *gpu, const char *fn, const char *what, gpuc_a
     return GPUC_OK;
 }
 
-gpuc_status algo_kernel(gpuc *gpu, const char *file, const char *const *sections, const char *const *fields,
-                        uint32_t cells, gpuc_kernel **out)
+gpuc_status algo_source(gpuc *gpu, const char *file, const char *const *sections, const char *const *fields,
+                        char **source)
 {
     strbuf sb = {0};
     bool ok = true;
     for (int i = 0; ok && sections[i]; i++)
         ok = glsl_emit(&sb, file, sections[i], fields);
-    char *source = strbuf_take(&sb);
-    if (!ok || !source) {
-        free(source);
+    char *text = strbuf_take(&sb);
+    if (!ok || !text) {
+        free(text);
         return gpuc_fail(gpu, ok ? GPUC_ERROR_OUT_OF_MEMORY : GPUC_ERROR_INVALID_ARGUMENT,
                          "gpuc algorithm: cannot build kernel source (section %s)%s", sections[0],
                          ok ? ": out of host memory" : " (a bug in gpuc)");
     }
-    gpuc_status st = gpuc_create_kernel(gpu, source, &(gpuc_kernel_desc){.output = {.x = cells}, .pipeline = true}, out);
+    *source = text;
+    return GPUC_OK;
+}
+
+gpuc_status algo_kernel(gpuc *gpu, const char *file, const char *const *sections, const char *const *fields,
+                        uint32_t cells, gpuc_kernel **out)
+{
+    char *source;
+    gpuc_status st = algo_source(gpu, file, sections, fields, &source);
+    if (st != GPUC_OK)
+        return st;
+    st = gpuc_create_kernel(gpu, source, &(gpuc_kernel_desc){.output = {.x = cells}, .pipeline = true}, out);
     free(source);
     return st;
 }

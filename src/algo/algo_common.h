@@ -24,6 +24,11 @@ typedef struct algo_input {
  * argument in the message. */
 gpuc_status algo_check_input(gpuc *gpu, const char *fn, const char *what, gpuc_arg arg, algo_input *in);
 
+/* The kernel source made of `sections` (NULL-ended) of an embedded GLSL file, each filled with
+ * `fields` (key, value, ..., NULL); the caller frees *source. */
+gpuc_status algo_source(gpuc *gpu, const char *file, const char *const *sections, const char *const *fields,
+                        char **source);
+
 /* Builds a kernel from `sections` (NULL-ended) of an embedded GLSL file, each filled with `fields`
  * (key, value, ..., NULL), with output {cells}, pipelined (results stay on the device). */
 gpuc_status algo_kernel(gpuc *gpu, const char *file, const char *const *sections, const char *const *fields,

@@ -1,9 +1,10 @@
 /* sort.c - bitonic sort (gpuc_sort, gpuc_argsort, gpuc_sort_pairs): a host driver over the kernels of
  * glsl/sort.glsl. The keys are mapped to order-preserving ints and padded to a power of two with the
  * largest key; the network runs as passes that ping-pong between two device arrays of vec4 cells (no
- * allocation per pass, nothing read back); the first n elements are then mapped back. */
+ * allocation per pass, nothing read back), each pass doing up to three strides of a stage (and the
+ * strides inside a cell at the stage's end); the first n elements are then mapped back. Kernels are
+ * made once per call; their programs are cached by the context, so a repeated size compiles nothing. */
 #include "algo/algo_common.h"
-
 
 /* One sort call: what is sorted and the state of its network. */
 typedef struct sort_job {
@@ -55,12 +56,17 @@ static gpuc_status make_kernel(sort_job *job, const char *section, gpuc_type val
     return algo_kernel(job->gpu, gpuc_glsl_sort, sections, fields, cells, k);
 }
 
-/* The strides of stage `stage` that reach across cells, in passes of at most two, the last of which
- * also finishes the strides inside a cell. */
+/* Most cross-cell strides one merge pass does (glsl/sort.glsl's sortMerge handles 1 to 3). */
+#define MERGE_MAX_STEPS 3
+
+/* The strides of stage `stage` that reach across cells, MERGE_MAX_STEPS at most per pass, the last
+ * pass also finishing the strides inside a cell. */
 static gpuc_status merge_stage(sort_job *job, gpuc_kernel *merge, uint32_t stage, gpuc_array **a, gpuc_array **b)
 {
     for (uint32_t stride = stage / 2; stride >= job->cell;) {
-        int steps = stride / 2 >= job->cell ? 2 : 1;
+        int steps = 1;
+        while (steps < MERGE_MAX_STEPS && (stride >> steps) >= job->cell)
+            steps++;
         int finish = (stride >> steps) < job->cell;
         gpuc_arg args[] = {gpuc_arg_array(*a), gpuc_arg_i32((int32_t)stage), gpuc_arg_i32((int32_t)stride),
                            gpuc_arg_i32(steps), gpuc_arg_i32(finish)};
