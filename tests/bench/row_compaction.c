@@ -60,12 +60,12 @@ static int gpuc_compact_run(void *vs, float *out)
     for (int r = 0; r < s->rounds && rc == 0; r++) {
         gpuc_array *packed = NULL;
         size_t count = 0;
-        gpuc_compact_desc desc = {.op = GPUC_GREATER_EQUAL, .threshold = round_threshold(r), .method = s->method};
+        /* The gauntlet's output: survivors first, then zeros, n long (.full_length). */
+        gpuc_compact_desc desc = {.op = GPUC_GREATER_EQUAL, .threshold = round_threshold(r), .method = s->method,
+                                  .full_length = true};
         rc = gpuc_compact(s->gpu, gpuc_arg_array(input), &desc, &packed, &count) != GPUC_OK;
-        if (rc == 0 && r == s->rounds - 1) {
-            rc = count > 0 && gpuc_array_read_f32(packed, out, count) != GPUC_OK;
-            memset(out + count, 0, (s->n - count) * sizeof *out);
-        }
+        if (rc == 0 && r == s->rounds - 1)
+            rc = gpuc_array_read_f32(packed, out, s->n) != GPUC_OK;
         gpuc_array_free(packed);
     }
     gpuc_array_free(input);
