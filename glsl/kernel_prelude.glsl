@@ -24,3 +24,16 @@ const gpuc_constants_t constants = gpuc_constants_t($VALUES);
 
 //@ scalar
 uniform $TYPE $NAME;
+
+//@ graphical
+// A graphical kernel paints its cell with color() (GPU.js's this.color); unpainted cells stay
+// transparent black. The image is RGBA8: each channel is clamped to [0, 1] and rounded to 0..255.
+vec4 gpuc_color;
+void color(float r, float g, float b, float a) { gpuc_color = vec4(r, g, b, a); }
+void color(float r, float g, float b) { gpuc_color = vec4(r, g, b, 1.0); }
+
+//@ map_output
+// Kernel map output $INDEX: the last value the kernel's calls of $FUNCTION() returned in this cell
+// (GPU.js's createKernelMap); every call of $FUNCTION is wrapped in gpuc_keep_$INDEX(...).
+$TYPE gpuc_map_$INDEX;
+$TYPE gpuc_keep_$INDEX($TYPE v) { gpuc_map_$INDEX = v; return v; }

@@ -23,6 +23,8 @@ struct gpuc {
     program_entry *programs;  /* compiled programs, keyed by their GLSL text */
     gpuc_array *arrays;       /* every live array, released by gpuc_close */
     gpuc_kernel *kernels;     /* every live kernel, released by gpuc_close */
+    /* Fragment backend: the vertex array and framebuffer every draw uses (made on first draw). */
+    GLuint fragment_vao, fragment_fbo;
 };
 
 struct gpuc_array {
@@ -85,5 +87,7 @@ gpuc_status gpuc_array_fetch_mirror(gpuc_array *a);
 /* ---- kernels (kernel/) ---- */
 void gpuc_kernel_destroy(gpuc_kernel *k);
 void gpuc_program_cache_clear(gpuc *gpu);
+/* Deletes the fragment backend's vertex array and framebuffer (kernel/fragment_run.c). */
+void fragment_state_release(gpuc *gpu);
 
 #endif
