@@ -26,7 +26,7 @@ endif
 WARNFLAGS := -Wall -Wextra -Werror -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CPPFLAGS_ALL := -Iinclude -Isrc -Isrc/glad/include -D_POSIX_C_SOURCE=200809L
 CFLAGS_ALL := -std=c11 $(WARNFLAGS) $(OPTFLAGS) $(SANFLAGS) -fPIC -fvisibility=hidden $(CFLAGS)
-LIBS := -lEGL -lm -lpthread
+LIBS := -lEGL -lpng -lm -lpthread
 
 LIB_SRC := $(sort $(wildcard src/device/*.c src/kernel/*.c src/algo/*.c src/util/*.c))
 GLAD_SRC := src/glad/src/gl.c

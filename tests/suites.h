@@ -13,7 +13,10 @@
     GPUC_SUITE(scatter)  \
     GPUC_SUITE(topk)     \
     GPUC_SUITE(sort)     \
-    GPUC_SUITE(compact)
+    GPUC_SUITE(compact)  \
+    GPUC_SUITE(fragment) \
+    GPUC_SUITE(graphical) \
+    GPUC_SUITE(kernel_map)
 
 #define GPUC_SUITE(name) Suite *suite_##name(void);
 GPUC_TEST_SUITES
