@@ -147,6 +147,67 @@ START_TEST(graphical_errors)
 }
 END_TEST
 
+/* Runs an example with a backend, returns its stdout without the first line (which names the backend). */
+static char *run_example(const char *dir, const char *backend, const char *cmd)
+{
+    char line[1024];
+    snprintf(line, sizeof line, "GPUC_BACKEND=%s %s/%s", backend, dir, cmd);
+    FILE *p = popen(line, "r");
+    ck_assert_ptr_nonnull(p);
+    static char text[2][4096];
+    char *out = text[strcmp(backend, "compute") != 0];
+    size_t n = fread(out, 1, sizeof text[0] - 1, p);
+    out[n] = '\0';
+    ck_assert_int_eq(pclose(p), 0);
+    char *rest = strchr(out, '\n');
+    ck_assert_ptr_nonnull(rest);
+    return rest + 1;
+}
+
+/* Both picture examples print and draw the same on both backends, and draw what they should. */
+START_TEST(examples_draw_the_same_on_both_backends)
+{
+    const char *dir = getenv("GPUC_EXAMPLES_DIR");
+    if (!dir) /* run by hand outside `make check` */
+        return;
+    char pa[] = "/tmp/gpuc-a-XXXXXX", pb[] = "/tmp/gpuc-b-XXXXXX", cmd[256];
+    close(mkstemp(pa));
+    close(mkstemp(pb));
+    snprintf(cmd, sizeof cmd, "mandelbrot --width 160 --height 120 --out %s", pa);
+    char *a = run_example(dir, "compute", cmd);
+    snprintf(cmd, sizeof cmd, "mandelbrot --width 160 --height 120 --out %s", pb);
+    char *b = run_example(dir, "fragment", cmd);
+    ck_assert_str_eq(a, b);
+    uint32_t w, h, w2, h2;
+    uint8_t *ma = decode_png(pa, &w, &h), *mb = decode_png(pb, &w2, &h2);
+    ck_assert_uint_eq(w, 160);
+    ck_assert_uint_eq(h, 120);
+    ck_assert_mem_eq(ma, mb, (size_t)w * h * 4);
+    /* c = -0.25 + 0i (x = 2 / step, middle row) is in the main cardioid: black; the corner is not. */
+    const uint8_t *inside = ma + ((size_t)(h / 2) * w + 106) * 4, *corner = ma;
+    ck_assert_int_eq(inside[0] + inside[1] + inside[2], 0);
+    ck_assert_int_gt(corner[0] + corner[1] + corner[2], 0);
+    free(ma), free(mb);
+
+    snprintf(cmd, sizeof cmd, "heatmap --out %s", pa);
+    a = run_example(dir, "compute", cmd);
+    snprintf(cmd, sizeof cmd, "heatmap --out %s", pb);
+    b = run_example(dir, "fragment", cmd);
+    ck_assert_str_eq(a, b);
+    ck_assert_ptr_nonnull(strstr(a, "hottest: 627 at row 44 col 15\n")); /* the tutorial's fact */
+    ma = decode_png(pa, &w, &h);
+    mb = decode_png(pb, &w2, &h2);
+    ck_assert_uint_eq(w, 512);
+    ck_assert_mem_eq(ma, mb, (size_t)w * h * 4);
+    /* The hottest cell is white; grid row 44 is picture row 511 - 44 * 8 from the top. */
+    const uint8_t *hot = ma + ((size_t)(511 - 44 * 8) * w + 15 * 8) * 4;
+    ck_assert_int_eq(hot[0] + hot[1] + hot[2], 3 * 255);
+    free(ma), free(mb);
+    remove(pa);
+    remove(pb);
+}
+END_TEST
+
 Suite *suite_graphical(void)
 {
     Suite *s = suite_create("graphical");
@@ -156,5 +217,8 @@ Suite *suite_graphical(void)
     tcase_add_test(tc, png_decodes_to_the_picture);
     tcase_add_test(tc, graphical_errors);
     suite_add_tcase(s, tc);
+    TCase *examples = fixture_tcase_bare("graphical examples");
+    tcase_add_test(examples, examples_draw_the_same_on_both_backends);
+    suite_add_tcase(s, examples);
     return s;
 }
