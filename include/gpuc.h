@@ -500,7 +500,8 @@ typedef enum gpuc_compact_method {
     /* Default: one output cell per survivor finds its element by binary search over the running count. */
     GPUC_COMPACT_GATHER = 0,
     /* Each element writes itself to its slot. Not available yet (the kernel API is gather-only):
-     * asking for it fails with GPUC_ERROR_INVALID_ARGUMENT "scatter is not supported yet". */
+     * asking for it fails with GPUC_ERROR_INVALID_ARGUMENT "scatter is not supported yet". It is
+     * compute-only: on the fragment backend it fails saying so. */
     GPUC_COMPACT_SCATTER
 } gpuc_compact_method;
 

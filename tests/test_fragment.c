@@ -167,6 +167,30 @@ START_TEST(fragment_layouts_cover_every_cell_once)
 }
 END_TEST
 
+/* Compaction's scatter method is compute-only and says so on fragment; gather works there. */
+START_TEST(compaction_scatter_refused_on_fragment)
+{
+    gpuc *f = open_backend(GPUC_BACKEND_FRAGMENT);
+    float v[6] = {1, 7, 3, 9, 8, 2};
+    gpuc_array *packed = NULL;
+    size_t count = 0;
+    gpuc_arg values = gpuc_arg_host_f32(v, (gpuc_dims){6});
+    gpuc_compact_desc d = {.op = GPUC_GREATER, .threshold = 5, .method = GPUC_COMPACT_SCATTER};
+    ck_assert_int_eq(gpuc_compact(f, values, &d, &packed, &count), GPUC_ERROR_INVALID_ARGUMENT);
+    ck_assert_ptr_nonnull(strstr(gpuc_errmsg(f), "compute-only"));
+    ck_assert_ptr_null(packed);
+    d.method = GPUC_COMPACT_GATHER;
+    ck_assert_int_eq(gpuc_compact(f, values, &d, &packed, &count), GPUC_OK);
+    float got[3];
+    ck_assert_uint_eq(count, 3);
+    ck_assert_int_eq(gpuc_array_read_f32(packed, got, 3), GPUC_OK);
+    ck_assert_float_eq(got[0], 7);
+    ck_assert_float_eq(got[1], 9);
+    ck_assert_float_eq(got[2], 8);
+    gpuc_close(f);
+}
+END_TEST
+
 Suite *suite_fragment(void)
 {
     Suite *s = suite_create("fragment");
@@ -174,6 +198,7 @@ Suite *suite_fragment(void)
     tcase_add_test(tc, backend_is_chosen_by_option_and_environment);
     tcase_add_test(tc, fragment_matches_compute_bit_for_bit);
     tcase_add_test(tc, fragment_layouts_cover_every_cell_once);
+    tcase_add_test(tc, compaction_scatter_refused_on_fragment);
     suite_add_tcase(s, tc);
     return s;
 }
