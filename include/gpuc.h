@@ -279,7 +279,8 @@ GPUC_API gpuc_status gpuc_create_kernel(gpuc *gpu, const char *source, const gpu
 /* Releases a kernel (arrays it returned stay valid). NULL is ignored. */
 GPUC_API void gpuc_kernel_free(gpuc_kernel *k);
 
-/* The kernel's parameters as parsed from its signature. */
+/* The kernel's parameters as parsed from its signature, and the cell type of its result (the return
+ * type; GPUC_INT, RGBA8 pixels, for a graphical kernel). */
 GPUC_API int gpuc_kernel_arg_count(const gpuc_kernel *k);
 GPUC_API gpuc_type gpuc_kernel_return_type(const gpuc_kernel *k);
 

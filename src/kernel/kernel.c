@@ -15,7 +15,7 @@
 static const char *const reserved_names[] = {"thread", "outputSize", "outputIndex", "constants", "main", "result",
                                              "index", NULL};
 
-static bool valid_identifier(const char *s)
+bool kernel_valid_identifier(const char *s)
 {
     if (!s || !is_ident_start(s[0]) || strlen(s) >= KERNEL_NAME_MAX)
         return false;
@@ -39,7 +39,7 @@ static gpuc_status resolve_constants(gpuc *gpu, const char *kname, const gpuc_ke
     int n = 0;
     for (; n < GPUC_MAX_CONSTANTS && desc->constants[n].name; n++) {
         const gpuc_constant *c = &desc->constants[n];
-        if (!valid_identifier(c->name))
+        if (!kernel_valid_identifier(c->name))
             return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
                              "kernel '%s': constant %d name \"%s\" is not a GLSL identifier (letters, digits, _; "
                              "no __, gl_ or gpuc_ prefix; under %d characters)",
@@ -77,7 +77,7 @@ static gpuc_status check_params(gpuc *gpu, const char *kname, const kernel_signa
     int arrays = 0;
     for (int i = 0; i < sig->nparams; i++) {
         const kernel_param *p = &sig->params[i];
-        if (is_reserved(p->name) || !valid_identifier(p->name))
+        if (is_reserved(p->name) || !kernel_valid_identifier(p->name))
             return gpuc_fail(gpu, GPUC_ERROR_COMPILE,
                              "kernel '%s': parameter `%s` clashes with a name gpuc declares (thread, outputSize, "
                              "constants, result, gl_*, gpuc_*)", kname, p->name);
@@ -140,39 +140,6 @@ static gpuc_status check_kind(gpuc_kernel *k, const char *mask)
                          "graphical kernel '%s' never calls color(r, g, b[, a]), so every pixel would be blank",
                          k->name);
     k->result_type = k->graphical ? GPUC_INT : k->sig.return_type;
-    return GPUC_OK;
-}
-
-/* Reads desc->map: names unique GLSL identifiers, functions defined in the source. */
-static gpuc_status resolve_maps(gpuc_kernel *k, const char *mask, const gpuc_kernel_desc *desc)
-{
-    gpuc *gpu = k->gpu;
-    int n = 0;
-    for (; n < GPUC_MAX_MAP_OUTPUTS && desc->map[n].name; n++) {
-        const gpuc_map_output *m = &desc->map[n];
-        if (!valid_identifier(m->name) || !strcmp(m->name, "result"))
-            return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
-                             "kernel '%s': map output %d name \"%s\" is not usable (a GLSL identifier other than "
-                             "\"result\", the kernel's own result)", k->name, n, m->name);
-        for (int j = 0; j < n; j++)
-            if (!strcmp(k->map_names[j], m->name))
-                return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
-                                 "kernel '%s': map output name \"%s\" is given twice; each output needs its own "
-                                 "name", k->name, m->name);
-        gpuc_type type;
-        if (!m->function || !strcmp(m->function, k->sig.name) || !source_find_function(mask, m->function, &type))
-            return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
-                             "kernel '%s': map output \"%s\" keeps function `%s`, which is not a helper defined in "
-                             "the source returning float, int or vecN", k->name, m->name,
-                             m->function ? m->function : "(NULL)");
-        snprintf(k->map_names[n], sizeof k->map_names[n], "%s", m->name);
-        snprintf(k->maps[n].function, sizeof k->maps[n].function, "%s", m->function);
-        k->maps[n].type = type;
-    }
-    if (n && k->scatter)
-        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "kernel '%s': a scatter kernel cannot have map outputs",
-                         k->name);
-    k->nmaps = n;
     return GPUC_OK;
 }
 
@@ -259,7 +226,7 @@ static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_
     if (st == GPUC_OK)
         st = check_kind(k, mask);
     if (st == GPUC_OK)
-        st = resolve_maps(k, mask, desc);
+        st = kernel_map_resolve(k, mask, desc);
     if (st != GPUC_OK)
         goto done;
     if (k->scatter) {

@@ -38,6 +38,10 @@ struct gpuc_kernel {
     gpuc_kernel *prev, *next;
 };
 
+/* Whether s can name a constant, parameter or map output: a GLSL identifier under KERNEL_NAME_MAX
+ * characters, without __ and not starting with gl_ or gpuc_. */
+bool kernel_valid_identifier(const char *s);
+
 /* Fragment backend: chooses k->row_width and k->tile_rows for the output (kernel creation). */
 void fragment_layout(gpuc_kernel *k);
 

@@ -1,5 +1,6 @@
 /* kernel_map.c - see kernel_map.h. */
 #include "kernel/kernel_map.h"
+#include "kernel/kernel.h"
 #include "util/strbuf.h"
 
 #include <stdio.h>
@@ -52,4 +53,36 @@ char *kernel_map_wrap(const char *src, const codegen_map *maps, int nmaps)
     for (int i = 0; text && i < nmaps; i++)
         text = wrap_calls(text, maps[i].function, i);
     return text;
+}
+
+gpuc_status kernel_map_resolve(gpuc_kernel *k, const char *mask, const gpuc_kernel_desc *desc)
+{
+    gpuc *gpu = k->gpu;
+    int n = 0;
+    for (; n < GPUC_MAX_MAP_OUTPUTS && desc->map[n].name; n++) {
+        const gpuc_map_output *m = &desc->map[n];
+        if (!kernel_valid_identifier(m->name) || !strcmp(m->name, "result"))
+            return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
+                             "kernel '%s': map output %d name \"%s\" is not usable (a GLSL identifier other than "
+                             "\"result\", the kernel's own result)", k->name, n, m->name);
+        for (int j = 0; j < n; j++)
+            if (!strcmp(k->map_names[j], m->name))
+                return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
+                                 "kernel '%s': map output name \"%s\" is given twice; each output needs its own "
+                                 "name", k->name, m->name);
+        gpuc_type type;
+        if (!m->function || !strcmp(m->function, k->sig.name) || !source_find_function(mask, m->function, &type))
+            return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
+                             "kernel '%s': map output \"%s\" keeps function `%s`, which is not a helper defined in "
+                             "the source returning float, int or vecN", k->name, m->name,
+                             m->function ? m->function : "(NULL)");
+        snprintf(k->map_names[n], sizeof k->map_names[n], "%s", m->name);
+        snprintf(k->maps[n].function, sizeof k->maps[n].function, "%s", m->function);
+        k->maps[n].type = type;
+    }
+    if (n && k->scatter)
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "kernel '%s': a scatter kernel cannot have map outputs",
+                         k->name);
+    k->nmaps = n;
+    return GPUC_OK;
 }

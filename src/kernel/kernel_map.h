@@ -11,4 +11,8 @@
  * call shift by its wrapper's length). */
 char *kernel_map_wrap(const char *src, const codegen_map *maps, int nmaps);
 
+/* Reads desc->map into k (names: unique GLSL identifiers other than "result"; functions: helpers
+ * defined in the source, not the kernel itself). Fails with a message naming the output. */
+gpuc_status kernel_map_resolve(gpuc_kernel *k, const char *mask, const gpuc_kernel_desc *desc);
+
 #endif
