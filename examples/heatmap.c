@@ -76,7 +76,7 @@ int main(int argc, char **argv)
                  (gpuc_arg[]){gpuc_arg_host_f32(grid, (gpuc_dims){SIZE, SIZE}), gpuc_arg_f32(lo),
                               gpuc_arg_f32(grid[hottest])},
                  3, &picture) != GPUC_OK ||
-        gpuc_array_read_pixels(picture, pixels, sizeof pixels) != GPUC_OK ||
+        gpuc_array_read_pixels(picture, pixels, sizeof pixels, false) != GPUC_OK ||
         gpuc_array_write_png(picture, out) != GPUC_OK) {
         fprintf(stderr, "heatmap: %s\n", gpuc_errmsg(gpu));
         gpuc_close(gpu);

@@ -67,7 +67,7 @@ int main(int argc, char **argv)
                                                              {"iterations", 256}}},
                            &k) != GPUC_OK ||
         gpuc_run(k, NULL, 0, &picture) != GPUC_OK ||
-        gpuc_array_read_pixels(picture, pixels, (size_t)w * (size_t)h * 4) != GPUC_OK ||
+        gpuc_array_read_pixels(picture, pixels, (size_t)w * (size_t)h * 4, false) != GPUC_OK ||
         gpuc_array_write_png(picture, out) != GPUC_OK) {
         fprintf(stderr, "mandelbrot: %s\n", pixels ? gpuc_errmsg(gpu) : "out of memory");
         goto done;

@@ -359,10 +359,11 @@ GPUC_API gpuc_status gpuc_run_map(gpuc_kernel *k, const gpuc_arg *args, int narg
 /* ---- Pictures (graphical kernels) ---- */
 
 /* Copies the RGBA8 pixels of a graphical kernel's result (an int array: GPUC_INT, 2D w x h, or 1D as
- * w x 1) into rgba, `bytes` = 4 * cells bytes, in GPU.js's getPixels order: row 0 is thread.y = 0
- * (the bottom of the picture, as GL and GPU.js's canvas show it), each row from x = 0, four bytes
- * r, g, b, a per pixel. */
-GPUC_API gpuc_status gpuc_array_read_pixels(const gpuc_array *a, uint8_t *rgba, size_t bytes);
+ * w x 1) into rgba, `bytes` = 4 * cells bytes, four bytes r, g, b, a per pixel, each row from x = 0, in
+ * GPU.js's getPixels(flip) order: by default (flip false) image order, the top row first, which is the
+ * last thread.y (GL and GPU.js put thread.y = 0 at the bottom); with flip, the rows as GL stores them,
+ * thread.y = 0 first. */
+GPUC_API gpuc_status gpuc_array_read_pixels(const gpuc_array *a, uint8_t *rgba, size_t bytes, bool flip);
 
 /* Writes a graphical kernel's result as an 8-bit RGBA PNG file (libpng) showing the picture as GPU.js's
  * canvas does: thread.y = 0 is the bottom row of the image. Fails with GPUC_ERROR_INVALID_ARGUMENT for

@@ -167,8 +167,9 @@ START_TEST(fragment_layouts_cover_every_cell_once)
 }
 END_TEST
 
-/* Compaction's scatter method is compute-only and says so on fragment; gather works there. */
-START_TEST(compaction_scatter_refused_on_fragment)
+/* What the fragment backend cannot do fails with a message saying why: compaction's scatter method
+ * (gather works), and outputs past gpuc's size limit. */
+START_TEST(fragment_refusals_say_why)
 {
     gpuc *f = open_backend(GPUC_BACKEND_FRAGMENT);
     float v[6] = {1, 7, 3, 9, 8, 2};
@@ -187,6 +188,12 @@ START_TEST(compaction_scatter_refused_on_fragment)
     ck_assert_float_eq(got[0], 7);
     ck_assert_float_eq(got[1], 9);
     ck_assert_float_eq(got[2], 8);
+    /* Tiles make every output gpuc accepts drawable; beyond that, the message names the limit. */
+    gpuc_kernel *k = NULL;
+    ck_assert_int_eq(gpuc_create_kernel(f, "float f() { return 1.0; }",
+                                        &(gpuc_kernel_desc){.output = {65536, 32768}}, &k), GPUC_ERROR_LIMIT);
+    ck_assert_ptr_nonnull(strstr(gpuc_errmsg(f), "2^31 - 1"));
+    ck_assert_ptr_null(k);
     gpuc_close(f);
 }
 END_TEST
@@ -198,7 +205,7 @@ Suite *suite_fragment(void)
     tcase_add_test(tc, backend_is_chosen_by_option_and_environment);
     tcase_add_test(tc, fragment_matches_compute_bit_for_bit);
     tcase_add_test(tc, fragment_layouts_cover_every_cell_once);
-    tcase_add_test(tc, compaction_scatter_refused_on_fragment);
+    tcase_add_test(tc, fragment_refusals_say_why);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -46,9 +46,13 @@ START_TEST(pixels_in_gpujs_order)
 {
     gpuc_array *r = run_paint();
     uint8_t got[W * H * 4], want[W * H * 4];
-    ck_assert_gpuc_ok(gpuc_array_read_pixels(r, got, sizeof got));
-    paint_oracle(want);
-    /* getPixels order: row 0 is thread.y = 0. */
+    paint_oracle(want); /* thread.y = 0 first */
+    /* getPixels(): image order, the top row (the last thread.y) first. */
+    ck_assert_gpuc_ok(gpuc_array_read_pixels(r, got, sizeof got, false));
+    for (int row = 0; row < H; row++)
+        ck_assert_mem_eq(got + row * W * 4, want + (H - 1 - row) * W * 4, W * 4);
+    /* getPixels(true): GL's rows, thread.y = 0 first. */
+    ck_assert_gpuc_ok(gpuc_array_read_pixels(r, got, sizeof got, true));
     ck_assert_mem_eq(got, want, sizeof want);
     gpuc_array_free(r);
 }
@@ -68,7 +72,7 @@ START_TEST(channels_round_to_nearest)
     gpuc_array *r;
     ck_assert_gpuc_ok(gpuc_run(k, NULL, 0, &r));
     uint8_t px[254 * 4];
-    ck_assert_gpuc_ok(gpuc_array_read_pixels(r, px, sizeof px));
+    ck_assert_gpuc_ok(gpuc_array_read_pixels(r, px, sizeof px, true));
     for (int x = 0; x < 254; x++) {
         ck_assert_int_eq(px[4 * x], x);
         ck_assert_int_eq(px[4 * x + 1], x + 1);
@@ -134,13 +138,13 @@ START_TEST(graphical_errors)
 
     gpuc_array *r = run_paint(), *f = NULL;
     uint8_t px[W * H * 4];
-    ck_assert_gpuc_fails(gpuc_array_read_pixels(r, px, sizeof px - 1), GPUC_ERROR_INVALID_ARGUMENT, "bytes");
-    ck_assert_gpuc_fails(gpuc_array_read_pixels(r, NULL, sizeof px), GPUC_ERROR_INVALID_ARGUMENT, "NULL");
+    ck_assert_gpuc_fails(gpuc_array_read_pixels(r, px, sizeof px - 1, false), GPUC_ERROR_INVALID_ARGUMENT, "bytes");
+    ck_assert_gpuc_fails(gpuc_array_read_pixels(r, NULL, sizeof px, false), GPUC_ERROR_INVALID_ARGUMENT, "NULL");
     ck_assert_gpuc_fails(gpuc_array_write_png(r, "/nonexistent-dir/x.png"), GPUC_ERROR_INVALID_ARGUMENT,
                          "/nonexistent-dir/x.png");
     ck_assert_gpuc_fails(gpuc_array_write_png(r, NULL), GPUC_ERROR_INVALID_ARGUMENT, "NULL");
     ck_assert_gpuc_ok(gpuc_array_new(gpu, GPUC_FLOAT, (gpuc_dims){W, H}, &f));
-    ck_assert_gpuc_fails(gpuc_array_read_pixels(f, px, sizeof px), GPUC_ERROR_INVALID_ARGUMENT, "graphical");
+    ck_assert_gpuc_fails(gpuc_array_read_pixels(f, px, sizeof px, false), GPUC_ERROR_INVALID_ARGUMENT, "graphical");
     ck_assert_int_eq(gpuc_array_write_png(NULL, "/tmp/x.png"), GPUC_ERROR_INVALID_ARGUMENT);
     gpuc_array_free(f);
     gpuc_array_free(r);

@@ -31,7 +31,7 @@ static gpuc_status picture_bytes(const gpuc_array *ca, const char *fn, const uin
     return GPUC_OK;
 }
 
-gpuc_status gpuc_array_read_pixels(const gpuc_array *a, uint8_t *rgba, size_t bytes)
+gpuc_status gpuc_array_read_pixels(const gpuc_array *a, uint8_t *rgba, size_t bytes, bool flip)
 {
     const uint8_t *pixels;
     gpuc_status st = picture_bytes(a, "gpuc_array_read_pixels", &pixels);
@@ -41,7 +41,13 @@ gpuc_status gpuc_array_read_pixels(const gpuc_array *a, uint8_t *rgba, size_t by
         return gpuc_fail(a->gpu, GPUC_ERROR_INVALID_ARGUMENT,
                          "gpuc_array_read_pixels: %s; the picture has %zu pixels, so %zu bytes", rgba ? "wrong size"
                          : "rgba is NULL", a->cells, a->cells * 4);
-    memcpy(rgba, pixels, bytes);
+    if (flip) { /* GL's order, thread.y = 0 first: the array's own */
+        memcpy(rgba, pixels, bytes);
+        return GPUC_OK;
+    }
+    size_t w = a->dims.x, h = a->dims.y ? a->dims.y : 1;
+    for (size_t row = 0; row < h; row++) /* image order: the top row (last thread.y) first */
+        memcpy(rgba + row * w * 4, pixels + (h - 1 - row) * w * 4, w * 4);
     return GPUC_OK;
 }
 
