@@ -3,8 +3,10 @@
 // (src/kernel/codegen.c). Lines outside sections are comments for the reader.
 
 //@ prelude
-// The output cell this invocation computes (GPU.js's this.thread).
-ivec3 thread;
+// The output cell this invocation computes (GPU.js's this.thread). Initialised so that compilers which
+// cannot see main() set it before the kernel reads it (Mesa, compiling a fragment shader) do not warn:
+// a debug context turns that warning into a failed call.
+ivec3 thread = ivec3(0);
 // The output size, 1 in absent dimensions (GPU.js's this.output; GLSL reserves `output`).
 const ivec3 outputSize = ivec3($OUT_X, $OUT_Y, $OUT_Z);
 // The grid of invocations: the output for an ordinary kernel, `.threads` for a scatter kernel.

@@ -116,6 +116,7 @@ static gpuc_status compile_stage(gpuc *gpu, GLenum stage, const char *glsl, cons
     if (!ok) {
         char *log = info_log(shader, false);
         glDeleteShader(shader);
+        gpu->gl_debug_error[0] = '\0'; /* a debug context's copy of this error: reported below, not later */
         gpuc_status st = report_compile_error(gpu, log ? log : "(no log)", kernel_name, user_source);
         free(log);
         return st;
@@ -149,6 +150,7 @@ static gpuc_status compile(gpuc *gpu, const char *glsl, bool fragment, const cha
     if (!ok) {
         char *log = info_log(prog, true);
         glDeleteProgram(prog);
+        gpu->gl_debug_error[0] = '\0';
         st = gpuc_fail(gpu, GPUC_ERROR_COMPILE, "kernel '%s': GLSL link failed: %s", kernel_name,
                        log ? log : "(no log)");
         free(log);
