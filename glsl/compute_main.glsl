@@ -11,7 +11,7 @@
 //@ main
 layout(local_size_x = $LOCAL_SIZE) in;
 layout(std430, binding = 0) writeonly buffer gpuc_output_block { $OUT_ELEMENT gpuc_output[]; };
-uniform uint gpuc_first_cell;
+$MAP_BLOCKSuniform uint gpuc_first_cell;
 uniform uint gpuc_cell_count;
 
 void main()
@@ -24,7 +24,7 @@ void main()
         int cell = int(gpuc_first_cell + local_cell);
         thread = ivec3(cell % gpuc_grid.x, (cell / gpuc_grid.x) % gpuc_grid.y, cell / (gpuc_grid.x * gpuc_grid.y));
         $BEFORE_KERNEL
-        $RETURN_TYPE result = $KERNEL();
+        $CALL
         $STORE
     }
 }
@@ -47,3 +47,26 @@ gpuc_output[index] = result;
 gpuc_output[3u * index] = result.x;
         gpuc_output[3u * index + 1u] = result.y;
         gpuc_output[3u * index + 2u] = result.z;
+
+//@ call
+$RETURN_TYPE result = $KERNEL();
+
+//@ call_graphical
+gpuc_color = vec4(0.0);
+        $KERNEL();
+        int result = int(packUnorm4x8(gpuc_color));
+
+//@ map_block
+layout(std430, binding = $BINDING) writeonly buffer gpuc_map_block_$INDEX { $OUT_ELEMENT gpuc_map_output_$INDEX[]; };
+
+//@ map_reset
+gpuc_map_$INDEX = $TYPE(0);
+
+//@ map_store_cell
+gpuc_map_output_$INDEX[index] = gpuc_map_$INDEX;
+
+//@ map_store_vec3
+gpuc_map_output_$INDEX[3u * index] = gpuc_map_$INDEX.x;
+        gpuc_map_output_$INDEX[3u * index + 1u] = gpuc_map_$INDEX.y;
+        gpuc_map_output_$INDEX[3u * index + 2u] = gpuc_map_$INDEX.z;
+

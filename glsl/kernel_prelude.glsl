@@ -3,8 +3,9 @@
 // (src/kernel/codegen.c). Lines outside sections are comments for the reader.
 
 //@ prelude
-// The output cell this invocation computes (GPU.js's this.thread). main() sets it before each call;
-// the initializer only keeps compilers from warning that a kernel reads it uninitialized.
+// The output cell this invocation computes (GPU.js's this.thread). Initialised so that compilers which
+// cannot see main() set it before the kernel reads it (Mesa, compiling a fragment shader) do not warn:
+// a debug context turns that warning into a failed call.
 ivec3 thread = ivec3(0);
 // The output size, 1 in absent dimensions (GPU.js's this.output; GLSL reserves `output`).
 const ivec3 outputSize = ivec3($OUT_X, $OUT_Y, $OUT_Z);
@@ -25,3 +26,16 @@ const gpuc_constants_t constants = gpuc_constants_t($VALUES);
 
 //@ scalar
 uniform $TYPE $NAME;
+
+//@ graphical
+// A graphical kernel paints its cell with color() (GPU.js's this.color); unpainted cells stay
+// transparent black. The image is RGBA8: each channel is clamped to [0, 1] and rounded to 0..255.
+vec4 gpuc_color;
+void color(float r, float g, float b, float a) { gpuc_color = vec4(r, g, b, a); }
+void color(float r, float g, float b) { gpuc_color = vec4(r, g, b, 1.0); }
+
+//@ map_output
+// Kernel map output $INDEX: the last value the kernel's calls of $FUNCTION() returned in this cell
+// (GPU.js's createKernelMap); every call of $FUNCTION is wrapped in gpuc_keep_$INDEX(...).
+$TYPE gpuc_map_$INDEX;
+$TYPE gpuc_keep_$INDEX($TYPE v) { gpuc_map_$INDEX = v; return v; }

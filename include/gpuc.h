@@ -64,6 +64,8 @@ extern "C" {
 #define GPUC_MAX_CONSTANTS 32
 /* Most arguments a kernel may take (further bounded by the device's image units). */
 #define GPUC_MAX_ARGS 16
+/* Most named sub-outputs of a kernel map (GPU.js's createKernelMap), besides its result. */
+#define GPUC_MAX_MAP_OUTPUTS 7
 
 typedef enum gpuc_status {
     GPUC_OK = 0,
@@ -104,6 +106,18 @@ typedef enum gpuc_type {
 /* Context                                                                                         */
 /* ---------------------------------------------------------------------------------------------- */
 
+/* How kernels run. Both give the same answers; see README for when each is faster. */
+typedef enum gpuc_backend {
+    GPUC_BACKEND_DEFAULT = 0, /* the environment variable GPUC_BACKEND, else compute */
+    /* Compute shaders writing storage buffers (the default): every kernel kind, scatter included. */
+    GPUC_BACKEND_COMPUTE,
+    /* GPU.js's own model: each kernel is a fragment shader drawn over a float render target (R32F,
+     * RG32F, RGBA32F; R32I for int results) whose pixels are the output cells, copied into the result
+     * array on the device. Outputs larger than one target are drawn in tiles of rows. Gather only:
+     * scatter kernels fail with GPUC_ERROR_INVALID_ARGUMENT. */
+    GPUC_BACKEND_FRAGMENT
+} gpuc_backend;
+
 typedef struct gpuc_options {
     /* Which device: "auto" (a GPU if there is one, else llvmpipe), "gpu" (a hardware device only),
      * "cpu" or "llvmpipe" (Mesa's software rasterizer), or an EGL device index ("0", "1", ...).
@@ -113,6 +127,9 @@ typedef struct gpuc_options {
      * built with `make DEBUG=1` does this in every context unless GPUC_DEBUG=0). A GL error then fails
      * the call that caused it with GPUC_ERROR_GL and the driver's message. */
     bool debug;
+    /* Compute or fragment programs. GPUC_BACKEND_DEFAULT reads GPUC_BACKEND ("compute" or
+     * "fragment"; unset or "" means compute); anything else there fails gpuc_open. */
+    gpuc_backend backend;
 } gpuc_options;
 
 /* Opens a headless context. opts may be NULL (all defaults).
@@ -150,6 +167,11 @@ typedef struct gpuc_info {
     /* Iterations one invocation may loop in total before the driver silently stops its loops
      * (65,535 on llvmpipe); 0 when the driver has no such budget. */
     int64_t loop_budget;
+    /* The backend kernels run on: GPUC_BACKEND_COMPUTE or GPUC_BACKEND_FRAGMENT (never DEFAULT), and
+     * its name, "compute" or "fragment". */
+    gpuc_backend backend;
+    const char *backend_name;
+    int max_target_size; /* fragment backend: widest and tallest render target (texels) */
 } gpuc_info;
 
 /* The device that was opened, or NULL for a NULL or failed context. */
@@ -159,7 +181,7 @@ GPUC_API const gpuc_info *gpuc_get_info(const gpuc *gpu);
 typedef struct gpuc_stats {
     uint64_t programs_compiled; /* GLSL programs compiled and linked (cache misses) */
     uint64_t program_cache_hits;
-    uint64_t dispatches;        /* glDispatchCompute calls */
+    uint64_t dispatches;        /* glDispatchCompute calls, or draws on the fragment backend */
     uint64_t uploads;           /* host -> device copies */
     uint64_t readbacks;         /* device -> host copies */
     uint64_t bytes_uploaded;
@@ -204,6 +226,15 @@ GPUC_API void gpuc_array_free(gpuc_array *a);
 /* Kernels                                                                                         */
 /* ---------------------------------------------------------------------------------------------- */
 
+/* A kernel map output (GPU.js's createKernelMap({name: function}, kernel)): every call of the helper
+ * `function` (defined in the kernel's source, returning float, int or vecN) also stores the value it
+ * returns into this output's cell, in the same pass; the last call in a cell wins, and a cell whose
+ * run never calls it gets 0. */
+typedef struct gpuc_map_output {
+    const char *name;     /* the output's name (GPU.js's object key), a GLSL identifier, not "result" */
+    const char *function; /* the helper whose results it keeps */
+} gpuc_map_output;
+
 /* A compile-time constant, seen in the kernel as constants.<name>. type GPUC_TYPE_NONE infers it:
  * a whole number that fits an int is an int, anything else a float. */
 typedef struct gpuc_constant {
@@ -241,6 +272,15 @@ typedef struct gpuc_kernel_desc {
     /* Math.random's seed: the same seed gives the same numbers in every run. 0 picks a new seed each
      * time a kernel is created (a new program each time). */
     uint32_t random_seed;
+    /* GPU.js's `graphical: true`: the kernel returns void and paints its cell by calling
+     * color(r, g, b) or color(r, g, b, a) (alpha 1 when left out; a cell never painted is transparent
+     * black). Each channel is clamped to [0, 1] and rounded to 0..255. The result is an int array of
+     * the output size (2D: width x height) whose cells are RGBA8 pixels, r in the lowest byte: read it
+     * with gpuc_array_read_pixels, save it with gpuc_array_write_png. */
+    bool graphical;
+    /* Kernel map outputs, ended by the first entry whose name is NULL. Run such a kernel with
+     * gpuc_run_map. Not with .scatter. */
+    gpuc_map_output map[GPUC_MAX_MAP_OUTPUTS];
 } gpuc_kernel_desc;
 
 /* Compiles `source` (see THE KERNEL CONTRACT) into a kernel. Syntax and type errors are reported
@@ -252,11 +292,17 @@ GPUC_API gpuc_status gpuc_create_kernel(gpuc *gpu, const char *source, const gpu
 /* Releases a kernel (arrays it returned stay valid). NULL is ignored. */
 GPUC_API void gpuc_kernel_free(gpuc_kernel *k);
 
-/* The kernel's parameters as parsed from its signature. */
+/* The kernel's parameters as parsed from its signature, and the cell type of its result (the return
+ * type; GPUC_INT, RGBA8 pixels, for a graphical kernel). */
 GPUC_API int gpuc_kernel_arg_count(const gpuc_kernel *k);
 GPUC_API gpuc_type gpuc_kernel_return_type(const gpuc_kernel *k);
 
-/* The complete GLSL compute program gpuc made of the kernel (GPU.js's kernel.toString()): for reading
+/* A kernel map's outputs besides the result: their count (0 for other kernels and NULL), and the
+ * name of output i (NULL when out of range). */
+GPUC_API int gpuc_kernel_map_count(const gpuc_kernel *k);
+GPUC_API const char *gpuc_kernel_map_name(const gpuc_kernel *k, int i);
+
+/* The complete GLSL compute (or, on the fragment backend, fragment) program gpuc made of the kernel (GPU.js's kernel.toString()): for reading
  * what runs, or compiling it elsewhere. Valid until the context closes; "" for NULL. */
 GPUC_API const char *gpuc_kernel_glsl(const gpuc_kernel *k);
 
@@ -314,6 +360,28 @@ GPUC_API gpuc_status gpuc_run(gpuc_kernel *k, const gpuc_arg *args, int nargs, g
 /* Like gpuc_run, but writes into an existing array `dst` (same cell type and cell count as the
  * kernel's output; it may not also be one of the arguments). Useful for ping-pong loops. */
 GPUC_API gpuc_status gpuc_run_to(gpuc_kernel *k, const gpuc_arg *args, int nargs, gpuc_array *dst);
+
+/* Runs a kernel map (a kernel with .map outputs) once: results[0] receives the result and
+ * results[1 + i] map output i (gpuc_kernel_map_name(k, i)), all new arrays of the output size whose
+ * cell types are the kernel's and the helpers' return types, computed in one pass (extra storage
+ * buffers on compute, extra render targets on fragment). `results` must hold
+ * 1 + gpuc_kernel_map_count(k) pointers; they are set only on success. Plain kernels work too
+ * (results[0] alone). gpuc_run and gpuc_run_to refuse a kernel map. */
+GPUC_API gpuc_status gpuc_run_map(gpuc_kernel *k, const gpuc_arg *args, int nargs, gpuc_array **results);
+
+/* ---- Pictures (graphical kernels) ---- */
+
+/* Copies the RGBA8 pixels of a graphical kernel's result (an int array: GPUC_INT, 2D w x h, or 1D as
+ * w x 1) into rgba, `bytes` = 4 * cells bytes, four bytes r, g, b, a per pixel, each row from x = 0, in
+ * GPU.js's getPixels(flip) order: by default (flip false) image order, the top row first, which is the
+ * last thread.y (GL and GPU.js put thread.y = 0 at the bottom); with flip, the rows as GL stores them,
+ * thread.y = 0 first. */
+GPUC_API gpuc_status gpuc_array_read_pixels(const gpuc_array *a, uint8_t *rgba, size_t bytes, bool flip);
+
+/* Writes a graphical kernel's result as an 8-bit RGBA PNG file (libpng) showing the picture as GPU.js's
+ * canvas does: thread.y = 0 is the bottom row of the image. Fails with GPUC_ERROR_INVALID_ARGUMENT for
+ * a NULL or non-int array or a 3D one, and with a message naming the file when it cannot be written. */
+GPUC_API gpuc_status gpuc_array_write_png(const gpuc_array *a, const char *path);
 
 /* ---------------------------------------------------------------------------------------------- */
 /* JavaScript kernels (src/js/): GPU.js kernel source, pasted as is                                 */
@@ -495,7 +563,8 @@ typedef enum gpuc_compact_method {
     GPUC_COMPACT_GATHER = 0,
     /* One invocation per element writes each survivor to its slot (a scatter kernel): about half
      * the gather's work on llvmpipe. The packed output must fit one storage binding
-     * (gpuc_info.max_storage_block_size), else GPUC_ERROR_LIMIT. */
+     * (gpuc_info.max_storage_block_size), else GPUC_ERROR_LIMIT. Compute-only: on the fragment backend it
+     * fails saying so. */
     GPUC_COMPACT_SCATTER
 } gpuc_compact_method;
 

@@ -4,9 +4,9 @@
 #   scripts/install-deps.sh --check  exit 0 when everything is present, 1 (listing what is not) otherwise
 set -eu
 
-# Build: compiler, make, pkg-config, EGL/GL headers. Tests: Check. Run: Mesa's EGL and llvmpipe.
+# Build: compiler, make, pkg-config, EGL/GL headers, libpng (graphical kernels write PNG files). Tests: Check. Run: Mesa's EGL and llvmpipe.
 # Regenerating the GL loader (scripts/gen-glad.sh): python3-glad.
-PACKAGES="build-essential pkg-config libegl-dev libgl-dev libegl1 libegl-mesa0 libgl1-mesa-dri check python3-glad"
+PACKAGES="build-essential pkg-config libegl-dev libgl-dev libpng-dev libegl1 libegl-mesa0 libgl1-mesa-dri check python3-glad"
 
 missing=""
 for p in $PACKAGES; do

@@ -25,6 +25,8 @@ struct gpuc {
     gpuc_array *arrays;       /* every live array, released by gpuc_close */
     gpuc_kernel *kernels;     /* every live kernel, released by gpuc_close */
     js_registry *js;          /* functions added for JavaScript kernels */
+    /* Fragment backend: the vertex array and framebuffer every draw uses (made on first draw). */
+    GLuint fragment_vao, fragment_fbo;
 };
 
 struct gpuc_array {
@@ -90,5 +92,7 @@ void gpuc_js_registry_free(gpuc *gpu);
 /* ---- kernels (kernel/) ---- */
 void gpuc_kernel_destroy(gpuc_kernel *k);
 void gpuc_program_cache_clear(gpuc *gpu);
+/* Deletes the fragment backend's vertex array and framebuffer (kernel/fragment_run.c). */
+void fragment_state_release(gpuc *gpu);
 
 #endif

@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 gpuc *gpu;
 
@@ -55,4 +56,10 @@ float test_random(uint32_t *state)
 {
     *state = *state * 1664525u + 1013904223u;
     return (float)(*state >> 8) / 16777216.0f;
+}
+
+bool fixture_fragment_backend(void)
+{
+    const char *b = getenv("GPUC_BACKEND");
+    return b && !strcmp(b, "fragment");
 }

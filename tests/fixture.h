@@ -7,6 +7,7 @@
 #include <check.h>
 #include <gpuc.h>
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* The context of the running test (opened by the checked fixture, closed after the test). */
@@ -17,6 +18,10 @@ extern gpuc *gpu;
 TCase *fixture_tcase(const char *name);
 /* A test case without a context (for tests that open their own, or none). */
 TCase *fixture_tcase_bare(const char *name);
+
+/* Whether this run's contexts use the fragment backend (GPUC_BACKEND=fragment). Suites ask it while
+ * registering their tests, before any context exists, to swap compute-only tests for the refusal. */
+bool fixture_fragment_backend(void);
 
 /* Keeps Mesa's driver loaded for the life of the process, so the allocation Mesa leaves behind when
  * it unloads the driver is not reported by LeakSanitizer; our own leaks still are. */

@@ -17,7 +17,10 @@
     GPUC_SUITE(examples) \
     GPUC_SUITE(js)       \
     GPUC_SUITE(js_tutorial) \
-    GPUC_SUITE(js_features)
+    GPUC_SUITE(js_features) \
+    GPUC_SUITE(fragment) \
+    GPUC_SUITE(graphical) \
+    GPUC_SUITE(kernel_map)
 
 #define GPUC_SUITE(name) Suite *suite_##name(void);
 GPUC_TEST_SUITES

@@ -143,10 +143,27 @@ START_TEST(scatter_errors)
 }
 END_TEST
 
+/* The fragment backend draws one pixel per cell and cannot scatter: it says so. */
+START_TEST(scatter_is_refused_on_fragment)
+{
+    ck_assert_int_eq(gpuc_get_info(gpu)->backend, GPUC_BACKEND_FRAGMENT);
+    gpuc_kernel *k = NULL;
+    ck_assert_gpuc_fails(gpuc_create_kernel(gpu, "float f() { outputIndex = 0; return 1.0; }",
+                                            &(gpuc_kernel_desc){.output = {4}, .scatter = true}, &k),
+                         GPUC_ERROR_INVALID_ARGUMENT, "compute-only");
+    ck_assert_ptr_null(k);
+}
+END_TEST
+
 Suite *suite_scatter(void)
 {
     Suite *s = suite_create("scatter");
     TCase *tc = fixture_tcase("scatter");
+    if (fixture_fragment_backend()) {
+        tcase_add_test(tc, scatter_is_refused_on_fragment);
+        suite_add_tcase(s, tc);
+        return s;
+    }
     tcase_add_test(tc, compaction_by_scatter_matches_c);
     tcase_add_test(tc, threads_grid_differs_from_output);
     tcase_add_test(tc, unwritten_and_out_of_range_cells_keep_their_values);

@@ -34,6 +34,10 @@ static gpuc_status check_desc(gpuc *gpu, const gpuc_compact_desc *desc, gpuc_typ
     if (desc->method != GPUC_COMPACT_GATHER && desc->method != GPUC_COMPACT_SCATTER)
         return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_compact: method %d is not a gpuc_compact_method",
                          (int)desc->method);
+    if (desc->method == GPUC_COMPACT_SCATTER && gpu->info.backend == GPUC_BACKEND_FRAGMENT)
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_compact: the scatter method is compute-only (a "
+                                                          "fragment shader writes only its own cell); this context "
+                                                          "uses the fragment backend: use GPUC_COMPACT_GATHER");
     if (desc->predicate && desc->op != GPUC_COMPARE_NONE)
         return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_compact: set either .op or .predicate, not both");
     if (desc->predicate)

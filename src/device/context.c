@@ -95,6 +95,28 @@ static void enable_gl_debug(gpuc *gpu)
     glDebugMessageCallback(on_gl_debug, gpu);
 }
 
+/* The backend asked for: the option, else GPUC_BACKEND, else compute. */
+static gpuc_status choose_backend(gpuc *gpu, gpuc_backend asked, gpuc_backend *out)
+{
+    if (asked == GPUC_BACKEND_COMPUTE || asked == GPUC_BACKEND_FRAGMENT) {
+        *out = asked;
+        return GPUC_OK;
+    }
+    if (asked != GPUC_BACKEND_DEFAULT)
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_options.backend %d is not a gpuc_backend", (int)asked);
+    const char *env = getenv("GPUC_BACKEND");
+    if (!env || !*env || !strcmp(env, "compute")) {
+        *out = GPUC_BACKEND_COMPUTE;
+        return GPUC_OK;
+    }
+    if (!strcmp(env, "fragment")) {
+        *out = GPUC_BACKEND_FRAGMENT;
+        return GPUC_OK;
+    }
+    return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "GPUC_BACKEND \"%s\" is not a backend: use compute or fragment",
+                     env);
+}
+
 gpuc_status gpuc_open(gpuc **out, const gpuc_options *opts)
 {
     if (!out)
@@ -121,14 +143,19 @@ gpuc_status gpuc_open(gpuc **out, const gpuc_options *opts)
                          "%s \"%s\" is not a device: use auto, gpu, cpu, llvmpipe or an EGL device index (0-15)",
                          opts->device ? "gpuc_options.device" : "GPUC_DEVICE", choice_text);
 
+    gpuc_backend backend = GPUC_BACKEND_COMPUTE;
+    gpuc_status st = choose_backend(gpu, opts->backend, &backend);
+    if (st != GPUC_OK)
+        return st;
+
     char err[GPUC_ERRMSG_MAX];
     if (!egl_device_open(choice, gpu->debug, &gpu->device, err, sizeof err))
         return gpuc_fail(gpu, GPUC_ERROR_NO_DEVICE, "%s", err);
     gpu->opened = true;
     if (gpu->debug)
         enable_gl_debug(gpu);
-    device_info_query(&gpu->info, &gpu->device);
-    gpuc_status st = gpuc_check_gl(gpu, "reading the device's limits");
+    device_info_query(&gpu->info, &gpu->device, backend);
+    st = gpuc_check_gl(gpu, "reading the device's limits");
     if (st != GPUC_OK) {
         gpu->opened = false;
         egl_device_close(&gpu->device);
@@ -147,6 +174,7 @@ void gpuc_close(gpuc *gpu)
         while (gpu->arrays)
             gpuc_array_destroy(gpu->arrays);
         gpuc_program_cache_clear(gpu);
+        fragment_state_release(gpu);
         if (gpu->debug)
             glDebugMessageCallback(NULL, NULL);
     }

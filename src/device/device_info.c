@@ -20,7 +20,12 @@ static const char *copy_gl_string(GLenum name)
     return copy_string((const char *)glGetString(name));
 }
 
-void device_info_query(gpuc_info *info, const egl_device *dev)
+static int min_positive(int a, int b)
+{
+    return a <= 0 ? b : b <= 0 ? a : a < b ? a : b;
+}
+
+void device_info_query(gpuc_info *info, const egl_device *dev, gpuc_backend backend)
 {
     memset(info, 0, sizeof *info);
     info->renderer = copy_gl_string(GL_RENDERER);
@@ -46,6 +51,18 @@ void device_info_query(gpuc_info *info, const egl_device *dev)
     glGetIntegerv(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &info->max_shared_memory);
     glGetIntegerv(GL_MAX_COMPUTE_IMAGE_UNIFORMS, &info->max_image_units);
     info->loop_budget = llvmpipe ? LLVMPIPE_LOOP_BUDGET : 0;
+    info->backend = backend;
+    info->backend_name = backend == GPUC_BACKEND_FRAGMENT ? "fragment" : "compute";
+    GLint tex = 0, rb = 0, vp[2] = {0, 0};
+    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &tex);
+    glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &rb);
+    glGetIntegerv(GL_MAX_VIEWPORT_DIMS, vp);
+    info->max_target_size = min_positive(min_positive(tex, rb), min_positive(vp[0], vp[1]));
+    if (backend == GPUC_BACKEND_FRAGMENT) { /* a fragment shader's arrays are its own image uniforms */
+        GLint frag_images = 0;
+        glGetIntegerv(GL_MAX_FRAGMENT_IMAGE_UNIFORMS, &frag_images);
+        info->max_image_units = min_positive(info->max_image_units, frag_images);
+    }
 }
 
 static void free_string(const char *s)

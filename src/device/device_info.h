@@ -6,7 +6,7 @@
 #include "device/egl_device.h"
 
 /* Fills info from the current GL context (strings are copied; free with device_info_free). */
-void device_info_query(gpuc_info *info, const egl_device *dev);
+void device_info_query(gpuc_info *info, const egl_device *dev, gpuc_backend backend);
 void device_info_free(gpuc_info *info);
 
 /* llvmpipe silently stops every loop of an invocation after 65,535 iterations in total. */

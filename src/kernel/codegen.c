@@ -76,52 +76,126 @@ static void dims_text(gpuc_dims d, char x[16], char y[16], char z[16])
     snprintf(z, 16, "%u", d.z ? d.z : 1);
 }
 
-/* The code around the kernel call in main(): where the result goes. */
-static bool emit_store(strbuf *before, strbuf *store, const kernel_signature *sig, bool scatter)
+/* The main() template of the program's kind. */
+static const char *main_file(codegen_shape shape)
 {
-    bool ok = glsl_emit(before, gpuc_glsl_compute_main, scatter ? "scatter_index" : "gather_index", NULL);
-    if (scatter) {
-        ok = ok && glsl_emit(store, gpuc_glsl_compute_main, "scatter_guard", NULL);
-        strbuf_puts(store, "    ");
-    }
-    return ok && glsl_emit(store, gpuc_glsl_compute_main, sig->return_type == GPUC_VEC3 ? "store_vec3" : "store_cell",
-                           NULL);
+    return shape.fragment ? gpuc_glsl_fragment_main : gpuc_glsl_compute_main;
 }
 
-char *codegen_compute(const kernel_signature *sig, const char *user_source, codegen_shape shape,
+/* The code around the kernel call in main(): where the result goes. */
+static bool emit_store(strbuf *before, strbuf *store, const kernel_signature *sig, codegen_shape shape)
+{
+    const char *file = main_file(shape);
+    bool ok = true;
+    if (!shape.fragment)
+        ok = glsl_emit(before, file, shape.scatter ? "scatter_index" : "gather_index", NULL);
+    if (shape.scatter) {
+        ok = ok && glsl_emit(store, file, "scatter_guard", NULL);
+        strbuf_puts(store, "    ");
+    }
+    const char *section = sig->return_type == GPUC_VEC3 ? "store_vec3" : "store_cell";
+    if (shape.fragment && shape.graphical)
+        section = "store_graphical";
+    return ok && glsl_emit(store, file, section, NULL);
+}
+
+/* The declarations, resets and stores of a kernel map's extra outputs. */
+static bool emit_maps(strbuf *decl, strbuf *outs, strbuf *before, strbuf *store, codegen_shape shape)
+{
+    bool ok = true;
+    const char *file = main_file(shape);
+    for (int i = 0; ok && i < shape.nmaps; i++) {
+        char index[16], location[16];
+        snprintf(index, sizeof index, "%d", i);
+        snprintf(location, sizeof location, "%d", i + 1);
+        gpuc_type t = shape.maps[i].type;
+        const char *type = glsl_type(t);
+        const char *element = t == GPUC_VEC3 ? "float" : type;
+        const char *out_type = t == GPUC_VEC3 ? "vec4" : type;
+        const char *fields[] = {"INDEX", index, "TYPE", type, "FUNCTION", shape.maps[i].function, "BINDING", location,
+                                "LOCATION", location, "OUT_ELEMENT", element, "OUT_TYPE", out_type, NULL};
+        ok = glsl_emit(decl, gpuc_glsl_kernel_prelude, "map_output", fields) &&
+             glsl_emit(outs, file, shape.fragment ? "map_out" : "map_block", fields) &&
+             glsl_emit(before, file, "map_reset", fields) &&
+             glsl_emit(store, file, t == GPUC_VEC3 ? "map_store_vec3" : "map_store_cell", fields);
+    }
+    return ok;
+}
+
+static const char *output_type(gpuc_type t, codegen_shape shape)
+{
+    if (shape.graphical)
+        return shape.fragment ? "vec4" : "int";
+    if (t == GPUC_VEC3)
+        return shape.fragment ? "vec4" : "float";
+    return glsl_type(t);
+}
+
+const char *codegen_vertex_shader(void)
+{
+    static char text[1024];
+    if (!text[0]) {
+        strbuf sb = {0};
+        if (glsl_emit(&sb, gpuc_glsl_fragment_main, "vertex", NULL) && sb.data)
+            snprintf(text, sizeof text, "%s", sb.data);
+        strbuf_free(&sb);
+    }
+    return text;
+}
+
+static bool emit_main(strbuf *sb, const kernel_signature *sig, codegen_shape shape, strbuf *before, strbuf *store,
+                      strbuf *outs)
+{
+    char local[16], per[16];
+    snprintf(local, sizeof local, "%d", CODEGEN_LOCAL_SIZE);
+    snprintf(per, sizeof per, "%d", shape.cells_per_invocation);
+    const char *ret = glsl_type(sig->return_type);
+    const char *call_fields[] = {"RETURN_TYPE", ret, "KERNEL", sig->name, NULL};
+    strbuf call = {0};
+    bool ok = glsl_emit(&call, main_file(shape), shape.graphical ? "call_graphical" : "call", call_fields) &&
+              !call.failed && !before->failed && !store->failed && !outs->failed;
+    const char *out = output_type(sig->return_type, shape);
+    const char *main_fields[] = {"LOCAL_SIZE", local, "CELLS_PER_INVOCATION", per, "OUT_ELEMENT", out, "OUT_TYPE", out,
+                                 "CALL", call.data ? call.data : "", "MAP_BLOCKS", outs->data ? outs->data : "",
+                                 "MAP_OUTS", outs->data ? outs->data : "",
+                                 "BEFORE_KERNEL", before->data ? before->data : "",
+                                 "STORE", store->data ? store->data : "", NULL};
+    ok = ok && glsl_emit(sb, main_file(shape), "main", main_fields);
+    strbuf_free(&call);
+    return ok;
+}
+
+char *codegen_program(const kernel_signature *sig, const char *user_source, codegen_shape shape,
                       const resolved_constant *constants, int nconstants)
 {
     strbuf sb = {0};
-    char ox[16], oy[16], oz[16], gx[16], gy[16], gz[16], local[16], per[16];
+    char ox[16], oy[16], oz[16], gx[16], gy[16], gz[16];
     dims_text(shape.output, ox, oy, oz);
     dims_text(shape.grid, gx, gy, gz);
-    snprintf(local, sizeof local, "%d", CODEGEN_LOCAL_SIZE);
-    snprintf(per, sizeof per, "%d", shape.cells_per_invocation);
 
     strbuf_printf(&sb, "#version 430\n#line 1 %d\n", SOURCE_DECLARATIONS);
     const char *out_fields[] = {"OUT_X", ox, "OUT_Y", oy, "OUT_Z", oz, "GRID_X", gx, "GRID_Y", gy, "GRID_Z", gz, NULL};
     bool ok = glsl_emit(&sb, gpuc_glsl_kernel_prelude, "prelude", out_fields);
     if (shape.scatter)
         ok = ok && glsl_emit(&sb, gpuc_glsl_kernel_prelude, "scatter", NULL);
+    if (shape.graphical)
+        ok = ok && glsl_emit(&sb, gpuc_glsl_kernel_prelude, "graphical", NULL);
     ok = ok && emit_constants(&sb, constants, nconstants);
     for (int i = 0, binding = 0; ok && i < sig->nparams; i++)
         ok = emit_param(&sb, &sig->params[i], sig->params[i].rank ? binding++ : -1);
 
+    strbuf before = {0}, store = {0}, outs = {0};
+    ok = ok && emit_maps(&sb, &outs, &before, &store, shape);
+    ok = ok && emit_store(&before, &store, sig, shape);
+
     strbuf_printf(&sb, "#line 1 %d\n", SOURCE_USER);
     strbuf_puts(&sb, user_source);
     strbuf_printf(&sb, "\n#line 1 %d\n", SOURCE_MAIN);
-
-    strbuf before = {0}, store = {0};
-    const char *ret = glsl_type(sig->return_type);
-    ok = ok && emit_store(&before, &store, sig, shape.scatter) && !before.failed && !store.failed;
-    const char *main_fields[] = {"LOCAL_SIZE", local, "CELLS_PER_INVOCATION", per, "OUT_ELEMENT", sig->return_type == GPUC_VEC3 ? "float" : ret,
-                                 "RETURN_TYPE", ret, "KERNEL", sig->name,
-                                 "BEFORE_KERNEL", before.data ? before.data : "", "STORE", store.data ? store.data : "",
-                                 NULL};
-    ok = ok && glsl_emit(&sb, gpuc_glsl_compute_main, "main", main_fields);
+    ok = ok && emit_main(&sb, sig, shape, &before, &store, &outs);
     strbuf_free(&before);
     strbuf_free(&store);
-    if (!ok) {
+    strbuf_free(&outs);
+    if (!ok || sb.failed) {
         strbuf_free(&sb);
         return NULL;
     }

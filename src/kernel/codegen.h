@@ -17,16 +17,32 @@ typedef struct resolved_constant {
     double value;
 } resolved_constant;
 
+/* Most named sub-outputs a kernel map may have (GPU.js's createKernelMap). */
+#define CODEGEN_MAX_MAPS GPUC_MAX_MAP_OUTPUTS
+
+/* A kernel map output: every call of `function` in the source is kept, the last one per cell. */
+typedef struct codegen_map {
+    char function[KERNEL_NAME_MAX];
+    gpuc_type type; /* the function's return type */
+} codegen_map;
+
 /* What shapes the program besides the user's source. */
 typedef struct codegen_shape {
     gpuc_dims output; /* the output size (outputSize) */
     gpuc_dims grid;   /* the invocations (thread's range): the output, or a scatter kernel's .threads */
     bool scatter;     /* the kernel chooses its output cell through outputIndex */
     int cells_per_invocation;
+    bool fragment;    /* a fragment shader (fragment backend) instead of a compute shader */
+    bool graphical;   /* a void kernel calling color(); its cells are RGBA8 pixels packed in ints */
+    int nmaps;
+    const codegen_map *maps;
 } codegen_shape;
 
+/* The fixed vertex shader the fragment backend draws with. */
+const char *codegen_vertex_shader(void);
+
 /* The GLSL text (caller frees), or NULL when out of memory. */
-char *codegen_compute(const kernel_signature *sig, const char *user_source, codegen_shape shape,
+char *codegen_program(const kernel_signature *sig, const char *user_source, codegen_shape shape,
                       const resolved_constant *constants, int nconstants);
 
 #endif

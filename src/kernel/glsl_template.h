@@ -10,6 +10,7 @@
 extern const char gpuc_glsl_kernel_prelude[];
 extern const char gpuc_glsl_array_access[];
 extern const char gpuc_glsl_compute_main[];
+extern const char gpuc_glsl_fragment_main[];
 
 /* Appends section `section` of `file` to sb with every $KEY replaced by its value. `fields` lists
  * key, value, key, value, ..., NULL. Returns false (a bug in gpuc, not in the user's kernel) when the

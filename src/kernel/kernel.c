@@ -1,6 +1,7 @@
 /* kernel.c - gpuc_create_kernel: validate the description, read the kernel's signature, check the
  * loop budget, generate and compile (or find cached) its program. */
 #include "kernel/kernel.h"
+#include "kernel/kernel_map.h"
 #include "kernel/kernel_rewrite.h"
 #include "kernel/loop_budget.h"
 #include "kernel/program_cache.h"
@@ -14,7 +15,7 @@
 static const char *const reserved_names[] = {"thread", "outputSize", "outputIndex", "constants", "main", "result",
                                              "index", NULL};
 
-static bool valid_identifier(const char *s)
+bool kernel_valid_identifier(const char *s)
 {
     if (!s || !is_ident_start(s[0]) || strlen(s) >= KERNEL_NAME_MAX)
         return false;
@@ -38,7 +39,7 @@ static gpuc_status resolve_constants(gpuc *gpu, const char *kname, const gpuc_ke
     int n = 0;
     for (; n < GPUC_MAX_CONSTANTS && desc->constants[n].name; n++) {
         const gpuc_constant *c = &desc->constants[n];
-        if (!valid_identifier(c->name))
+        if (!kernel_valid_identifier(c->name))
             return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
                              "kernel '%s': constant %d name \"%s\" is not a GLSL identifier (letters, digits, _; "
                              "no __, gl_ or gpuc_ prefix; under %d characters)",
@@ -76,7 +77,7 @@ static gpuc_status check_params(gpuc *gpu, const char *kname, const kernel_signa
     int arrays = 0;
     for (int i = 0; i < sig->nparams; i++) {
         const kernel_param *p = &sig->params[i];
-        if (is_reserved(p->name) || !valid_identifier(p->name))
+        if (is_reserved(p->name) || !kernel_valid_identifier(p->name))
             return gpuc_fail(gpu, GPUC_ERROR_COMPILE,
                              "kernel '%s': parameter `%s` clashes with a name gpuc declares (thread, outputSize, "
                              "constants, result, gl_*, gpuc_*)", kname, p->name);
@@ -113,13 +114,45 @@ static gpuc_status check_loop_budget(gpuc *gpu, const char *kname, const char *m
                      kname, (long long)e.iterations, line, gpu->info.renderer, (long long)gpu->info.loop_budget);
 }
 
+/* What the kernel's kind allows: a void kernel only when graphical, a graphical kernel must paint,
+ * scatter only on the compute backend. Sets k->result_type. */
+static gpuc_status check_kind(gpuc_kernel *k, const char *mask)
+{
+    gpuc *gpu = k->gpu;
+    if (k->scatter && k->fragment)
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
+                         "scatter kernel '%s': scatter kernels are compute-only, and this context uses the fragment "
+                         "backend (a fragment shader writes only its own pixel); open the context with the compute "
+                         "backend", k->name);
+    if (k->graphical && k->scatter)
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "kernel '%s': a graphical kernel cannot scatter", k->name);
+    if (k->sig.returns_void && !k->graphical)
+        return gpuc_fail(gpu, GPUC_ERROR_COMPILE,
+                         "kernel '%s': kernel `%s` returns `void`; a kernel returns float, int, vec2, vec3 or vec4 "
+                         "(only a graphical kernel, .graphical = true, returns void and calls color())",
+                         k->name, k->sig.name);
+    if (k->graphical && !k->sig.returns_void)
+        return gpuc_fail(gpu, GPUC_ERROR_COMPILE,
+                         "graphical kernel '%s' returns %s; a graphical kernel returns void and paints its cell "
+                         "with color(r, g, b[, a])", k->name, gpuc_type_name(k->sig.return_type));
+    if (k->graphical && !source_calls(mask, "color"))
+        return gpuc_fail(gpu, GPUC_ERROR_COMPILE,
+                         "graphical kernel '%s' never calls color(r, g, b[, a]), so every pixel would be blank",
+                         k->name);
+    k->result_type = k->graphical ? GPUC_INT : k->sig.return_type;
+    return GPUC_OK;
+}
+
 /* Largest whole number of 1024-cell blocks of the grid that one dispatch can compute. An ordinary
  * kernel's dispatch also binds only its own range of the output, so that must fit one binding too. */
 static size_t cells_per_dispatch(const gpuc_kernel *k)
 {
     const gpuc *gpu = k->gpu;
     uint64_t by_groups = (uint64_t)gpu->info.max_work_group_count[0] * CODEGEN_LOCAL_SIZE * (uint64_t)k->cells_per_invocation;
-    uint64_t cell_bytes = (uint64_t)gpuc_type_components(k->sig.return_type) * 4;
+    uint64_t cell_bytes = (uint64_t)gpuc_type_components(k->result_type) * 4;
+    for (int i = 0; i < k->nmaps; i++) /* every map output's range must fit its binding too */
+        if ((uint64_t)gpuc_type_components(k->maps[i].type) * 4 > cell_bytes)
+            cell_bytes = (uint64_t)gpuc_type_components(k->maps[i].type) * 4;
     uint64_t by_storage = k->scatter ? by_groups : (uint64_t)gpu->info.max_storage_block_size / cell_bytes;
     uint64_t n = by_groups < by_storage ? by_groups : by_storage;
     n -= n % 1024;
@@ -157,6 +190,8 @@ static void locate_uniforms(gpuc_kernel *k)
 {
     k->first_cell_location = glGetUniformLocation(k->program, "gpuc_first_cell");
     k->cell_count_location = glGetUniformLocation(k->program, "gpuc_cell_count");
+    k->row_width_location = glGetUniformLocation(k->program, "gpuc_row_width");
+    k->cell_end_location = glGetUniformLocation(k->program, "gpuc_cell_end");
     for (int i = 0, unit = 0; i < k->sig.nparams; i++) {
         const kernel_param *p = &k->sig.params[i];
         char name[KERNEL_NAME_MAX + 16];
@@ -188,10 +223,14 @@ static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_
         st = check_params(gpu, k->name, &k->sig, constants, nconstants);
     if (st == GPUC_OK)
         st = check_loop_budget(gpu, k->name, mask, &k->sig, constants, nconstants);
+    if (st == GPUC_OK)
+        st = check_kind(k, mask);
+    if (st == GPUC_OK)
+        st = kernel_map_resolve(k, mask, desc);
     if (st != GPUC_OK)
         goto done;
     if (k->scatter) {
-        uint64_t bytes = (uint64_t)k->cells * (uint64_t)gpuc_type_components(k->sig.return_type) * 4;
+        uint64_t bytes = (uint64_t)k->cells * (uint64_t)gpuc_type_components(k->result_type) * 4;
         if (bytes > (uint64_t)gpu->info.max_storage_block_size) {
             st = gpuc_fail(gpu, GPUC_ERROR_LIMIT,
                            "scatter kernel '%s': its output is %llu bytes; a scatter kernel's output must fit one "
@@ -201,14 +240,20 @@ static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_
         }
     }
     rewritten = kernel_rewrite(source, mask, &k->sig);
-    k->cells_per_invocation = cells_per_invocation(mask, k->grid_cells);
-    codegen_shape shape = {k->output, k->grid, k->scatter, k->cells_per_invocation};
-    glsl = rewritten ? codegen_compute(&k->sig, rewritten, shape, constants, nconstants) : NULL;
+    if (rewritten && k->nmaps) {
+        char *wrapped = kernel_map_wrap(rewritten, k->maps, k->nmaps);
+        free(rewritten);
+        rewritten = wrapped;
+    }
+    k->cells_per_invocation = k->fragment ? 1 : cells_per_invocation(mask, k->grid_cells);
+    codegen_shape shape = {k->output, k->grid, k->scatter, k->cells_per_invocation, k->fragment, k->graphical,
+                           k->nmaps, k->maps};
+    glsl = rewritten ? codegen_program(&k->sig, rewritten, shape, constants, nconstants) : NULL;
     if (!glsl) {
         st = gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "kernel '%s': out of host memory generating GLSL", k->name);
         goto done;
     }
-    st = program_get(gpu, glsl, k->name, source, &k->program, &k->glsl);
+    st = program_get(gpu, glsl, k->fragment, k->name, source, &k->program, &k->glsl);
     if (st == GPUC_OK)
         locate_uniforms(k);
 done:
@@ -250,12 +295,16 @@ gpuc_status gpuc_create_kernel(gpuc *gpu, const char *source, const gpuc_kernel_
     k->grid_cells = grid_cells;
     k->scatter = desc->scatter;
     k->pipeline = desc->pipeline;
+    k->graphical = desc->graphical;
+    k->fragment = gpu->info.backend == GPUC_BACKEND_FRAGMENT;
     st = build_program(k, source, desc);
     if (st != GPUC_OK) {
         free(k);
         return st;
     }
     k->cells_per_dispatch = cells_per_dispatch(k);
+    if (k->fragment)
+        fragment_layout(k);
     k->next = gpu->kernels;
     if (k->next)
         k->next->prev = k;
@@ -276,6 +325,8 @@ void gpuc_kernel_destroy(gpuc_kernel *k)
     for (int i = 0; i < GPUC_MAX_ARGS; i++)
         if (k->upload[i])
             gpuc_array_destroy(k->upload[i]);
+    if (k->targets[0])
+        fragment_targets_free(k);
     free(k);
 }
 
@@ -295,7 +346,17 @@ int gpuc_kernel_arg_count(const gpuc_kernel *k)
 
 gpuc_type gpuc_kernel_return_type(const gpuc_kernel *k)
 {
-    return k ? k->sig.return_type : GPUC_TYPE_NONE;
+    return k ? k->result_type : GPUC_TYPE_NONE;
+}
+
+int gpuc_kernel_map_count(const gpuc_kernel *k)
+{
+    return k ? k->nmaps : 0;
+}
+
+const char *gpuc_kernel_map_name(const gpuc_kernel *k, int i)
+{
+    return k && i >= 0 && i < k->nmaps ? k->map_names[i] : NULL;
 }
 
 const char *gpuc_kernel_glsl(const gpuc_kernel *k)

@@ -16,6 +16,17 @@ struct gpuc_kernel {
     size_t grid_cells;
     bool scatter;
     bool pipeline;
+    bool graphical;        /* cells are RGBA8 pixels (one int each) painted by color() */
+    gpuc_type result_type; /* the output's cell type: the return type, or GPUC_INT when graphical */
+    int nmaps;                            /* kernel map outputs besides the result */
+    codegen_map maps[CODEGEN_MAX_MAPS];
+    char map_names[CODEGEN_MAX_MAPS][KERNEL_NAME_MAX];
+    /* Fragment backend (kernel/fragment_run.c): rows of row_width cells, drawn tile_rows at a time into
+     * renderbuffers of that size (one per output), made on the first run. */
+    bool fragment;
+    int row_width, tile_rows;
+    GLuint targets[1 + CODEGEN_MAX_MAPS];
+    GLint row_width_location, cell_end_location;
     GLuint program;                       /* owned by the context's program cache */
     const char *glsl;                     /* its text, owned by the cache too */
     GLint first_cell_location, cell_count_location;
@@ -26,5 +37,19 @@ struct gpuc_kernel {
     size_t cells_per_dispatch;            /* grid cells; a multiple of 1024 (keeps range offsets aligned) */
     gpuc_kernel *prev, *next;
 };
+
+/* Whether s can name a constant, parameter or map output: a GLSL identifier under KERNEL_NAME_MAX
+ * characters, without __ and not starting with gl_ or gpuc_. */
+bool kernel_valid_identifier(const char *s);
+
+/* Fragment backend: chooses k->row_width and k->tile_rows for the output (kernel creation). */
+void fragment_layout(gpuc_kernel *k);
+
+/* Fragment backend: draws the kernel (program and arguments bound) into dsts[0] (the result) and
+ * dsts[1..nmaps] (map outputs), tile by tile, copying each tile into the arrays on the device. */
+gpuc_status fragment_draw(gpuc_kernel *k, gpuc_array *const *dsts);
+
+/* Releases the kernel's render targets. */
+void fragment_targets_free(gpuc_kernel *k);
 
 #endif

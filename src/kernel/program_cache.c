@@ -104,10 +104,11 @@ static char *info_log(GLuint object, bool is_program)
     return log;
 }
 
-static gpuc_status compile(gpuc *gpu, const char *glsl, const char *kernel_name, const char *user_source,
-                           GLuint *program)
+/* Compiles one shader stage; on failure reports the error against the user's source. */
+static gpuc_status compile_stage(gpuc *gpu, GLenum stage, const char *glsl, const char *kernel_name,
+                                 const char *user_source, GLuint *shader_out)
 {
-    GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
+    GLuint shader = glCreateShader(stage);
     glShaderSource(shader, 1, &glsl, NULL);
     glCompileShader(shader);
     GLint ok = 0;
@@ -115,24 +116,47 @@ static gpuc_status compile(gpuc *gpu, const char *glsl, const char *kernel_name,
     if (!ok) {
         char *log = info_log(shader, false);
         glDeleteShader(shader);
+        gpu->gl_debug_error[0] = '\0'; /* a debug context's copy of this error: reported below, not later */
         gpuc_status st = report_compile_error(gpu, log ? log : "(no log)", kernel_name, user_source);
         free(log);
         return st;
     }
+    *shader_out = shader;
+    return GPUC_OK;
+}
+
+/* A compute program, or (fragment) the fixed vertex shader and the kernel's fragment shader. */
+static gpuc_status compile(gpuc *gpu, const char *glsl, bool fragment, const char *kernel_name,
+                           const char *user_source, GLuint *program)
+{
+    GLuint shaders[2] = {0, 0};
+    int nshaders = fragment ? 2 : 1;
+    gpuc_status st = compile_stage(gpu, fragment ? GL_FRAGMENT_SHADER : GL_COMPUTE_SHADER, glsl, kernel_name,
+                                   user_source, &shaders[0]);
+    if (st == GPUC_OK && fragment)
+        st = compile_stage(gpu, GL_VERTEX_SHADER, codegen_vertex_shader(), "(gpuc's vertex shader)", "", &shaders[1]);
+    if (st != GPUC_OK) {
+        glDeleteShader(shaders[0]);
+        return st;
+    }
     GLuint prog = glCreateProgram();
-    glAttachShader(prog, shader);
+    for (int i = 0; i < nshaders; i++) {
+        glAttachShader(prog, shaders[i]);
+        glDeleteShader(shaders[i]); /* flagged; freed with the program */
+    }
     glLinkProgram(prog);
-    glDeleteShader(shader); /* flagged; freed with the program */
+    GLint ok = 0;
     glGetProgramiv(prog, GL_LINK_STATUS, &ok);
     if (!ok) {
         char *log = info_log(prog, true);
         glDeleteProgram(prog);
-        gpuc_status st = gpuc_fail(gpu, GPUC_ERROR_COMPILE, "kernel '%s': GLSL link failed: %s", kernel_name,
-                                   log ? log : "(no log)");
+        gpu->gl_debug_error[0] = '\0';
+        st = gpuc_fail(gpu, GPUC_ERROR_COMPILE, "kernel '%s': GLSL link failed: %s", kernel_name,
+                       log ? log : "(no log)");
         free(log);
         return st;
     }
-    gpuc_status st = gpuc_check_gl(gpu, "compiling a kernel");
+    st = gpuc_check_gl(gpu, "compiling a kernel");
     if (st != GPUC_OK) {
         glDeleteProgram(prog);
         return st;
@@ -141,8 +165,8 @@ static gpuc_status compile(gpuc *gpu, const char *glsl, const char *kernel_name,
     return GPUC_OK;
 }
 
-gpuc_status program_get(gpuc *gpu, const char *glsl, const char *kernel_name, const char *user_source,
-                        GLuint *program, const char **cached_glsl)
+gpuc_status program_get(gpuc *gpu, const char *glsl, bool fragment, const char *kernel_name,
+                        const char *user_source, GLuint *program, const char **cached_glsl)
 {
     for (program_entry *e = gpu->programs; e; e = e->next) {
         if (!strcmp(e->glsl, glsl)) {
@@ -159,7 +183,7 @@ gpuc_status program_get(gpuc *gpu, const char *glsl, const char *kernel_name, co
         free(copy);
         return gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "out of host memory caching kernel '%s'", kernel_name);
     }
-    gpuc_status st = compile(gpu, glsl, kernel_name, user_source, &e->program);
+    gpuc_status st = compile(gpu, glsl, fragment, kernel_name, user_source, &e->program);
     if (st != GPUC_OK) {
         free(e);
         free(copy);

@@ -159,16 +159,23 @@ static gpuc_status bind_args(gpuc_kernel *k, const gpuc_arg *args)
     return GPUC_OK;
 }
 
-static void dispatch(gpuc_kernel *k, gpuc_array *dst)
+/* Binds output `binding` (0: the result, 1 + i: map output i) to the cells [first, first + count). */
+static void bind_output(const gpuc_kernel *k, int binding, const gpuc_array *dst, size_t first, size_t count)
 {
-    size_t cell_bytes = (size_t)gpuc_type_components(k->sig.return_type) * 4;
+    gpuc_type t = binding == 0 ? k->result_type : k->maps[binding - 1].type;
+    size_t cell_bytes = (size_t)gpuc_type_components(t) * 4;
+    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, (GLuint)binding, dst->buffer, (GLintptr)(first * cell_bytes),
+                      (GLsizeiptr)(count * cell_bytes));
+}
+
+static void dispatch(gpuc_kernel *k, gpuc_array *const *dsts)
+{
     if (k->scatter) /* it may write anywhere: bind all of it (checked to fit at creation) */
-        glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 0, dst->buffer, 0, (GLsizeiptr)(k->cells * cell_bytes));
+        bind_output(k, 0, dsts[0], 0, k->cells);
     for (size_t first = 0; first < k->grid_cells; first += k->cells_per_dispatch) {
         size_t count = k->grid_cells - first < k->cells_per_dispatch ? k->grid_cells - first : k->cells_per_dispatch;
-        if (!k->scatter)
-            glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 0, dst->buffer, (GLintptr)(first * cell_bytes),
-                              (GLsizeiptr)(count * cell_bytes));
+        for (int i = 0; !k->scatter && i <= k->nmaps; i++)
+            bind_output(k, i, dsts[i], first, count);
         glUniform1ui(k->first_cell_location, (GLuint)first);
         glUniform1ui(k->cell_count_location, (GLuint)count);
         size_t per_group = (size_t)CODEGEN_LOCAL_SIZE * (size_t)k->cells_per_invocation;
@@ -180,18 +187,31 @@ static void dispatch(gpuc_kernel *k, gpuc_array *dst)
                     GL_BUFFER_UPDATE_BARRIER_BIT);
 }
 
-static gpuc_status run_into(gpuc_kernel *k, const gpuc_arg *args, gpuc_array *dst)
+/* Runs the kernel into dsts[0] (and its map outputs into dsts[1..nmaps]). */
+static gpuc_status run_into(gpuc_kernel *k, const gpuc_arg *args, gpuc_array *const *dsts)
 {
     glUseProgram(k->program);
     gpuc_status st = bind_args(k, args);
     if (st != GPUC_OK)
         return st;
-    dispatch(k, dst);
-    dst->mirror_valid = false;
-    st = gpuc_check_gl(k->gpu, k->name);
-    if (st == GPUC_OK && !k->pipeline)
-        st = gpuc_array_fetch_mirror(dst);
+    if (k->fragment)
+        st = fragment_draw(k, dsts);
+    else
+        dispatch(k, dsts);
+    for (int i = 0; i <= k->nmaps; i++)
+        dsts[i]->mirror_valid = false;
+    if (st == GPUC_OK)
+        st = gpuc_check_gl(k->gpu, k->name);
+    for (int i = 0; st == GPUC_OK && !k->pipeline && i <= k->nmaps; i++)
+        st = gpuc_array_fetch_mirror(dsts[i]);
     return st;
+}
+
+static gpuc_status refuse_map(const gpuc_kernel *k, const char *call)
+{
+    return gpuc_fail(k->gpu, GPUC_ERROR_INVALID_ARGUMENT,
+                     "%s: kernel '%s' is a kernel map (%d outputs besides its result); run it with gpuc_run_map", call,
+                     k->name, k->nmaps);
 }
 
 gpuc_status gpuc_run(gpuc_kernel *k, const gpuc_arg *args, int nargs, gpuc_array **result)
@@ -201,22 +221,38 @@ gpuc_status gpuc_run(gpuc_kernel *k, const gpuc_arg *args, int nargs, gpuc_array
     gpuc_status st = gpuc_enter(k->gpu);
     if (st != GPUC_OK)
         return st;
-    if (!result)
+    if (k->nmaps)
+        return refuse_map(k, "gpuc_run");
+    return gpuc_run_map(k, args, nargs, result);
+}
+
+gpuc_status gpuc_run_map(gpuc_kernel *k, const gpuc_arg *args, int nargs, gpuc_array **results)
+{
+    if (!k)
+        return GPUC_ERROR_INVALID_ARGUMENT;
+    gpuc_status st = gpuc_enter(k->gpu);
+    if (st != GPUC_OK)
+        return st;
+    if (!results)
         return gpuc_fail(k->gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_run: result is NULL");
     st = check_args(k, args, nargs, NULL);
     if (st != GPUC_OK)
         return st;
-    gpuc_array *dst;
+    gpuc_array *dsts[1 + GPUC_MAX_MAP_OUTPUTS] = {NULL};
     /* An ordinary kernel writes every cell; a scatter kernel's unwritten cells must read 0. */
-    st = gpuc_array_make(k->gpu, k->sig.return_type, k->output, k->scatter ? 0 : ARRAY_OVERWRITTEN, &dst);
-    if (st != GPUC_OK)
-        return st;
-    st = run_into(k, args, dst);
+    for (int i = 0; st == GPUC_OK && i <= k->nmaps; i++)
+        st = gpuc_array_make(k->gpu, i ? k->maps[i - 1].type : k->result_type, k->output,
+                             k->scatter ? 0 : ARRAY_OVERWRITTEN, &dsts[i]);
+    if (st == GPUC_OK)
+        st = run_into(k, args, dsts);
     if (st != GPUC_OK) {
-        gpuc_array_destroy(dst);
+        for (int i = 0; i <= k->nmaps; i++)
+            if (dsts[i])
+                gpuc_array_destroy(dsts[i]);
         return st;
     }
-    *result = dst;
+    for (int i = 0; i <= k->nmaps; i++)
+        results[i] = dsts[i];
     return GPUC_OK;
 }
 
@@ -227,16 +263,18 @@ gpuc_status gpuc_run_to(gpuc_kernel *k, const gpuc_arg *args, int nargs, gpuc_ar
     gpuc_status st = gpuc_enter(k->gpu);
     if (st != GPUC_OK)
         return st;
+    if (k->nmaps)
+        return refuse_map(k, "gpuc_run_to");
     if (!dst)
         return gpuc_fail(k->gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_run_to: dst is NULL");
     if (dst->gpu != k->gpu)
         return gpuc_fail(k->gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_run_to: dst belongs to another gpuc context");
-    if (dst->type != k->sig.return_type || dst->cells != k->cells)
+    if (dst->type != k->result_type || dst->cells != k->cells)
         return gpuc_fail(k->gpu, GPUC_ERROR_TYPE_MISMATCH,
                          "kernel '%s' returns %zu %s cells; dst holds %zu %s cells", k->name, k->cells,
-                         gpuc_type_name(k->sig.return_type), dst->cells, gpuc_type_name(dst->type));
+                         gpuc_type_name(k->result_type), dst->cells, gpuc_type_name(dst->type));
     st = check_args(k, args, nargs, dst);
     if (st != GPUC_OK)
         return st;
-    return run_into(k, args, dst);
+    return run_into(k, args, &dst);
 }

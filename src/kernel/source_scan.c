@@ -307,7 +307,8 @@ bool source_parse_kernel(const char *mask, kernel_signature *sig, char *err, siz
         return fail_at(mask, strlen(mask), err, errlen,
                        "no kernel function found: write one such as `float k(float a[]) { return a[thread.x]; }`");
     sig->return_type = type_from_name(return_type);
-    if (sig->return_type == GPUC_TYPE_NONE) {
+    sig->returns_void = !strcmp(return_type, "void"); /* a graphical kernel's; kernel.c decides */
+    if (sig->return_type == GPUC_TYPE_NONE && !sig->returns_void) {
         size_t p = sig->params_begin;
         while (p > 0 && mask[p - 1] != '\n')
             p--;

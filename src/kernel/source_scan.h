@@ -20,7 +20,8 @@ typedef struct kernel_param {
 
 typedef struct kernel_signature {
     char name[KERNEL_NAME_MAX];
-    gpuc_type return_type;
+    gpuc_type return_type;  /* GPUC_TYPE_NONE when the kernel returns void */
+    bool returns_void;
     int nparams;
     kernel_param params[GPUC_MAX_ARGS];
     size_t params_begin, params_end; /* the text between '(' and ')' */
@@ -30,7 +31,8 @@ typedef struct kernel_signature {
 /* A copy of src with comments and preprocessor lines replaced by spaces. NULL when out of memory. */
 char *source_mask(const char *src);
 
-/* Finds the last top-level function in mask and parses its signature. On failure writes a message
+/* Finds the last top-level function in mask and parses its signature (it may return void: only a
+ * graphical kernel may, which the caller checks). On failure writes a message
  * (with line:column) into err and returns false. */
 bool source_parse_kernel(const char *mask, kernel_signature *sig, char *err, size_t errlen);
 
@@ -39,6 +41,17 @@ void source_position(const char *src, size_t pos, int *line, int *column);
 
 /* Copies line number `line` (1-based) of src into out (without its newline). */
 void source_line(const char *src, int line, char *out, size_t outlen);
+
+/* Finds the top-level definition of function `name` (`type name(...) {`) in mask and its return
+ * type; false when there is none or its type is not float, int or vecN. */
+bool source_find_function(const char *mask, const char *name, gpuc_type *type);
+
+/* The next call of function `name` at or after `from`: the offset of the name (its `(` at *open), or
+ * (size_t)-1 when there is none. A definition or prototype (`type name(`) is not a call. */
+size_t source_next_call(const char *mask, const char *name, size_t from, size_t *open);
+
+/* Whether mask calls function `name` anywhere. */
+bool source_calls(const char *mask, const char *name);
 
 bool is_ident_start(char c);
 bool is_ident_char(char c);

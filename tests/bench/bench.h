@@ -21,6 +21,7 @@ typedef struct bench_params {
 /* One measured cell, kept for the scaling table and chart. */
 typedef struct bench_result {
     const char *row, *column;
+    const char *backend; /* "compute" or "fragment" */
     size_t n;
     double median_ms;
 } bench_result;
@@ -29,6 +30,7 @@ typedef struct bench_result {
 
 typedef struct bench_env {
     gpuc *gpu;
+    const char *backend; /* gpuc_info.backend_name of gpu */
     FILE *json; /* NULL unless --json */
     int json_rows;
     int failures; /* WRONG results and errors */

@@ -62,14 +62,14 @@ double bench_measure(bench_env *env, const char *row, const char *column, bench_
         }
     }
     if (!ok) {
-        printf("%-16s %-28s %10s %5s  %-20s %s\n", row, column, "-", "-", "-", "ERROR");
+        printf("%-16s %-28s [%s] %10s %5s  %-20s %s\n", row, column, env->backend, "-", "-", "-", "ERROR");
         env->failures++;
         return -1;
     }
     qsort(times, (size_t)runs, sizeof times[0], compare_double);
     double median = runs % 2 ? times[runs / 2] : (times[runs / 2 - 1] + times[runs / 2]) / 2;
     if (env->nresults < BENCH_MAX_RESULTS)
-        env->results[env->nresults++] = (bench_result){row, column, p->n, median};
+        env->results[env->nresults++] = (bench_result){row, column, env->backend, p->n, median};
     double sum = checksum(out, out_len, p);
     bool is_oracle = oracle_ms <= 0;
     /* At the published sizes the checksum must be the published one (relative error under 1e-9); the
@@ -81,7 +81,9 @@ double bench_measure(bench_env *env, const char *row, const char *column, bench_
     char ratio[32] = "1.00 (oracle)";
     if (!is_oracle)
         snprintf(ratio, sizeof ratio, "%.2f", median / oracle_ms);
-    printf("%-16s %-28s %10.2f %5d  %-20.16g %-5s %s\n", row, column, median, runs, sum, match ? "OK" : "WRONG",
+    char labelled[96]; /* which backend ran it, for gpuc's columns */
+    snprintf(labelled, sizeof labelled, is_oracle ? "%s" : "%s [%s]", column, env->backend);
+    printf("%-16s %-38s %10.2f %5d  %-20.16g %-5s %s\n", row, labelled, median, runs, sum, match ? "OK" : "WRONG",
            ratio);
     fflush(stdout);
     if (env->json) {
@@ -89,6 +91,8 @@ double bench_measure(bench_env *env, const char *row, const char *column, bench_
         json_string(env->json, row);
         fprintf(env->json, ", \"column\": ");
         json_string(env->json, column);
+        fprintf(env->json, ", \"backend\": ");
+        json_string(env->json, env->backend);
         fprintf(env->json, ", \"n\": %zu, \"rounds\": %d, \"seed\": %u, \"median_ms\": %.4f, \"runs\": %d, "
                            "\"checksum\": %.17g, \"ok\": %s, \"ratio_to_oracle\": %.4f}",
                 p->n, p->rounds, p->seed, median, runs, sum, match ? "true" : "false",
@@ -114,12 +118,13 @@ static const row_entry rows[] = {
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: gpuc-bench [--row NAME] [--n N] [--rounds R] [--seed S] [--device D] [--json FILE]\n"
+    fprintf(f, "usage: gpuc-bench [--row NAME] [--n N] [--rounds R] [--seed S] [--device D] [--backend B] [--json FILE]\n"
                "       gpuc-bench --scaling [--chart FILE.png] [--device D] [--json FILE]\n"
                "  rows: topk, bitonic-sort, compaction, launch-overhead (default: all four)\n"
                "  --scaling: each algorithm at n = 2^10 .. 2^24 (x4), one round, beside its C oracle\n"
                "  --n/--rounds/--seed replace the published sizes and data (the oracle still checks)\n"
-               "  --device: auto, gpu, cpu, llvmpipe or an EGL index (default: GPUC_DEVICE, then auto)\n");
+               "  --device: auto, gpu, cpu, llvmpipe or an EGL index (default: GPUC_DEVICE, then auto)\n"
+               "  --backend: compute, fragment or both (default: GPUC_BACKEND, else both; --scaling: one)\n");
 }
 
 static bool parse_number(const char *text, unsigned long long *out)
@@ -129,9 +134,48 @@ static bool parse_number(const char *text, unsigned long long *out)
     return *text && !*end;
 }
 
+static void print_header(bench_env *env, const gpuc_info *info)
+{
+    time_t now = time(NULL);
+    char date[32];
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    printf("gpuc-bench on %s (%s), %s\n\n", info->renderer, info->gl_version, date);
+    printf("%-16s %-38s %10s %5s  %-20s %-5s %s\n", "row", "column", "median ms", "runs", "checksum", "check",
+           "ratio to C oracle");
+    if (env->json) {
+        fprintf(env->json, "{\"renderer\": ");
+        json_string(env->json, info->renderer);
+        fprintf(env->json, ", \"gl_version\": ");
+        json_string(env->json, info->gl_version);
+        fprintf(env->json, ", \"date\": \"%s\", \"results\": [", date);
+    }
+}
+
+/* The rows asked for (or the scaling table) on env's context; returns how many ran. */
+static int run_rows(bench_env *env, bool scaling, const char *chart_path, const char *row_name,
+                    unsigned long long n, unsigned long long rounds, bool have_seed, unsigned long long seed)
+{
+    if (scaling) {
+        bench_scaling(env, chart_path);
+        return 1;
+    }
+    int ran = 0;
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        if (row_name && strcmp(row_name, rows[r].name))
+            continue;
+        bench_params p = {n ? (size_t)n : rows[r].n, rounds ? (int)rounds : rows[r].rounds,
+                          have_seed ? (uint32_t)seed : rows[r].seed, false};
+        p.published = p.n == rows[r].n && p.rounds == rows[r].rounds && p.seed == rows[r].seed;
+        rows[r].run(env, &p);
+        ran++;
+    }
+    return ran;
+}
+
 int main(int argc, char **argv)
 {
     const char *row_name = NULL, *device = NULL, *json_path = NULL, *chart_path = "build/bench/scaling.png";
+    const char *backends = getenv("GPUC_BACKEND") && *getenv("GPUC_BACKEND") ? getenv("GPUC_BACKEND") : "both";
     unsigned long long n = 0, rounds = 0, seed = 0;
     bool have_seed = false, scaling = false;
     for (int i = 1; i < argc; i++) {
@@ -149,6 +193,9 @@ int main(int argc, char **argv)
             row_name = v;
         } else if (!strcmp(a, "--device") && v) {
             device = v;
+        } else if (!strcmp(a, "--backend") && v) {
+            backends = v;
+            ok = !strcmp(v, "compute") || !strcmp(v, "fragment") || !strcmp(v, "both");
         } else if (!strcmp(a, "--json") && v) {
             json_path = v;
         } else if (!strcmp(a, "--n") && v) {
@@ -170,52 +217,34 @@ int main(int argc, char **argv)
     }
 
     bench_env env = {0};
-    gpuc_status st = gpuc_open(&env.gpu, &(gpuc_options){.device = device});
-    if (st != GPUC_OK) {
-        fprintf(stderr, "gpuc-bench: %s\n", gpuc_errmsg(env.gpu));
-        gpuc_close(env.gpu);
-        return 1;
-    }
     if (json_path && !(env.json = fopen(json_path, "w"))) {
         perror(json_path);
-        gpuc_close(env.gpu);
         return 1;
     }
-    const gpuc_info *info = gpuc_get_info(env.gpu);
-    time_t now = time(NULL);
-    char date[32];
-    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    printf("gpuc-bench on %s (%s), %s\n\n", info->renderer, info->gl_version, date);
-    printf("%-16s %-28s %10s %5s  %-20s %-5s %s\n", "row", "column", "median ms", "runs", "checksum", "check",
-           "ratio to C oracle");
-    if (env.json) {
-        fprintf(env.json, "{\"renderer\": ");
-        json_string(env.json, info->renderer);
-        fprintf(env.json, ", \"gl_version\": ");
-        json_string(env.json, info->gl_version);
-        fprintf(env.json, ", \"date\": \"%s\", \"results\": [", date);
-    }
-
-    int ran = 0;
-    if (scaling) {
-        bench_scaling(&env, chart_path);
-        ran = 1;
-        row_name = "";
-    }
-    for (size_t r = 0; r < sizeof rows / sizeof rows[0] && !scaling; r++) {
-        if (row_name && strcmp(row_name, rows[r].name))
+    static const gpuc_backend kinds[] = {GPUC_BACKEND_COMPUTE, GPUC_BACKEND_FRAGMENT};
+    int ran = 0, opened = 0;
+    for (int b = 0; b < 2; b++) {
+        bool wanted = !strcmp(backends, "both") ? !(scaling && b > 0) : !strcmp(backends, b ? "fragment" : "compute");
+        if (!wanted)
             continue;
-        bench_params p = {n ? (size_t)n : rows[r].n, rounds ? (int)rounds : rows[r].rounds,
-                          have_seed ? (uint32_t)seed : rows[r].seed, false};
-        p.published = p.n == rows[r].n && p.rounds == rows[r].rounds && p.seed == rows[r].seed;
-        rows[r].run(&env, &p);
-        ran++;
+        gpuc_status st = gpuc_open(&env.gpu, &(gpuc_options){.device = device, .backend = kinds[b]});
+        if (st != GPUC_OK) {
+            fprintf(stderr, "gpuc-bench: %s\n", gpuc_errmsg(env.gpu));
+            gpuc_close(env.gpu);
+            return 1;
+        }
+        const gpuc_info *info = gpuc_get_info(env.gpu);
+        env.backend = info->backend_name;
+        if (!opened++)
+            print_header(&env, info);
+        printf("-- %s backend\n", env.backend);
+        ran += run_rows(&env, scaling, chart_path, row_name, n, rounds, have_seed, seed);
+        gpuc_close(env.gpu);
     }
     if (env.json) {
         fprintf(env.json, "\n]}\n");
         fclose(env.json);
     }
-    gpuc_close(env.gpu);
     if (!ran) {
         fprintf(stderr, "gpuc-bench: no row named %s\n", row_name);
         usage(stderr);

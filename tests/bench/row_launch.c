@@ -102,13 +102,15 @@ static void launch_columns(bench_env *env, const char *row, const bench_params *
     if (st == GPUC_OK) {
         bench_measure(env, row, "gpuc run_to ping-pong", gpuc_passes_run, &s, out, p->n, launch_checksum, p,
                       oracle_sum, oracle_ms, PUBLISHED);
-        bare_gl *gl = bare_gl_open();
+        /* The bare-GL baseline dispatches gpuc's compute program: it has no fragment counterpart. */
+        bool compute = gpuc_get_info(env->gpu)->backend == GPUC_BACKEND_COMPUTE;
+        bare_gl *gl = compute ? bare_gl_open() : NULL;
         bare_gl_passes *bare = gl ? bare_gl_passes_prepare(gl, gpuc_kernel_glsl(s.add), "a", input, p->n, STEP,
                                                            p->rounds) : NULL;
         if (bare)
             bench_measure(env, row, "bare GL, same shader", bare_gl_passes_run, bare, out, p->n, launch_checksum, p,
                           oracle_sum, oracle_ms, PUBLISHED);
-        else
+        else if (compute)
             printf("%-16s %-28s (could not set up a bare GL context)\n", row, "bare GL, same shader");
         bare_gl_passes_release(bare);
         bare_gl_close(gl);

@@ -1,0 +1,211 @@
+/* test_fragment.c - the backend choice, and the fragment backend against the compute backend and C
+ * oracles bit for bit: every cell type, 1D/2D/3D layouts, tiles and a partial last row. These tests open
+ * their own contexts (one per backend), so they test both backends in either run of the suites. */
+#include "fixture.h"
+#include "suites.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static gpuc *open_backend(gpuc_backend backend)
+{
+    fixture_pin_driver();
+    gpuc *g = NULL;
+    gpuc_status st = gpuc_open(&g, &(gpuc_options){.backend = backend});
+    ck_assert_msg(st == GPUC_OK, "gpuc_open: %s", gpuc_errmsg(g));
+    return g;
+}
+
+START_TEST(backend_is_chosen_by_option_and_environment)
+{
+    gpuc *c = open_backend(GPUC_BACKEND_COMPUTE), *f = open_backend(GPUC_BACKEND_FRAGMENT);
+    ck_assert_int_eq(gpuc_get_info(c)->backend, GPUC_BACKEND_COMPUTE);
+    ck_assert_str_eq(gpuc_get_info(c)->backend_name, "compute");
+    ck_assert_int_eq(gpuc_get_info(f)->backend, GPUC_BACKEND_FRAGMENT);
+    ck_assert_str_eq(gpuc_get_info(f)->backend_name, "fragment");
+    ck_assert_int_gt(gpuc_get_info(f)->max_target_size, 0);
+    gpuc_close(c);
+    gpuc_close(f);
+
+    gpuc *g = NULL;
+    ck_assert_int_eq(gpuc_open(&g, &(gpuc_options){.backend = (gpuc_backend)42}), GPUC_ERROR_INVALID_ARGUMENT);
+    ck_assert_ptr_nonnull(strstr(gpuc_errmsg(g), "backend"));
+    gpuc_close(g);
+    setenv("GPUC_BACKEND", "vertex", 1); /* this forked test's own environment */
+    ck_assert_int_eq(gpuc_open(&g, NULL), GPUC_ERROR_INVALID_ARGUMENT);
+    ck_assert_ptr_nonnull(strstr(gpuc_errmsg(g), "GPUC_BACKEND \"vertex\""));
+    gpuc_close(g);
+    setenv("GPUC_BACKEND", "fragment", 1);
+    ck_assert_int_eq(gpuc_open(&g, NULL), GPUC_OK);
+    ck_assert_int_eq(gpuc_get_info(g)->backend, GPUC_BACKEND_FRAGMENT);
+    gpuc_close(g);
+}
+END_TEST
+
+typedef struct typed_case {
+    const char *src;
+    gpuc_dims output;
+    int components; /* per output cell */
+    /* Arithmetic on denormals: llvmpipe runs fragment shaders with denormals flushed to zero (its
+     * rasterizer threads set FTZ/DAZ), compute shaders without, so a denormal result of arithmetic
+     * may come back as a zero of its sign on fragment. Values copied unchanged keep their bits. */
+    bool flushes_denormals;
+} typed_case;
+
+/* Runs the case (one array parameter, `v`) on a context; returns the result's raw 32-bit words. */
+static uint32_t *run_case(gpuc *g, const typed_case *tc, const float *input, size_t n)
+{
+    gpuc_kernel *k = NULL;
+    gpuc_status st = gpuc_create_kernel(g, tc->src, &(gpuc_kernel_desc){.output = tc->output}, &k);
+    ck_assert_msg(st == GPUC_OK, "%s", gpuc_errmsg(g));
+    gpuc_array *r = NULL;
+    st = gpuc_run(k, (gpuc_arg[]){gpuc_arg_host_f32(input, (gpuc_dims){(uint32_t)n})}, 1, &r);
+    ck_assert_msg(st == GPUC_OK, "%s", gpuc_errmsg(g));
+    size_t values = gpuc_array_values(r);
+    uint32_t *words = malloc(values * 4);
+    if (gpuc_array_type(r) == GPUC_INT)
+        st = gpuc_array_read_i32(r, (int32_t *)words, values);
+    else
+        st = gpuc_array_read_f32(r, (float *)words, values);
+    ck_assert_msg(st == GPUC_OK, "%s", gpuc_errmsg(g));
+    gpuc_array_free(r);
+    gpuc_kernel_free(k);
+    return words;
+}
+
+static uint32_t bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+/* Input values that catch lossy paths: NaN payloads, -0, denormals, infinities. */
+static float *special_input(size_t n)
+{
+    float *v = malloc(n * sizeof *v);
+    uint32_t s = 5;
+    static const uint32_t special[] = {0x7fc00001u, 0xffc12345u, 0x80000000u, 0x00000001u, 0x807fffffu,
+                                       0x7f800000u, 0xff800000u, 0x3f800000u};
+    for (size_t i = 0; i < n; i++) {
+        v[i] = test_random(&s) * 2000.0f - 1000.0f;
+        if (i % 13 < 8)
+            memcpy(&v[i], &special[i % 13], 4);
+    }
+    return v;
+}
+
+START_TEST(fragment_matches_compute_bit_for_bit)
+{
+    enum { N = 3000 };
+    float *in = special_input(N);
+    static const typed_case cases[] = {
+        {"float f(float v[]) { return v[thread.x]; }", {N}, 1},
+        {"int f(float v[]) { return floatBitsToInt(v[thread.x]) ^ thread.x; }", {N}, 1},
+        {"vec2 f(float v[]) { return vec2(v[thread.x], -v[thread.x + 1]); }", {N}, 2},
+        {"vec3 f(float v[]) { return vec3(v[thread.x], float(thread.y), v[thread.x + thread.y]); }", {41, 17}, 3},
+        {"vec4 f(float v[]) { return vec4(v[thread.x], thread); }", {13, 7, 5}, 4},
+        {"float f(float v[]) { return v[thread.x + thread.y * 100] * 0.5; }", {1, 29}, 1, true},
+    };
+    gpuc *c = open_backend(GPUC_BACKEND_COMPUTE), *f = open_backend(GPUC_BACKEND_FRAGMENT);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const typed_case *tc = &cases[i];
+        size_t cells = (size_t)tc->output.x * (tc->output.y ? tc->output.y : 1) * (tc->output.z ? tc->output.z : 1);
+        uint32_t *a = run_case(c, tc, in, N), *b = run_case(f, tc, in, N);
+        for (size_t j = 0; j < cells * (size_t)tc->components; j++) {
+            bool denormal = (a[j] & 0x7f800000u) == 0 && (a[j] & 0x007fffffu) != 0;
+            bool same = a[j] == b[j] || (tc->flushes_denormals && denormal && b[j] == (a[j] & 0x80000000u));
+            ck_assert_msg(same, "case %zu word %zu: compute %08x, fragment %08x", i, j, a[j], b[j]);
+        }
+        if (i == 0) /* and the identity is the identity, bit for bit, on both */
+            for (size_t j = 0; j < N; j++)
+                ck_assert_uint_eq(b[j], bits(in[j]));
+        free(a);
+        free(b);
+    }
+    gpuc_close(c);
+    gpuc_close(f);
+    free(in);
+}
+END_TEST
+
+/* thread as GPU.js sets it: a 2D output wider than the largest render target is drawn in flat rows, a
+ * long 1D one in several tiles with a partial last row; every cell still sees its own thread. */
+START_TEST(fragment_layouts_cover_every_cell_once)
+{
+    gpuc *f = open_backend(GPUC_BACKEND_FRAGMENT);
+    int max = gpuc_get_info(f)->max_target_size;
+    gpuc_dims shapes[] = {{(uint32_t)max + 3, 2, 0}, {(1u << 22) + 2049 + 5, 0, 0}, {5, 3, 2}};
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        gpuc_dims d = shapes[s];
+        gpuc_kernel *k = NULL;
+        gpuc_status st = gpuc_create_kernel(f, "int where() { return (thread.z * 4 + thread.y) * 8388608 + thread.x; }",
+                                            &(gpuc_kernel_desc){.output = d}, &k);
+        ck_assert_msg(st == GPUC_OK, "%s", gpuc_errmsg(f));
+        gpuc_stats before, after;
+        gpuc_get_stats(f, &before);
+        gpuc_array *r = NULL;
+        st = gpuc_run(k, NULL, 0, &r);
+        ck_assert_msg(st == GPUC_OK, "%s", gpuc_errmsg(f));
+        gpuc_get_stats(f, &after);
+        size_t cells = gpuc_array_cells(r);
+        int32_t *got = malloc(cells * sizeof *got);
+        ck_assert_int_eq(gpuc_array_read_i32(r, got, cells), GPUC_OK);
+        size_t i = 0;
+        for (uint32_t z = 0; z < (d.z ? d.z : 1); z++)
+            for (uint32_t y = 0; y < (d.y ? d.y : 1); y++)
+                for (uint32_t x = 0; x < d.x; x++, i++)
+                    ck_assert_int_eq(got[i], (int32_t)((z * 4 + y) * 8388608u + x));
+        if (s == 1)
+            ck_assert_uint_ge(after.dispatches - before.dispatches, 2); /* drawn in tiles */
+        free(got);
+        gpuc_array_free(r);
+        gpuc_kernel_free(k);
+    }
+    gpuc_close(f);
+}
+END_TEST
+
+/* What the fragment backend cannot do fails with a message saying why: compaction's scatter method
+ * (gather works), and outputs past gpuc's size limit. */
+START_TEST(fragment_refusals_say_why)
+{
+    gpuc *f = open_backend(GPUC_BACKEND_FRAGMENT);
+    float v[6] = {1, 7, 3, 9, 8, 2};
+    gpuc_array *packed = NULL;
+    size_t count = 0;
+    gpuc_arg values = gpuc_arg_host_f32(v, (gpuc_dims){6});
+    gpuc_compact_desc d = {.op = GPUC_GREATER, .threshold = 5, .method = GPUC_COMPACT_SCATTER};
+    ck_assert_int_eq(gpuc_compact(f, values, &d, &packed, &count), GPUC_ERROR_INVALID_ARGUMENT);
+    ck_assert_ptr_nonnull(strstr(gpuc_errmsg(f), "compute-only"));
+    ck_assert_ptr_null(packed);
+    d.method = GPUC_COMPACT_GATHER;
+    ck_assert_int_eq(gpuc_compact(f, values, &d, &packed, &count), GPUC_OK);
+    float got[3];
+    ck_assert_uint_eq(count, 3);
+    ck_assert_int_eq(gpuc_array_read_f32(packed, got, 3), GPUC_OK);
+    ck_assert_float_eq(got[0], 7);
+    ck_assert_float_eq(got[1], 9);
+    ck_assert_float_eq(got[2], 8);
+    /* Tiles make every output gpuc accepts drawable; beyond that, the message names the limit. */
+    gpuc_kernel *k = NULL;
+    ck_assert_int_eq(gpuc_create_kernel(f, "float f() { return 1.0; }",
+                                        &(gpuc_kernel_desc){.output = {65536, 32768}}, &k), GPUC_ERROR_LIMIT);
+    ck_assert_ptr_nonnull(strstr(gpuc_errmsg(f), "2^31 - 1"));
+    ck_assert_ptr_null(k);
+    gpuc_close(f);
+}
+END_TEST
+
+Suite *suite_fragment(void)
+{
+    Suite *s = suite_create("fragment");
+    TCase *tc = fixture_tcase_bare("fragment");
+    tcase_add_test(tc, backend_is_chosen_by_option_and_environment);
+    tcase_add_test(tc, fragment_matches_compute_bit_for_bit);
+    tcase_add_test(tc, fragment_layouts_cover_every_cell_once);
+    tcase_add_test(tc, fragment_refusals_say_why);
+    suite_add_tcase(s, tc);
+    return s;
+}
