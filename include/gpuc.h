@@ -273,7 +273,7 @@ typedef struct gpuc_kernel_desc {
      * time a kernel is created (a new program each time). */
     uint32_t random_seed;
     /* GPU.js's `graphical: true`: the kernel returns void and paints its cell by calling
-     * color(r, g, b) or color(r, g, b, a) (alpha 1 when left out; a cell never painted is transparent
+     * color(r, g, b) or color(r, g, b, a) (in a JavaScript kernel, this.color(...)) (alpha 1 when left out; a cell never painted is transparent
      * black). Each channel is clamped to [0, 1] and rounded to 0..255. The result is an int array of
      * the output size (2D: width x height) whose cells are RGBA8 pixels, r in the lowest byte: read it
      * with gpuc_array_read_pixels, save it with gpuc_array_write_png. */

@@ -58,6 +58,37 @@ START_TEST(pixels_in_gpujs_order)
 }
 END_TEST
 
+/* The same picture from GPU.js's JavaScript (this.color), and what a JS graphical kernel may not do. */
+START_TEST(javascript_paints_with_this_color)
+{
+    const char *js = "function paint() {\n"
+                     "  if (this.thread.x === 1 && this.thread.y === 1) { this.color(2, -1, 0.5 * 2, 9); return; }\n"
+                     "  this.color(this.thread.x * 40 / 255, this.thread.y * 60 / 255, 7 / 255);\n"
+                     "}\n";
+    gpuc_kernel *k = NULL;
+    ck_assert_gpuc_ok(gpuc_create_kernel_js(gpu, js, &(gpuc_kernel_desc){.output = {W, H}, .graphical = true}, &k));
+    gpuc_array *r = NULL;
+    ck_assert_gpuc_ok(gpuc_run(k, NULL, 0, &r));
+    uint8_t got[W * H * 4], want[W * H * 4];
+    paint_oracle(want);
+    ck_assert_gpuc_ok(gpuc_array_read_pixels(r, got, sizeof got, true));
+    ck_assert_mem_eq(got, want, sizeof want);
+    gpuc_array_free(r);
+    gpuc_kernel_free(k);
+    k = NULL;
+    ck_assert_gpuc_fails(gpuc_create_kernel_js(gpu, "function () { this.color(1, 0, 0); }",
+                                               &(gpuc_kernel_desc){.output = {4}}, &k),
+                         GPUC_ERROR_COMPILE, "1:15: `this.color(...)` paints graphical kernels");
+    ck_assert_gpuc_fails(gpuc_create_kernel_js(gpu, "function () { this.color(1, 0); }",
+                                               &(gpuc_kernel_desc){.output = {4}, .graphical = true}, &k),
+                         GPUC_ERROR_COMPILE, "takes 3 or 4 numbers");
+    ck_assert_gpuc_fails(gpuc_create_kernel_js(gpu, "function () { return 1; }",
+                                               &(gpuc_kernel_desc){.output = {4}, .graphical = true}, &k),
+                         GPUC_ERROR_COMPILE, "returns nothing");
+    ck_assert_ptr_null(k);
+}
+END_TEST
+
 /* Channels round to the nearest of 0..255 (k + 0.3 -> k, k + 0.7 -> k + 1); alpha as given. */
 START_TEST(channels_round_to_nearest)
 {
@@ -219,6 +250,7 @@ Suite *suite_graphical(void)
     Suite *s = suite_create("graphical");
     TCase *tc = fixture_tcase("graphical");
     tcase_add_test(tc, pixels_in_gpujs_order);
+    tcase_add_test(tc, javascript_paints_with_this_color);
     tcase_add_test(tc, channels_round_to_nearest);
     tcase_add_test(tc, png_decodes_to_the_picture);
     tcase_add_test(tc, graphical_errors);

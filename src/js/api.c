@@ -146,6 +146,7 @@ gpuc_status gpuc_create_kernel_js(gpuc *gpu, const char *js_source, const gpuc_k
         .arg_types = desc->arg_types,
         .loop_max_iterations = desc->loop_max_iterations,
         .random_seed = desc->random_seed ? desc->random_seed : fresh_seed(gpu),
+        .graphical = desc->graphical,
         .functions = r ? (const char *const *)r->functions : NULL,
         .nfunctions = r ? r->nfunctions : 0,
         .natives = r ? (const char *const *)r->natives : NULL,

@@ -243,8 +243,12 @@ static void check_for(js_ctx *c, js_node *n)
 static void check_return(js_ctx *c, js_node *n)
 {
     js_func *f = c->current;
+    if (!n->a && f->is_kernel && c->settings->graphical)
+        return; /* a graphical kernel returns nothing: its cell is what this.color painted */
     if (!n->a)
         js_fail(c, n, "`return` needs a value in a kernel function");
+    if (f->is_kernel && c->settings->graphical)
+        js_fail(c, n, "a graphical kernel paints its cell with this.color(r, g, b[, a]) and returns nothing");
     js_type t = js_check_expr(c, n->a);
     if (t == T_VOID)
         js_fail(c, n, "returning the result of a function that returns nothing");

@@ -430,6 +430,16 @@ static js_type check_call(js_ctx *c, js_node *n)
             c->use_toint = true;
         return js_set_type(n, fn->result);
     }
+    if (callee->kind == N_MEMBER && callee->a->kind == N_THIS && !strcmp(callee->name, "color")) {
+        if (!c->settings->graphical)
+            js_fail(c, n, "`this.color(...)` paints graphical kernels: create the kernel with .graphical = true");
+        if (n->nlist != 3 && n->nlist != 4)
+            js_fail(c, n, "`this.color` takes 3 or 4 numbers (r, g, b[, a]), not %d", n->nlist);
+        for (int i = 0; i < n->nlist; i++)
+            if (!js_is_numeric(n->list[i]->type))
+                js_fail(c, n->list[i], "`this.color` needs numbers, not %s", js_type_words(n->list[i]->type));
+        return js_set_type(n, T_VOID);
+    }
     if (callee->kind == N_MEMBER)
         js_fail(c, n, "calling `.%s(...)` is not supported in kernels", callee->name);
     if (callee->kind != N_IDENT)

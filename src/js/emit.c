@@ -171,6 +171,16 @@ static void emit_index(js_ctx *c, js_node *n)
 
 static void emit_call(js_ctx *c, js_node *n)
 {
+    if (n->a->kind == N_MEMBER && n->a->a->kind == N_THIS) { /* this.color(r, g, b[, a]) */
+        put(c, "color(");
+        for (int i = 0; i < n->nlist; i++) {
+            if (i)
+                put(c, ", ");
+            js_emit_expr(c, n->list[i], T_FLOAT);
+        }
+        put(c, ")");
+        return;
+    }
     if (n->a->kind == N_MEMBER) {
         js_emit_math(c, js_math_lookup(n->a->name), n);
         return;
@@ -517,6 +527,10 @@ static void emit_stmt(js_ctx *c, js_node *n)
     case N_BREAK: put(c, "break;"); break;
     case N_CONTINUE: put(c, "continue;"); break;
     case N_RETURN:
+        if (!n->a) { /* a graphical kernel's bare return */
+            put(c, "return;");
+            break;
+        }
         put(c, "return ");
         js_emit_expr(c, n->a, c->current->ret);
         put(c, ";");

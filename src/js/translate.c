@@ -374,8 +374,14 @@ bool js_translate(const char *js, const js_settings *settings, char **glsl, char
         setup_kernel(c, k);
         js_check_function_body(c, k);
         c->origin = NULL;
-        if (k->ret == T_NONE || k->ret == T_VOID)
+        if (c->settings->graphical) {
+            if (k->ret != T_NONE && k->ret != T_VOID)
+                js_fail(c, k->node, "a graphical kernel paints its cell with this.color(r, g, b[, a]) and returns "
+                                    "nothing, but this one returns %s", js_type_words(k->ret));
+            k->ret = T_VOID;
+        } else if (k->ret == T_NONE || k->ret == T_VOID) {
             js_fail(c, k->node, "the kernel never returns a value (`return` a number or an array of 2-4 numbers)");
+        }
         emit_program(c, k);
         snprintf(kernel_name, kernel_name_len, "%s", k->name);
         *glsl = strbuf_take(&c->out);
