@@ -63,3 +63,27 @@ bool fixture_fragment_backend(void)
     const char *b = getenv("GPUC_BACKEND");
     return b && !strcmp(b, "fragment");
 }
+
+float *fixture_take_floats(gpuc_array *a, size_t n)
+{
+    ck_assert_ptr_nonnull(a);
+    ck_assert_uint_eq(gpuc_array_cells(a), n);
+    ck_assert_int_eq(gpuc_array_type(a), GPUC_FLOAT);
+    float *out = malloc(n * sizeof *out);
+    ck_assert_ptr_nonnull(out);
+    ck_assert_gpuc_ok(gpuc_array_read_f32(a, out, n));
+    gpuc_array_free(a);
+    return out;
+}
+
+int32_t *fixture_take_ints(gpuc_array *a, size_t n)
+{
+    ck_assert_ptr_nonnull(a);
+    ck_assert_uint_eq(gpuc_array_cells(a), n);
+    ck_assert_int_eq(gpuc_array_type(a), GPUC_INT);
+    int32_t *out = malloc(n * sizeof *out);
+    ck_assert_ptr_nonnull(out);
+    ck_assert_gpuc_ok(gpuc_array_read_i32(a, out, n));
+    gpuc_array_free(a);
+    return out;
+}

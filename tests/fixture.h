@@ -43,6 +43,11 @@ void fixture_pin_driver(void);
                       gpuc_errmsg(gpu), (fragment));                                                    \
     } while (0)
 
+/* Asserts that `a` is a float (int) array of n cells, reads it into a new buffer (caller frees) and
+ * frees the array. */
+float *fixture_take_floats(gpuc_array *a, size_t n);
+int32_t *fixture_take_ints(gpuc_array *a, size_t n);
+
 /* A deterministic float in [0, 1) from a 32-bit LCG state. */
 float test_random(uint32_t *state);
 

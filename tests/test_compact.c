@@ -8,28 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int32_t *read_ints(gpuc_array *a, size_t n)
-{
-    ck_assert_ptr_nonnull(a);
-    ck_assert_uint_eq(gpuc_array_cells(a), n);
-    ck_assert_int_eq(gpuc_array_type(a), GPUC_INT);
-    int32_t *out = malloc(n * sizeof *out);
-    ck_assert_gpuc_ok(gpuc_array_read_i32(a, out, n));
-    gpuc_array_free(a);
-    return out;
-}
-
-static float *read_floats(gpuc_array *a, size_t n)
-{
-    ck_assert_ptr_nonnull(a);
-    ck_assert_uint_eq(gpuc_array_cells(a), n);
-    ck_assert_int_eq(gpuc_array_type(a), GPUC_FLOAT);
-    float *out = malloc(n * sizeof *out);
-    ck_assert_gpuc_ok(gpuc_array_read_f32(a, out, n));
-    gpuc_array_free(a);
-    return out;
-}
-
 static uint32_t next_random(uint32_t *s)
 {
     *s = *s * 1664525u + 1013904223u;
@@ -51,7 +29,7 @@ static void check_scan_i32(const int32_t *v, uint32_t n, bool inclusive, bool on
         arg = gpuc_arg_array(in);
     }
     ck_assert_gpuc_ok(gpuc_scan(gpu, arg, &(gpuc_scan_desc){.inclusive = inclusive}, &prefix));
-    int32_t *got = read_ints(prefix, n);
+    int32_t *got = fixture_take_ints(prefix, n);
     uint32_t sum = 0, j = 0; /* the oracle wraps modulo 2^32, as documented */
     for (; j < n; j++) {
         uint32_t want = inclusive ? sum + (uint32_t)v[j] : sum;
@@ -109,7 +87,7 @@ START_TEST(scan_float)
         gpuc_array *prefix;
         ck_assert_gpuc_ok(gpuc_scan(gpu, gpuc_arg_host_f32(v, (gpuc_dims){N}),
                                     &(gpuc_scan_desc){.inclusive = inclusive}, &prefix));
-        float *got = read_floats(prefix, N);
+        float *got = fixture_take_floats(prefix, N);
         float sum = 0.0f;
         int j = 0;
         for (; j < N; j++) {
@@ -125,7 +103,7 @@ START_TEST(scan_float)
         v[j] = test_random(&seed) * 3.0f;
     gpuc_array *prefix;
     ck_assert_gpuc_ok(gpuc_scan(gpu, gpuc_arg_host_f32(v, (gpuc_dims){N}), NULL, &prefix));
-    float *got = read_floats(prefix, N);
+    float *got = fixture_take_floats(prefix, N);
     double exact = 0.0;
     int j = 0;
     for (; j < N; j++) {
@@ -209,7 +187,7 @@ static void check_compact_with(const float *v, uint32_t n, gpuc_compare op, floa
     if (cells == 0) {
         ck_assert_ptr_null(packed);
     } else {
-        float *got = read_floats(packed, cells);
+        float *got = fixture_take_floats(packed, cells);
         ck_assert_msg(memcmp(got, want, cells * sizeof *got) == 0, "n=%u op %d method %d: survivors differ", n,
                       (int)op, (int)method);
         free(got);
@@ -280,7 +258,7 @@ START_TEST(compact_int_and_edges)
                     want[m++] = v[j];
             ck_assert_uint_eq(count, m);
             if (m) {
-                int32_t *got = read_ints(packed, m);
+                int32_t *got = fixture_take_ints(packed, m);
                 ck_assert_msg(memcmp(got, want, m * sizeof *got) == 0, "op %d t %g differs", (int)op, thresholds[t]);
                 free(got);
             } else {
@@ -313,7 +291,7 @@ START_TEST(compact_user_predicate)
         if ((v[j] & 3) == 1 || v[j] > 2500)
             want[m++] = v[j];
     ck_assert_uint_eq(count, m);
-    int32_t *got = read_ints(packed, m);
+    int32_t *got = fixture_take_ints(packed, m);
     ck_assert_int_eq(memcmp(got, want, m * sizeof *got), 0);
     free(got);
 
@@ -332,7 +310,7 @@ START_TEST(compact_user_predicate)
         if (f[j] > 0.5f)
             fwant[m++] = f[j];
     ck_assert_uint_eq(count, m);
-    float *fgot = read_floats(packed, m);
+    float *fgot = fixture_take_floats(packed, m);
     ck_assert_int_eq(memcmp(fgot, fwant, m * sizeof *fgot), 0);
     free(fgot);
 }
@@ -404,7 +382,7 @@ START_TEST(compact_result_feeds_sort)
     ck_assert_gpuc_ok(gpuc_compact(gpu, gpuc_arg_host_f32(v, (gpuc_dims){500}),
                                    &(gpuc_compact_desc){.op = GPUC_LESS, .threshold = 0.25}, &packed, &count));
     ck_assert_gpuc_ok(gpuc_sort(gpu, gpuc_arg_array(packed), NULL, &sorted));
-    float *got = read_floats(sorted, count);
+    float *got = fixture_take_floats(sorted, count);
     size_t m = 0;
     float prev = -1.0f;
     for (int j = 0; j < 500; j++)

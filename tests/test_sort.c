@@ -80,28 +80,6 @@ static uint32_t expected_bits(float f)
 
 /* ---- checks ---- */
 
-static float *read_floats(gpuc_array *a, uint32_t n)
-{
-    ck_assert_ptr_nonnull(a);
-    ck_assert_uint_eq(gpuc_array_cells(a), n);
-    ck_assert_int_eq(gpuc_array_type(a), GPUC_FLOAT);
-    float *out = malloc(n * sizeof *out);
-    ck_assert_gpuc_ok(gpuc_array_read_f32(a, out, n));
-    gpuc_array_free(a);
-    return out;
-}
-
-static int32_t *read_ints(gpuc_array *a, uint32_t n)
-{
-    ck_assert_ptr_nonnull(a);
-    ck_assert_uint_eq(gpuc_array_cells(a), n);
-    ck_assert_int_eq(gpuc_array_type(a), GPUC_INT);
-    int32_t *out = malloc(n * sizeof *out);
-    ck_assert_gpuc_ok(gpuc_array_read_i32(a, out, n));
-    gpuc_array_free(a);
-    return out;
-}
-
 static gpuc_arg float_arg(const float *v, uint32_t n, bool on_device, gpuc_array **owned)
 {
     *owned = NULL;
@@ -117,7 +95,7 @@ static void check_sort_f32(const float *v, uint32_t n, bool descending, bool on_
     gpuc_array *in, *sorted = NULL;
     gpuc_arg arg = float_arg(v, n, on_device, &in);
     ck_assert_gpuc_ok(gpuc_sort(gpu, arg, &(gpuc_sort_desc){.descending = descending}, &sorted));
-    float *got = read_floats(sorted, n);
+    float *got = fixture_take_floats(sorted, n);
     keyed *want = oracle(v, NULL, n, descending);
     /* Find the first difference, then assert once: Check reports every passing assertion to its
      * parent process, which is slow over millions of elements. */
@@ -137,8 +115,8 @@ static void check_argsort_f32(const float *v, uint32_t n, bool descending)
     gpuc_array *keys = NULL, *idx = NULL;
     ck_assert_gpuc_ok(gpuc_argsort(gpu, gpuc_arg_host_f32(v, (gpuc_dims){n}),
                                    &(gpuc_sort_desc){.descending = descending}, &keys, &idx));
-    float *got_keys = read_floats(keys, n);
-    int32_t *got_idx = read_ints(idx, n);
+    float *got_keys = fixture_take_floats(keys, n);
+    int32_t *got_idx = fixture_take_ints(idx, n);
     keyed *want = oracle(v, NULL, n, descending);
     uint32_t j = 0;
     while (j < n && got_idx[j] == want[j].index && bits_of(got_keys[j]) == expected_bits(want[j].f))
@@ -155,7 +133,7 @@ static void check_sort_i32(const int32_t *v, uint32_t n, bool descending)
     gpuc_array *sorted = NULL;
     ck_assert_gpuc_ok(gpuc_sort(gpu, gpuc_arg_host_i32(v, (gpuc_dims){n}), &(gpuc_sort_desc){.descending = descending},
                                 &sorted));
-    int32_t *got = read_ints(sorted, n);
+    int32_t *got = fixture_take_ints(sorted, n);
     keyed *want = oracle(NULL, v, n, descending);
     uint32_t j = 0;
     while (j < n && got[j] == want[j].i)
@@ -272,7 +250,7 @@ START_TEST(argsort_ties_follow_index)
         gpuc_array *idx = NULL;
         ck_assert_gpuc_ok(gpuc_argsort(gpu, gpuc_arg_host_i32(iv, (gpuc_dims){5}), &(gpuc_sort_desc){.descending = d},
                                        NULL, &idx));
-        int32_t *got = read_ints(idx, 5);
+        int32_t *got = fixture_take_ints(idx, 5);
         keyed *want = oracle(NULL, iv, 5, d);
         for (int j = 0; j < 5; j++)
             ck_assert_int_eq(got[j], want[j].index);
@@ -300,7 +278,7 @@ START_TEST(sort_pairs_carries_payload)
         ck_assert_gpuc_ok(gpuc_sort_pairs(gpu, gpuc_arg_host_f32(keys, (gpuc_dims){N}),
                                           gpuc_arg_host_f32(fpay, (gpuc_dims){N}), &(gpuc_sort_desc){.descending = d},
                                           &sk, &sv));
-        float *got_keys = read_floats(sk, N), *got_pay = read_floats(sv, N);
+        float *got_keys = fixture_take_floats(sk, N), *got_pay = fixture_take_floats(sv, N);
         for (int j = 0; j < N; j++) {
             ck_assert_float_eq(got_keys[j], want[j].f);
             ck_assert_float_eq(got_pay[j], fpay[want[j].index]);
@@ -309,7 +287,7 @@ START_TEST(sort_pairs_carries_payload)
         free(got_pay);
         ck_assert_gpuc_ok(gpuc_sort_pairs(gpu, gpuc_arg_host_f32(keys, (gpuc_dims){N}), gpuc_arg_array(dev_pay),
                                           &(gpuc_sort_desc){.descending = d}, NULL, &sv));
-        int32_t *got_ipay = read_ints(sv, N);
+        int32_t *got_ipay = fixture_take_ints(sv, N);
         for (int j = 0; j < N; j++)
             ck_assert_int_eq(got_ipay[j], ipay[want[j].index]);
         free(got_ipay);
@@ -327,7 +305,7 @@ START_TEST(sorted_result_feeds_the_next_step)
     gpuc_array *up = NULL, *down = NULL;
     ck_assert_gpuc_ok(gpuc_sort(gpu, gpuc_arg_host_f32(v, (gpuc_dims){300}), NULL, &up));
     ck_assert_gpuc_ok(gpuc_sort(gpu, gpuc_arg_array(up), &(gpuc_sort_desc){.descending = true}, &down));
-    float *a = read_floats(up, 300), *b = read_floats(down, 300);
+    float *a = fixture_take_floats(up, 300), *b = fixture_take_floats(down, 300);
     for (int j = 0; j < 300; j++)
         ck_assert_float_eq(a[j], b[299 - j]);
     free(a);
