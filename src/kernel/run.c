@@ -223,6 +223,8 @@ gpuc_status gpuc_run(gpuc_kernel *k, const gpuc_arg *args, int nargs, gpuc_array
         return st;
     if (k->nmaps)
         return refuse_map(k, "gpuc_run");
+    if (!result)
+        return gpuc_fail(k->gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_run: result is NULL");
     return gpuc_run_map(k, args, nargs, result);
 }
 
@@ -234,7 +236,7 @@ gpuc_status gpuc_run_map(gpuc_kernel *k, const gpuc_arg *args, int nargs, gpuc_a
     if (st != GPUC_OK)
         return st;
     if (!results)
-        return gpuc_fail(k->gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_run: result is NULL");
+        return gpuc_fail(k->gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_run_map: results is NULL");
     st = check_args(k, args, nargs, NULL);
     if (st != GPUC_OK)
         return st;
