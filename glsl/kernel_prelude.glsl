@@ -39,3 +39,25 @@ void color(float r, float g, float b) { gpuc_color = vec4(r, g, b, 1.0); }
 // (GPU.js's createKernelMap); every call of $FUNCTION is wrapped in gpuc_keep_$INDEX(...).
 $TYPE gpuc_map_$INDEX;
 $TYPE gpuc_keep_$INDEX($TYPE v) { gpuc_map_$INDEX = v; return v; }
+
+//@ loop_guard
+// llvmpipe stops every loop of an invocation after 65,535 iterations in total, silently. The kernel's
+// loops are guarded (src/kernel/loop_guard.h): they call these, the first loop cut short in this
+// invocation is kept, and main() reports it to the host through gpuc_loop_status.
+// In GLSL a loop ends only through its own exits, so a compiler may prove a loop's flag set after
+// it and delete the check. An exit it cannot rule out prevents that: the tests are counted, and the
+// count never reaches gpuc_never_tick (0xffffffff, read from device memory, so unknown to the
+// compiler); being different each iteration, the comparison cannot be hoisted out of the loop.
+layout(std430, binding = $BINDING) buffer gpuc_loop_status_block { uint gpuc_loop_status; uint gpuc_loop_never; };
+uint gpuc_loop_cut_id = 0u;
+uint gpuc_ticks = 0u;
+uint gpuc_never_tick = 0u;
+bool gpuc_continues(bool test, out bool exited) { exited = !test; return test && ++gpuc_ticks != gpuc_never_tick; }
+void gpuc_loop_cut(uint loop) { if (gpuc_loop_cut_id == 0u) gpuc_loop_cut_id = loop; }
+
+//@ loop_opaque
+gpuc_never_tick = gpuc_loop_never;
+
+//@ loop_report
+if (gpuc_loop_cut_id != 0u)
+            atomicMax(gpuc_loop_status, gpuc_loop_cut_id);

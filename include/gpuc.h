@@ -186,6 +186,7 @@ typedef struct gpuc_stats {
     uint64_t readbacks;         /* device -> host copies */
     uint64_t bytes_uploaded;
     uint64_t bytes_read_back;
+    uint64_t loop_checks;       /* runs whose loops were guarded against llvmpipe's loop budget, then checked */
 } gpuc_stats;
 
 /* Fills *stats. Returns GPUC_ERROR_INVALID_ARGUMENT for NULL arguments or a failed context. */

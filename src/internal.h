@@ -27,6 +27,8 @@ struct gpuc {
     js_registry *js;          /* functions added for JavaScript kernels */
     /* Fragment backend: the vertex array and framebuffer every draw uses (made on first draw). */
     GLuint fragment_vao, fragment_fbo;
+    /* The word guarded kernels raise when llvmpipe cut a loop short (kernel/kernel_loops.c). */
+    GLuint loop_status;
 };
 
 struct gpuc_array {
@@ -41,6 +43,9 @@ struct gpuc_array {
     void *mirror;       /* host copy of the contents, valid while mirror_valid */
     bool mirror_valid;
     bool internal;      /* owned by a kernel (upload scratch), not on the user's list */
+    /* Non-empty while the array holds a result cut short (llvmpipe's loop budget): the kernel's name.
+     * Reading it or passing it to a kernel fails until it is written or run into again. */
+    char truncated_by[64];
     gpuc_array *prev, *next;
 };
 
@@ -83,7 +88,10 @@ gpuc_status gpuc_array_upload(gpuc_array *a, const void *data);
 /* The buffer-texture view used to read the array in kernels (made on first use). */
 gpuc_status gpuc_array_view(gpuc_array *a, GLuint *view, GLenum *format);
 
-/* Reads the array's contents into its host mirror (one device -> host copy). */
+/* GPUC_ERROR_LIMIT for an array whose contents a loop-budget cut made unusable (truncated_by set). */
+gpuc_status gpuc_array_refuse_truncated(const gpuc_array *a, const char *doing);
+
+/* Reads the array's contents into its host mirror (one device -> host copy); refuses a truncated one. */
 gpuc_status gpuc_array_fetch_mirror(gpuc_array *a);
 
 /* ---- JavaScript front end (js/) ---- */
@@ -94,5 +102,7 @@ void gpuc_kernel_destroy(gpuc_kernel *k);
 void gpuc_program_cache_clear(gpuc *gpu);
 /* Deletes the fragment backend's vertex array and framebuffer (kernel/fragment_run.c). */
 void fragment_state_release(gpuc *gpu);
+/* Deletes the loop-status buffer (kernel/kernel_loops.c). */
+void kernel_loops_release(gpuc *gpu);
 
 #endif

@@ -155,6 +155,7 @@ gpuc_status gpuc_array_upload(gpuc_array *a, const void *data)
     glBufferSubData(GL_COPY_WRITE_BUFFER, 0, (GLsizeiptr)(a->values * 4), data);
     glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
     a->mirror_valid = false;
+    a->truncated_by[0] = '\0';
     a->gpu->stats.uploads++;
     a->gpu->stats.bytes_uploaded += a->values * 4;
     return gpuc_check_gl(a->gpu, "uploading an array");
@@ -223,8 +224,18 @@ gpuc_status gpuc_array_write_i32(gpuc_array *a, const int32_t *data, size_t coun
     return st != GPUC_OK ? st : gpuc_array_upload(a, data);
 }
 
+gpuc_status gpuc_array_refuse_truncated(const gpuc_array *a, const char *doing)
+{
+    return gpuc_fail(a->gpu, GPUC_ERROR_LIMIT,
+                     "%s: the array holds the result of a run of kernel '%s' that llvmpipe's loop budget cut short "
+                     "(that run failed with GPUC_ERROR_LIMIT); write it or run a kernel into it first", doing,
+                     a->truncated_by);
+}
+
 gpuc_status gpuc_array_fetch_mirror(gpuc_array *a)
 {
+    if (a->truncated_by[0])
+        return gpuc_array_refuse_truncated(a, "reading it");
     size_t bytes = a->values * 4;
     if (!a->mirror) {
         a->mirror = malloc(bytes);

@@ -175,6 +175,7 @@ void gpuc_close(gpuc *gpu)
             gpuc_array_destroy(gpu->arrays);
         gpuc_program_cache_clear(gpu);
         fragment_state_release(gpu);
+        kernel_loops_release(gpu);
         if (gpu->debug)
             glDebugMessageCallback(NULL, NULL);
     }

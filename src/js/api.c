@@ -1,6 +1,7 @@
 /* api.c - the public functions of the JavaScript front end: translate, then hand the GLSL to
  * gpuc_create_kernel; and the per-context lists of added JS and native functions. */
 #include "internal.h"
+#include "kernel/kernel.h"
 #include "js/check.h"
 #include "js/translate.h"
 
@@ -154,13 +155,24 @@ gpuc_status gpuc_create_kernel_js(gpuc *gpu, const char *js_source, const gpuc_k
     };
     char *glsl = NULL, name[64], err[GPUC_ERRMSG_MAX - 64];
     bool oom;
-    if (!js_translate(js_source, &s, &glsl, name, sizeof name, err, sizeof err, &oom))
+    js_loops loops = {0};
+    if (!js_translate(js_source, &s, &glsl, name, sizeof name, err, sizeof err, &oom, &loops)) {
+        free(loops.list);
         return gpuc_fail(gpu, oom ? GPUC_ERROR_OUT_OF_MEMORY : GPUC_ERROR_COMPILE, "JavaScript kernel%s%s: %s",
                          desc->name ? " " : "", desc->name ? desc->name : "", err);
+    }
     gpuc_kernel_desc d = *desc;
     if (!d.name)
         d.name = name;
-    st = gpuc_create_kernel(gpu, glsl, &d, out);
+    /* Loop messages name the JavaScript's lines; a loop left unlisted is named in the GLSL. */
+    kernel_loop_origin *origins = calloc((size_t)loops.n + 1, sizeof *origins);
+    for (int i = 0; origins && !loops.failed && i < loops.n; i++)
+        origins[i] = (kernel_loop_origin){loops.list[i].glsl_offset, loops.list[i].line, loops.list[i].column,
+                                          loops.list[i].where[0] ? loops.list[i].where : NULL};
+    kernel_origin origin = {"JavaScript", origins, origins && !loops.failed ? loops.n : 0};
+    st = kernel_create(gpu, glsl, &d, &origin, out);
+    free(origins);
+    free(loops.list);
     free(glsl);
     if (st == GPUC_ERROR_COMPILE) {
         /* The JS was accepted, so GLSL that does not compile is the front end's fault: say so. */
@@ -168,12 +180,6 @@ gpuc_status gpuc_create_kernel_js(gpuc *gpu, const char *js_source, const gpuc_k
         snprintf(glsl_err, sizeof glsl_err, "%s", gpuc_errmsg(gpu));
         return gpuc_fail(gpu, st, "JavaScript kernel '%s': the GLSL written for it does not compile, a bug in gpuc's "
                          "JavaScript front end (please report it with the kernel): %s", d.name, glsl_err);
-    }
-    if (st == GPUC_ERROR_LIMIT) { /* the loop budget's message quotes lines of the generated GLSL */
-        char limit_err[GPUC_ERRMSG_MAX - 120];
-        snprintf(limit_err, sizeof limit_err, "%s", gpuc_errmsg(gpu));
-        return gpuc_fail(gpu, st, "%s (line numbers refer to the GLSL written for JavaScript kernel '%s')", limit_err,
-                         d.name);
     }
     return st;
 }

@@ -77,6 +77,7 @@ typedef struct js_ctx {
     bool use_fmod, use_pow, use_toint, use_random, use_cbrt;
     strbuf out;
     int indent;
+    js_loops *loops;      /* where the emitted loops come from, when the caller asked */
 } js_ctx;
 
 _Noreturn void js_fail(js_ctx *c, const js_node *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

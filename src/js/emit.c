@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void put(js_ctx *c, const char *s)
@@ -301,6 +302,29 @@ static void line(js_ctx *c)
 
 static void emit_stmt(js_ctx *c, js_node *n);
 
+/* Notes that the loop keyword about to be written comes from node n's line and column. */
+static void note_loop(js_ctx *c, const js_node *n)
+{
+    js_loops *l = c->loops;
+    if (!l || l->failed)
+        return;
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 16;
+        js_loop_origin *list = realloc(l->list, (size_t)cap * sizeof *list);
+        if (!list) {
+            l->failed = true;
+            return;
+        }
+        l->list = list;
+        l->cap = cap;
+    }
+    js_loop_origin *o = &l->list[l->n++];
+    o->glsl_offset = c->out.len;
+    o->line = n->line;
+    o->column = n->col;
+    snprintf(o->where, sizeof o->where, "%s", c->current && c->current->origin ? c->current->origin : "");
+}
+
 static void emit_decl(js_ctx *c, js_node *d)
 {
     js_var *v = d->var;
@@ -379,6 +403,7 @@ static void emit_unwrapped(js_ctx *c, js_node *n, js_type want)
 static void emit_for(js_ctx *c, js_node *n)
 {
     if (is_counted_for(n)) {
+        note_loop(c, n);
         put(c, "for (");
         emit_decl(c, n->a->list[0]);
         put(c, " ");
@@ -396,6 +421,7 @@ static void emit_for(js_ctx *c, js_node *n)
         emit_stmt(c, n->a);
     }
     line(c);
+    note_loop(c, n);
     strbuf_printf(&c->out, "for (int jst_%d = 0; jst_%d < %d", n->temp, n->temp, loop_max(c));
     if (n->b) {
         put(c, " && ");
@@ -512,13 +538,16 @@ static void emit_stmt(js_ctx *c, js_node *n)
         break;
     case N_FOR: emit_for(c, n); break;
     case N_WHILE:
+        note_loop(c, n);
         strbuf_printf(&c->out, "for (int jst_%d = 0; jst_%d < %d && ", n->temp, n->temp, loop_max(c));
         js_emit_expr(c, n->a, T_BOOL);
         strbuf_printf(&c->out, "; jst_%d++) ", n->temp);
         emit_body(c, n->b);
         break;
     case N_DOWHILE:
-        strbuf_printf(&c->out, "{ int jst_%d = 0; do ", n->temp);
+        strbuf_printf(&c->out, "{ int jst_%d = 0; ", n->temp);
+        note_loop(c, n);
+        put(c, "do ");
         emit_body(c, n->b);
         put(c, " while (");
         js_emit_expr(c, n->a, T_BOOL);

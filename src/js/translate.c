@@ -352,7 +352,7 @@ static void emit_program(js_ctx *c, js_func *k)
 }
 
 bool js_translate(const char *js, const js_settings *settings, char **glsl, char *kernel_name,
-                  size_t kernel_name_len, char *err, size_t errlen, bool *out_of_memory)
+                  size_t kernel_name_len, char *err, size_t errlen, bool *out_of_memory, js_loops *loops)
 {
     js_arena arena = {0};
     js_ctx *c = calloc(1, sizeof *c);
@@ -364,6 +364,7 @@ bool js_translate(const char *js, const js_settings *settings, char **glsl, char
         return false;
     }
     c->arena = &arena;
+    c->loops = loops;
     c->settings = settings;
     c->err = err;
     c->errlen = errlen;

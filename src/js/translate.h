@@ -26,12 +26,28 @@ typedef struct js_settings {
     int nnatives;
 } js_settings;
 
+/* Where each loop of the GLSL came from in the JavaScript: the loop keyword at glsl_offset of the
+ * GLSL was written at line:column of the kernel's source, or of an added function (`where` names it,
+ * empty for the kernel's own source). The list is malloc'd; the caller frees it. */
+typedef struct js_loop_origin {
+    size_t glsl_offset;
+    int line, column;
+    char where[96];
+} js_loop_origin;
+
+typedef struct js_loops {
+    js_loop_origin *list;
+    int n, cap;
+    bool failed; /* out of memory while listing */
+} js_loops;
+
 /* Translates js (the last function is the kernel). On success *glsl is the GLSL kernel source (caller
  * frees) and kernel_name its JS name ("anonymous" for `function (...)`). On failure err holds a message
  * that starts with "L:C: " (a position in js) or names the added function it comes from, and *glsl is
- * NULL. Returns false on failure; *out_of_memory tells that cause apart. */
+ * NULL. Returns false on failure; *out_of_memory tells that cause apart. With loops (may be NULL),
+ * it also lists where the GLSL's loops come from (free loops->list on success and failure). */
 bool js_translate(const char *js, const js_settings *settings, char **glsl, char *kernel_name,
-                  size_t kernel_name_len, char *err, size_t errlen, bool *out_of_memory);
+                  size_t kernel_name_len, char *err, size_t errlen, bool *out_of_memory, js_loops *loops);
 
 /* Checks one gpuc_add_function source on its own (it must parse as exactly one named function).
  * Writes its name into name. */

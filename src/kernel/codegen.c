@@ -152,8 +152,12 @@ static bool emit_main(strbuf *sb, const kernel_signature *sig, codegen_shape sha
     const char *ret = glsl_type(sig->return_type);
     const char *call_fields[] = {"RETURN_TYPE", ret, "KERNEL", sig->name, NULL};
     strbuf call = {0};
-    bool ok = glsl_emit(&call, main_file(shape), shape.graphical ? "call_graphical" : "call", call_fields) &&
-              !call.failed && !before->failed && !store->failed && !outs->failed;
+    bool ok = glsl_emit(&call, main_file(shape), shape.graphical ? "call_graphical" : "call", call_fields);
+    if (shape.loop_guard) {
+        strbuf_puts(&call, "\n        ");
+        ok = ok && glsl_emit(&call, gpuc_glsl_kernel_prelude, "loop_report", NULL);
+    }
+    ok = ok && !call.failed && !before->failed && !store->failed && !outs->failed;
     const char *out = output_type(sig->return_type, shape);
     const char *main_fields[] = {"LOCAL_SIZE", local, "CELLS_PER_INVOCATION", per, "OUT_ELEMENT", out, "OUT_TYPE", out,
                                  "CALL", call.data ? call.data : "", "MAP_BLOCKS", outs->data ? outs->data : "",
@@ -180,6 +184,12 @@ char *codegen_program(const kernel_signature *sig, const char *user_source, code
         ok = ok && glsl_emit(&sb, gpuc_glsl_kernel_prelude, "scatter", NULL);
     if (shape.graphical)
         ok = ok && glsl_emit(&sb, gpuc_glsl_kernel_prelude, "graphical", NULL);
+    if (shape.loop_guard) {
+        char binding[16];
+        snprintf(binding, sizeof binding, "%d", CODEGEN_LOOP_STATUS_BINDING);
+        const char *fields[] = {"BINDING", binding, NULL};
+        ok = ok && glsl_emit(&sb, gpuc_glsl_kernel_prelude, "loop_guard", fields);
+    }
     ok = ok && emit_constants(&sb, constants, nconstants);
     for (int i = 0, binding = 0; ok && i < sig->nparams; i++)
         ok = emit_param(&sb, &sig->params[i], sig->params[i].rank ? binding++ : -1);
@@ -187,6 +197,10 @@ char *codegen_program(const kernel_signature *sig, const char *user_source, code
     strbuf before = {0}, store = {0}, outs = {0};
     ok = ok && emit_maps(&sb, &outs, &before, &store, shape);
     ok = ok && emit_store(&before, &store, sig, shape);
+    if (shape.loop_guard) {
+        strbuf_puts(&before, "\n        ");
+        ok = ok && glsl_emit(&before, gpuc_glsl_kernel_prelude, "loop_opaque", NULL);
+    }
 
     strbuf_printf(&sb, "#line 1 %d\n", SOURCE_USER);
     strbuf_puts(&sb, user_source);

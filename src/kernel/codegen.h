@@ -8,6 +8,9 @@
 
 #define CODEGEN_LOCAL_SIZE 64
 
+/* The storage binding of the loop-status word guarded kernels write (after the result and map outputs). */
+#define CODEGEN_LOOP_STATUS_BINDING (1 + GPUC_MAX_MAP_OUTPUTS)
+
 /* Source-string numbers in the generated program. */
 enum { SOURCE_USER = 0, SOURCE_DECLARATIONS = 1, SOURCE_MAIN = 2 };
 
@@ -36,6 +39,7 @@ typedef struct codegen_shape {
     bool graphical;   /* a void kernel calling color(); its cells are RGBA8 pixels packed in ints */
     int nmaps;
     const codegen_map *maps;
+    bool loop_guard;  /* the source's loops are guarded (loop_guard.h): declare what they call, report cuts */
 } codegen_shape;
 
 /* The fixed vertex shader the fragment backend draws with. */

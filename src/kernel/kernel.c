@@ -1,9 +1,10 @@
 /* kernel.c - gpuc_create_kernel: validate the description, read the kernel's signature, check the
- * loop budget, generate and compile (or find cached) its program. */
+ * loops against the loop budget, generate and compile (or find cached) its program. */
 #include "kernel/kernel.h"
 #include "kernel/kernel_map.h"
 #include "kernel/kernel_rewrite.h"
-#include "kernel/loop_budget.h"
+#include "kernel/kernel_loops.h"
+#include "kernel/loop_guard.h"
 #include "kernel/program_cache.h"
 
 #include <math.h>
@@ -94,26 +95,6 @@ static gpuc_status check_params(gpuc *gpu, const char *kname, const kernel_signa
     return GPUC_OK;
 }
 
-static gpuc_status check_loop_budget(gpuc *gpu, const char *kname, const char *mask, const kernel_signature *sig,
-                                     const resolved_constant *constants, int nconstants)
-{
-    if (gpu->info.loop_budget <= 0)
-        return GPUC_OK;
-    loop_constant lc[GPUC_MAX_CONSTANTS];
-    for (int i = 0; i < nconstants; i++)
-        lc[i] = (loop_constant){constants[i].name, constants[i].value};
-    loop_estimate e = loop_budget_estimate(mask, sig->body_begin, sig->body_end, lc, nconstants);
-    if (e.iterations <= gpu->info.loop_budget)
-        return GPUC_OK;
-    int line, col;
-    source_position(mask, e.largest_loop, &line, &col);
-    return gpuc_fail(gpu, GPUC_ERROR_LIMIT,
-                     "kernel '%s': its loops run at least %lld iterations per output cell (the loop at line %d), "
-                     "but %s stops every invocation's loops after %lld iterations in total, silently. Give each "
-                     "cell less work (more output cells, a smaller chunk)",
-                     kname, (long long)e.iterations, line, gpu->info.renderer, (long long)gpu->info.loop_budget);
-}
-
 /* What the kernel's kind allows: a void kernel only when graphical, a graphical kernel must paint,
  * scatter only on the compute backend. Sets k->result_type. */
 static gpuc_status check_kind(gpuc_kernel *k, const char *mask)
@@ -202,7 +183,61 @@ static void locate_uniforms(gpuc_kernel *k)
     }
 }
 
-static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_kernel_desc *desc)
+/* The GLSL program text of the kernel: the source with its array reads rewritten, its loops guarded
+ * when scan is given, its map helpers wrapped, inside gpuc's declarations and main(). */
+static char *program_text(gpuc_kernel *k, const char *source, const char *mask, const loop_scan *scan,
+                          const resolved_constant *constants, int nconstants)
+{
+    char *text = kernel_rewrite(source, mask, &k->sig);
+    if (text && scan) { /* the rewrite keeps offsets, so the scan of the source fits it */
+        char *guarded = loop_guard_source(text, scan);
+        free(text);
+        text = guarded;
+    }
+    if (text && k->nmaps) {
+        char *wrapped = kernel_map_wrap(text, k->maps, k->nmaps);
+        free(text);
+        text = wrapped;
+    }
+    codegen_shape shape = {k->output, k->grid, k->scatter, k->cells_per_invocation, k->fragment, k->graphical,
+                           k->nmaps, k->maps, scan != NULL};
+    char *glsl = text ? codegen_program(&k->sig, text, shape, constants, nconstants) : NULL;
+    free(text);
+    return glsl;
+}
+
+/* Compiles the program (guarded when k->loop_guard). The guard moves columns, so a guarded program
+ * that fails to compile is compiled again unguarded for the user's own line and column; should that
+ * one compile, the guard itself is at fault, and the message says so. */
+static gpuc_status compile_program(gpuc_kernel *k, const char *source, const char *mask, const loop_scan *scan,
+                                   const resolved_constant *constants, int nconstants)
+{
+    gpuc *gpu = k->gpu;
+    char *glsl = program_text(k, source, mask, k->loop_guard ? scan : NULL, constants, nconstants);
+    if (!glsl)
+        return gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "kernel '%s': out of host memory generating GLSL", k->name);
+    gpuc_status st = program_get(gpu, glsl, k->fragment, k->name, source, &k->program, &k->glsl);
+    free(glsl);
+    if (st != GPUC_ERROR_COMPILE || !k->loop_guard)
+        return st;
+    char guarded_error[GPUC_ERRMSG_MAX / 2];
+    snprintf(guarded_error, sizeof guarded_error, "%s", gpuc_errmsg(gpu));
+    char *plain = program_text(k, source, mask, NULL, constants, nconstants);
+    if (!plain)
+        return gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "kernel '%s': out of host memory generating GLSL", k->name);
+    GLuint program;
+    const char *text;
+    st = program_get(gpu, plain, k->fragment, k->name, source, &program, &text);
+    free(plain);
+    if (st != GPUC_OK)
+        return st; /* the user's own error, at the user's own line and column */
+    return gpuc_fail(gpu, GPUC_ERROR_COMPILE,
+                     "kernel '%s': the loop guard gpuc adds on %s made the kernel fail to compile, a bug in gpuc "
+                     "(please report it with the kernel): %s", k->name, gpu->info.renderer, guarded_error);
+}
+
+static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_kernel_desc *desc,
+                                 const kernel_origin *origin)
 {
     gpuc *gpu = k->gpu;
     char err[GPUC_ERRMSG_MAX];
@@ -210,9 +245,10 @@ static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_
     if (!mask)
         return gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "out of host memory reading a kernel");
     gpuc_status st = GPUC_OK;
-    char *rewritten = NULL, *glsl = NULL;
     resolved_constant constants[GPUC_MAX_CONSTANTS];
     int nconstants = 0;
+    loop_scan scan = {0};
+    bool readable = true;
     if (!source_parse_kernel(mask, &k->sig, err, sizeof err)) {
         st = gpuc_fail(gpu, GPUC_ERROR_COMPILE, "kernel '%s': %s", desc->name ? desc->name : "(unnamed)", err);
         goto done;
@@ -222,7 +258,7 @@ static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_
     if (st == GPUC_OK)
         st = check_params(gpu, k->name, &k->sig, constants, nconstants);
     if (st == GPUC_OK)
-        st = check_loop_budget(gpu, k->name, mask, &k->sig, constants, nconstants);
+        st = kernel_loops_check(k, source, mask, constants, nconstants, origin, &scan, &readable);
     if (st == GPUC_OK)
         st = check_kind(k, mask);
     if (st == GPUC_OK)
@@ -239,31 +275,27 @@ static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_
             goto done;
         }
     }
-    rewritten = kernel_rewrite(source, mask, &k->sig);
-    if (rewritten && k->nmaps) {
-        char *wrapped = kernel_map_wrap(rewritten, k->maps, k->nmaps);
-        free(rewritten);
-        rewritten = wrapped;
-    }
     k->cells_per_invocation = k->fragment ? 1 : cells_per_invocation(mask, k->grid_cells);
-    codegen_shape shape = {k->output, k->grid, k->scatter, k->cells_per_invocation, k->fragment, k->graphical,
-                           k->nmaps, k->maps};
-    glsl = rewritten ? codegen_program(&k->sig, rewritten, shape, constants, nconstants) : NULL;
-    if (!glsl) {
-        st = gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "kernel '%s': out of host memory generating GLSL", k->name);
-        goto done;
-    }
-    st = program_get(gpu, glsl, k->fragment, k->name, source, &k->program, &k->glsl);
+    st = compile_program(k, source, mask, &scan, constants, nconstants);
+    if (st == GPUC_OK && !readable) /* the compiler took it, but its loops could not be read */
+        st = kernel_loops_unreadable(k, mask, &scan);
     if (st == GPUC_OK)
         locate_uniforms(k);
 done:
+    loop_scan_free(&scan);
     free(mask);
-    free(rewritten);
-    free(glsl);
+    if (st != GPUC_OK)
+        kernel_loops_free(k);
     return st;
 }
 
 gpuc_status gpuc_create_kernel(gpuc *gpu, const char *source, const gpuc_kernel_desc *desc, gpuc_kernel **out)
+{
+    return kernel_create(gpu, source, desc, NULL, out);
+}
+
+gpuc_status kernel_create(gpuc *gpu, const char *source, const gpuc_kernel_desc *desc, const kernel_origin *origin,
+                          gpuc_kernel **out)
 {
     gpuc_status st = gpuc_enter(gpu);
     if (st != GPUC_OK)
@@ -297,7 +329,7 @@ gpuc_status gpuc_create_kernel(gpuc *gpu, const char *source, const gpuc_kernel_
     k->pipeline = desc->pipeline;
     k->graphical = desc->graphical;
     k->fragment = gpu->info.backend == GPUC_BACKEND_FRAGMENT;
-    st = build_program(k, source, desc);
+    st = build_program(k, source, desc, origin);
     if (st != GPUC_OK) {
         free(k);
         return st;
@@ -327,6 +359,7 @@ void gpuc_kernel_destroy(gpuc_kernel *k)
             gpuc_array_destroy(k->upload[i]);
     if (k->targets[0])
         fragment_targets_free(k);
+    kernel_loops_free(k);
     free(k);
 }
 

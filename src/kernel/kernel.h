@@ -35,8 +35,32 @@ struct gpuc_kernel {
     gpuc_array *upload[GPUC_MAX_ARGS];    /* reused device copies of host-array arguments */
     int cells_per_invocation;             /* > 1 only for loop-free kernels (see compute_main.glsl) */
     size_t cells_per_dispatch;            /* grid cells; a multiple of 1024 (keeps range offsets aligned) */
+    /* llvmpipe's loop budget (kernel_loops.c): whether the loops are guarded at run time, and how
+     * messages name each loop of the source (loop i reports id i + 1). */
+    bool loop_guard;
+    int nloops;
+    char (*loop_names)[160];
     gpuc_kernel *prev, *next;
 };
+
+/* Where the loops of a kernel gpuc generated come from in the user's own source (the JavaScript
+ * front end passes this): the loop whose keyword is at glsl_offset in the GLSL was written at line,
+ * column of the kernel source, or of the source `function` names ("added function 'f'") if not NULL. */
+typedef struct kernel_loop_origin {
+    size_t glsl_offset;
+    int line, column;
+    const char *function;
+} kernel_loop_origin;
+
+typedef struct kernel_origin {
+    const char *language; /* "JavaScript" */
+    const kernel_loop_origin *loops;
+    int nloops;
+} kernel_origin;
+
+/* gpuc_create_kernel with the origin of generated source (NULL for the user's own GLSL). */
+gpuc_status kernel_create(gpuc *gpu, const char *source, const gpuc_kernel_desc *desc, const kernel_origin *origin,
+                          gpuc_kernel **out);
 
 /* Whether s can name a constant, parameter or map output: a GLSL identifier under KERNEL_NAME_MAX
  * characters, without __ and not starting with gl_ or gpuc_. */

@@ -1,25 +1,35 @@
-/* loop_budget.c - see loop_budget.h. A small recursive-descent reader over the comment-free mask. */
+/* loop_budget.c - see loop_budget.h. Trip counts come from reading `for` headers over the mask; the
+ * totals walk the loops the scan found, multiplying nested loops and adding the helpers called. */
 #include "kernel/loop_budget.h"
-#include "kernel/source_scan.h"
 
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define CAP_ITERATIONS ((int64_t)1 << 40) /* saturate: only "over the budget" matters */
+#define CAP ((int64_t)1 << 48) /* totals saturate here: only "over the budget" matters */
+#define EXPR_DEPTH_MAX 64      /* deeper header expressions are simply not counted */
+
+/* ---- reading a `for` header ---- */
 
 typedef struct reader {
     const char *s;
     size_t pos, end;
     const loop_constant *constants;
     int nconstants;
+    int depth;
 } reader;
 
 static void skip(reader *r)
 {
-    while (r->pos < r->end && strchr(" \t\r\n", r->s[r->pos]))
+    while (r->pos < r->end && strchr(" \t\r\n\f\v", r->s[r->pos]))
         r->pos++;
+}
+
+static bool at_end(reader *r)
+{
+    skip(r);
+    return r->pos >= r->end;
 }
 
 static bool eat(reader *r, const char *tok)
@@ -42,43 +52,63 @@ static bool ident(reader *r, char *out, size_t outlen)
         return false;
     while (r->pos < r->end && is_ident_char(r->s[r->pos]))
         r->pos++;
-    size_t n = r->pos - b < outlen - 1 ? r->pos - b : outlen - 1;
-    memcpy(out, r->s + b, n);
-    out[n] = '\0';
+    if (r->pos - b >= outlen)
+        return false;
+    memcpy(out, r->s + b, r->pos - b);
+    out[r->pos - b] = '\0';
     return true;
 }
 
 static bool expr(reader *r, double *v);
 
+static bool number(reader *r, double *v)
+{
+    char *e;
+    const char *p = r->s + r->pos;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+        *v = (double)strtoull(p, &e, 16);
+    else
+        *v = strtod(p, &e);
+    if (e == p || (size_t)(e - r->s) > r->end)
+        return false;
+    r->pos = (size_t)(e - r->s);
+    while (r->pos < r->end && strchr("uUfF", r->s[r->pos]))
+        r->pos++;
+    return true;
+}
+
 static bool primary(reader *r, double *v)
 {
     skip(r);
+    if (r->pos >= r->end || ++r->depth > EXPR_DEPTH_MAX)
+        return false;
+    bool ok;
     if (eat(r, "(")) {
-        return expr(r, v) && eat(r, ")");
-    }
-    if (eat(r, "-")) {
-        if (!primary(r, v))
-            return false;
+        ok = expr(r, v) && eat(r, ")");
+    } else if (eat(r, "-")) {
+        ok = primary(r, v);
         *v = -*v;
-        return true;
+    } else if (eat(r, "+")) {
+        ok = primary(r, v);
+    } else if (r->s[r->pos] >= '0' && r->s[r->pos] <= '9') {
+        ok = number(r, v);
+    } else {
+        char name[KERNEL_NAME_MAX];
+        ok = false;
+        if (ident(r, name, sizeof name) && !strcmp(name, "constants") && eat(r, ".") && ident(r, name, sizeof name))
+            for (int i = 0; i < r->nconstants && !ok; i++)
+                if (!strcmp(r->constants[i].name, name)) {
+                    *v = r->constants[i].value;
+                    ok = true;
+                }
     }
-    if (r->pos < r->end && (r->s[r->pos] >= '0' && r->s[r->pos] <= '9')) {
-        char *e;
-        *v = strtod(r->s + r->pos, &e);
-        r->pos = (size_t)(e - r->s);
-        while (r->pos < r->end && strchr("uUfF", r->s[r->pos]))
-            r->pos++;
-        return true;
-    }
-    char name[KERNEL_NAME_MAX];
-    if (ident(r, name, sizeof name) && !strcmp(name, "constants") && eat(r, ".") && ident(r, name, sizeof name)) {
-        for (int i = 0; i < r->nconstants; i++)
-            if (!strcmp(r->constants[i].name, name)) {
-                *v = r->constants[i].value;
-                return true;
-            }
-    }
-    return false;
+    r->depth--;
+    return ok;
+}
+
+static bool whole(double v)
+{
+    return v == floor(v) && fabs(v) <= 9007199254740992.0;
 }
 
 static bool term(reader *r, double *v)
@@ -87,13 +117,16 @@ static bool term(reader *r, double *v)
         return false;
     for (;;) {
         double rhs;
+        skip(r);
+        if (r->pos + 1 < r->end && r->s[r->pos + 1] == '=')
+            return true; /* `*=`, `/=`: not part of this expression */
         if (eat(r, "*")) {
             if (!primary(r, &rhs))
                 return false;
             *v *= rhs;
         } else if (eat(r, "/")) {
-            if (!primary(r, &rhs) || rhs == 0)
-                return false;
+            if (!primary(r, &rhs) || rhs == 0 || !whole(*v) || !whole(rhs))
+                return false; /* integer division only: float constants are not counted */
             *v = trunc(*v / rhs);
         } else {
             return true;
@@ -124,142 +157,368 @@ static bool expr(reader *r, double *v)
     }
 }
 
-/* Trip count of a `for (init; cond; step)` header, or -1 when it cannot be counted. */
-static int64_t trip_count(reader *r)
+typedef enum { CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_NE } comparison;
+
+static bool compare_op(reader *r, comparison *c)
 {
-    char var[KERNEL_NAME_MAX], name[KERNEL_NAME_MAX];
-    double start, bound, step;
-    eat(r, "int");
-    if (!ident(r, var, sizeof var) || !eat(r, "=") || !expr(r, &start) || !eat(r, ";"))
-        return -1;
-    if (!ident(r, name, sizeof name) || strcmp(name, var))
-        return -1;
-    int cmp; /* 0: <, 1: <=, 2: >, 3: >=, 4: != */
     if (eat(r, "<="))
-        cmp = 1;
-    else if (eat(r, "<"))
-        cmp = 0;
+        *c = CMP_LE;
     else if (eat(r, ">="))
-        cmp = 3;
-    else if (eat(r, ">"))
-        cmp = 2;
+        *c = CMP_GE;
     else if (eat(r, "!="))
-        cmp = 4;
+        *c = CMP_NE;
+    else if (eat(r, "<") && !eat(r, "<"))
+        *c = CMP_LT;
+    else if (eat(r, ">") && !eat(r, ">"))
+        *c = CMP_GT;
     else
-        return -1;
-    if (!expr(r, &bound) || !eat(r, ";"))
-        return -1;
-    if (eat(r, "++") || eat(r, "--")) {
-        step = r->s[r->pos - 1] == '+' ? 1 : -1;
-        if (!ident(r, name, sizeof name) || strcmp(name, var))
-            return -1;
-    } else if (ident(r, name, sizeof name) && !strcmp(name, var)) {
-        if (eat(r, "++"))
-            step = 1;
-        else if (eat(r, "--"))
-            step = -1;
-        else if (eat(r, "+=") && expr(r, &step))
-            ;
-        else if (eat(r, "-=") && expr(r, &step))
-            step = -step;
-        else
-            return -1;
-    } else {
-        return -1;
-    }
-    if (!eat(r, ")") || step == 0)
-        return -1;
-    double span = step > 0 ? bound - start + (cmp == 1 ? 1 : 0) : start - bound + (cmp == 3 ? 1 : 0);
-    if ((step > 0 && cmp >= 2 && cmp != 4) || (step < 0 && cmp <= 1))
-        return -1; /* runs zero times or forever: not ours to judge */
-    double trips = ceil(span / fabs(step));
-    if (!(trips > 0))
-        return 0;
-    return trips > (double)CAP_ITERATIONS ? CAP_ITERATIONS : (int64_t)trips;
+        return false;
+    return true;
 }
 
-static size_t match(const char *s, size_t open, size_t end)
+/* `v CMP B` or `B CMP v` filling all of [begin, end): the comparison as if v stood on the left. */
+static bool counter_test(reader base, size_t begin, size_t end, const char *var, comparison *cmp, double *bound)
 {
-    char o = s[open], c = o == '(' ? ')' : '}';
+    static const comparison flipped[] = {CMP_GT, CMP_GE, CMP_LT, CMP_LE, CMP_NE};
+    char name[KERNEL_NAME_MAX];
+    reader r = base;
+    r.pos = begin;
+    r.end = end;
+    if (ident(&r, name, sizeof name) && !strcmp(name, var) && compare_op(&r, cmp) && expr(&r, bound) && at_end(&r))
+        return true;
+    r.pos = begin;
+    if (expr(&r, bound) && compare_op(&r, cmp) && ident(&r, name, sizeof name) && !strcmp(name, var) && at_end(&r)) {
+        *cmp = flipped[*cmp];
+        return true;
+    }
+    return false;
+}
+
+/* The next top-level `&&` (or `,` with sep ',') in [pos, end), or end. */
+static size_t next_separator(const char *s, size_t pos, size_t end, char sep)
+{
     int depth = 0;
-    for (size_t i = open; i < end; i++) {
-        if (s[i] == o)
-            depth++;
-        else if (s[i] == c && --depth == 0)
+    for (size_t i = pos; i < end; i++) {
+        depth += (s[i] == '(' || s[i] == '[') - (s[i] == ')' || s[i] == ']');
+        if (depth == 0 && s[i] == sep && (sep == ',' || (i + 1 < end && s[i + 1] == '&')))
             return i;
     }
     return end;
 }
 
-/* End (exclusive) of the statement starting at pos. */
-static size_t statement_end(const char *s, size_t pos, size_t end)
+/* Whether the identifier at i (inside a call's argument list) is passed to a function of the scan,
+ * which might take it as an `out` parameter. */
+static bool passed_to_helper(const char *s, size_t i, const loop_scan *scan)
 {
-    reader r = {s, pos, end, NULL, 0};
-    skip(&r);
-    if (r.pos >= end)
-        return end;
-    if (s[r.pos] == '{')
-        return match(s, r.pos, end) + 1;
-    if (eat(&r, "for") || eat(&r, "while") || eat(&r, "if")) {
-        skip(&r);
-        if (r.pos < end && s[r.pos] == '(') {
-            size_t after = statement_end(s, match(s, r.pos, end) + 1, end);
-            reader e = {s, after, end, NULL, 0};
-            if (eat(&e, "else"))
-                return statement_end(s, e.pos, end);
-            return after;
-        }
-    }
     int depth = 0;
-    for (size_t i = r.pos; i < end; i++) {
-        if (s[i] == '(' || s[i] == '{')
-            depth++;
-        else if (s[i] == ')' || s[i] == '}')
-            depth--;
-        else if (s[i] == ';' && depth <= 0)
-            return i + 1;
+    while (i > 0) {
+        i--;
+        depth += (s[i] == ')') - (s[i] == '(');
+        if (depth < 0)
+            break;
     }
-    return end;
+    if (depth >= 0)
+        return false;
+    while (i > 0 && strchr(" \t\r\n", s[i - 1]))
+        i--;
+    size_t end = i;
+    while (i > 0 && is_ident_char(s[i - 1]))
+        i--;
+    for (int f = 0; f < scan->nfunctions; f++)
+        if (strlen(scan->functions[f].name) == end - i && !strncmp(scan->functions[f].name, s + i, end - i))
+            return true;
+    return false;
 }
 
-static int64_t saturating_mul(int64_t a, int64_t b)
+/* Whether [begin, end) may write variable var: an assignment, ++/--, or a helper's argument. */
+static bool writes(const char *s, size_t begin, size_t end, const char *var, const loop_scan *scan)
 {
-    return (a != 0 && b > CAP_ITERATIONS / a) ? CAP_ITERATIONS : a * b;
+    size_t n = strlen(var);
+    for (size_t i = begin; i + n <= end; i++) {
+        if (strncmp(s + i, var, n) || (i > 0 && is_ident_char(s[i - 1])) || is_ident_char(s[i + n]))
+            continue;
+        size_t a = i + n, b = i;
+        while (a < end && strchr(" \t\r\n", s[a]))
+            a++;
+        while (b > begin && strchr(" \t\r\n", s[b - 1]))
+            b--;
+        char next = a < end ? s[a] : ';', after = a + 1 < end ? s[a + 1] : ';';
+        if (next == '=' && after != '=')
+            return true;
+        if (strchr("+-*/%&|^", next) && (after == '=' || (after == next && strchr("+-", next))))
+            return true;
+        if ((next == '<' || next == '>') && after == next && a + 2 < end && s[a + 2] == '=')
+            return true;
+        if (b >= begin + 2 && s[b - 1] == s[b - 2] && strchr("+-", s[b - 1]))
+            return true;
+        if (b > begin && strchr("(,", s[b - 1]) && strchr("),", next) && passed_to_helper(s, i, scan))
+            return true;
+    }
+    return false;
 }
 
-static loop_estimate estimate(const char *s, size_t begin, size_t end, const loop_constant *c, int nc)
+typedef struct trips {
+    int64_t at_least, at_most; /* at_most < 0: unknown */
+} trips;
+
+/* The trip count of a for loop from its header, both bounds. */
+static trips for_trips(const char *mask, const loop_scan *scan, const loop_site *l, const loop_constant *c, int nc)
 {
-    loop_estimate total = {0, 0};
-    int64_t largest = -1;
-    for (size_t i = begin; i < end; i++) {
-        if (!(s[i] == 'f' && (i == 0 || !is_ident_char(s[i - 1])) && !strncmp(s + i, "for", 3) &&
-              !is_ident_char(s[i + 3])))
-            continue;
-        reader r = {s, i + 3, end, c, nc};
-        skip(&r);
-        if (r.pos >= end || s[r.pos] != '(')
-            continue;
-        size_t header_end = match(s, r.pos, end);
-        r.pos++;
-        r.end = header_end + 1;
-        int64_t trips = trip_count(&r);
-        size_t body_end = statement_end(s, header_end + 1, end);
-        loop_estimate inner = estimate(s, header_end + 1, body_end, c, nc);
-        int64_t here = trips < 0 ? 0 : saturating_mul(trips, 1 + inner.iterations);
-        total.iterations += here;
-        if (total.iterations > CAP_ITERATIONS)
-            total.iterations = CAP_ITERATIONS;
-        if (here > largest) {
-            largest = here;
-            total.largest_loop = i;
+    trips none = {0, -1};
+    reader r = {mask, l->header_open + 1, l->cond_begin, c, nc, 0};
+    char var[KERNEL_NAME_MAX], name[KERNEL_NAME_MAX];
+    bool is_uint = false;
+    eat(&r, "const");
+    if (eat(&r, "uint"))
+        is_uint = true;
+    else if (!eat(&r, "int"))
+        return none; /* a counter of unknown or float type */
+    double start, bound, step;
+    if (!ident(&r, var, sizeof var) || !eat(&r, "=") || !expr(&r, &start) || !eat(&r, ";"))
+        return none;
+    /* The step: v++, ++v, v--, --v, v += e, v -= e; then perhaps `, more`. */
+    size_t step_begin = l->cond_end; /* the `;` after the condition */
+    while (step_begin < l->header_close && mask[step_begin] != ';')
+        step_begin++;
+    size_t step_end = next_separator(mask, step_begin + 1, l->header_close, ',');
+    r.pos = step_begin + 1;
+    r.end = step_end;
+    if (eat(&r, "++") || eat(&r, "--")) {
+        step = mask[r.pos - 1] == '+' ? 1 : -1;
+        if (!ident(&r, name, sizeof name) || strcmp(name, var))
+            return none;
+    } else if (ident(&r, name, sizeof name) && !strcmp(name, var)) {
+        if (eat(&r, "++"))
+            step = 1;
+        else if (eat(&r, "--"))
+            step = -1;
+        else if (eat(&r, "+=") && expr(&r, &step))
+            ;
+        else if (eat(&r, "-=") && expr(&r, &step))
+            step = -step;
+        else
+            return none;
+    } else {
+        return none;
+    }
+    if (!at_end(&r) || step == 0 || !whole(start) || !whole(step))
+        return none;
+    /* v must change only in the step: not in the body, the rest of the step or the condition's rest. */
+    if (writes(mask, l->body_begin, l->body_end, var, scan) || writes(mask, step_end, l->header_close, var, scan))
+        return none;
+    /* The condition: the whole of it, or one of its && terms, tests the counter. */
+    comparison cmp;
+    bool exact = false, found = false;
+    for (size_t b = l->cond_begin; b < l->cond_end && !found;) {
+        size_t e = next_separator(mask, b, l->cond_end, '&');
+        found = counter_test(r, b, e, var, &cmp, &bound);
+        exact = found && b == l->cond_begin && e == l->cond_end;
+        b = e + 2;
+    }
+    if (!found || !whole(bound) || writes(mask, l->cond_begin, l->cond_end, var, scan))
+        return none;
+    double n;
+    if (cmp == CMP_LT && step > 0)
+        n = ceil((bound - start) / step);
+    else if (cmp == CMP_LE && step > 0)
+        n = floor((bound - start) / step) + 1;
+    else if (cmp == CMP_GT && step < 0)
+        n = ceil((start - bound) / -step);
+    else if (cmp == CMP_GE && step < 0)
+        n = floor((start - bound) / -step) + 1;
+    else if (cmp == CMP_NE && fabs(step) == 1 && (bound - start) * step >= 0)
+        n = fabs(bound - start);
+    else
+        return none;
+    if (n < 0)
+        n = 0;
+    /* The counter must not wrap around on the way (it would run on past the bound). */
+    double last = start + n * step, lo = is_uint ? 0 : -2147483648.0, hi = is_uint ? 4294967295.0 : 2147483647.0;
+    if (start < lo || start > hi || last < lo || last > hi || n > (double)CAP)
+        return none;
+    int64_t count = (int64_t)n;
+    return (trips){exact && !l->leaves_early ? count : 0, count};
+}
+
+/* ---- totals ---- */
+
+static int64_t add(int64_t a, int64_t b)
+{
+    return a >= CAP - b ? CAP : a + b;
+}
+
+static int64_t mul(int64_t a, int64_t b)
+{
+    return a != 0 && b > CAP / a ? CAP : a * b;
+}
+
+typedef struct walker {
+    const char *mask;
+    const loop_scan *scan;
+    const loop_constant *constants;
+    int nconstants;
+    trips *loop_trips;   /* per loop */
+    int64_t *fn_most;    /* per function, -1 unknown yet, -2 being computed */
+    int *fn_nesting;
+} walker;
+
+static int64_t function_most(walker *w, int f);
+static int function_nesting(walker *w, int f);
+
+/* Most iterations a call of `name` runs (the largest over its overloads). */
+static int64_t call_most(walker *w, const char *name)
+{
+    int64_t most = 0;
+    for (int f = 0; f < w->scan->nfunctions; f++)
+        if (!strcmp(w->scan->functions[f].name, name)) {
+            int64_t m = function_most(w, f);
+            most = m > most ? m : most;
         }
-        i = body_end - 1;
-    }
+    return most;
+}
+
+static int call_nesting(walker *w, const char *name)
+{
+    int deepest = 0;
+    for (int f = 0; f < w->scan->nfunctions; f++)
+        if (!strcmp(w->scan->functions[f].name, name)) {
+            int d = function_nesting(w, f);
+            deepest = d > deepest ? d : deepest;
+        }
+    return deepest;
+}
+
+/* Iterations of the calls made directly in `loop` (-1: directly in function f, outside loops). */
+static int64_t calls_most(walker *w, int f, int loop)
+{
+    int64_t total = 0;
+    for (int c = 0; c < w->scan->ncalls; c++)
+        if (w->scan->calls[c].function == f && w->scan->calls[c].loop == loop)
+            total = add(total, call_most(w, w->scan->calls[c].name));
     return total;
 }
 
-loop_estimate loop_budget_estimate(const char *mask, size_t begin, size_t end, const loop_constant *constants,
-                                   int nconstants)
+/* Most iterations loop l runs, its nested loops and calls included. */
+static int64_t loop_most(walker *w, int l)
 {
-    return estimate(mask, begin, end, constants, nconstants);
+    const loop_site *site = &w->scan->loops[l];
+    if (w->loop_trips[l].at_most < 0)
+        return CAP;
+    int64_t per_iteration = 1 + calls_most(w, site->function, l);
+    for (int i = l + 1; i < w->scan->nloops; i++)
+        if (w->scan->loops[i].parent == l)
+            per_iteration = add(per_iteration, loop_most(w, i));
+    /* The test that ends the loop is one more iteration for llvmpipe's counter (its body masked off):
+     * one loop of n trips spends n + 1 of the budget, the header's calls run n + 1 times. */
+    return add(mul(w->loop_trips[l].at_most, per_iteration), 1 + calls_most(w, site->function, l));
+}
+
+static int64_t function_most(walker *w, int f)
+{
+    if (w->fn_most[f] == -2)
+        return CAP; /* recursion (GLSL forbids it; the compiler will say so) */
+    if (w->fn_most[f] >= 0)
+        return w->fn_most[f];
+    w->fn_most[f] = -2;
+    int64_t total = calls_most(w, f, -1);
+    for (int l = 0; l < w->scan->nloops; l++)
+        if (w->scan->loops[l].function == f && w->scan->loops[l].parent < 0)
+            total = add(total, loop_most(w, l));
+    return w->fn_most[f] = total;
+}
+
+/* Iterations loop l surely runs: nested loops count only when they are not in a branch. */
+static int64_t loop_least(const walker *w, int l)
+{
+    int64_t per_iteration = 1;
+    for (int i = l + 1; i < w->scan->nloops; i++)
+        if (w->scan->loops[i].parent == l && !w->scan->loops[i].in_branch)
+            per_iteration = add(per_iteration, loop_least(w, i));
+    return mul(w->loop_trips[l].at_least, per_iteration);
+}
+
+/* How deeply the loops of loop l nest, l included, calls inlined. */
+static int loop_nesting(walker *w, int l, int *innermost)
+{
+    const loop_site *site = &w->scan->loops[l];
+    int deepest = 1;
+    *innermost = l;
+    for (int c = 0; c < w->scan->ncalls; c++)
+        if (w->scan->calls[c].function == site->function && w->scan->calls[c].loop == l) {
+            int d = 1 + call_nesting(w, w->scan->calls[c].name);
+            deepest = d > deepest ? d : deepest;
+        }
+    for (int i = l + 1; i < w->scan->nloops; i++)
+        if (w->scan->loops[i].parent == l) {
+            int inner_most, d = 1 + loop_nesting(w, i, &inner_most);
+            if (d > deepest) {
+                deepest = d;
+                *innermost = inner_most;
+            }
+        }
+    return deepest;
+}
+
+static int function_nesting(walker *w, int f)
+{
+    if (w->fn_nesting[f] == -2)
+        return 0;
+    if (w->fn_nesting[f] >= 0)
+        return w->fn_nesting[f];
+    w->fn_nesting[f] = -2;
+    int deepest = 0, innermost;
+    for (int c = 0; c < w->scan->ncalls; c++)
+        if (w->scan->calls[c].function == f && w->scan->calls[c].loop < 0) {
+            int d = call_nesting(w, w->scan->calls[c].name);
+            deepest = d > deepest ? d : deepest;
+        }
+    for (int l = 0; l < w->scan->nloops; l++)
+        if (w->scan->loops[l].function == f && w->scan->loops[l].parent < 0) {
+            int d = loop_nesting(w, l, &innermost);
+            deepest = d > deepest ? d : deepest;
+        }
+    return w->fn_nesting[f] = deepest;
+}
+
+loop_bounds loop_budget_bounds(const char *mask, const loop_scan *scan, int kernel, const loop_constant *constants,
+                               int nconstants)
+{
+    loop_bounds b = {0, LOOP_UNBOUNDED, -1, 0, -1};
+    int nl = scan->nloops, nf = scan->nfunctions;
+    walker w = {mask, scan, constants, nconstants, calloc((size_t)nl + 1, sizeof(trips)),
+                malloc(((size_t)nf + 1) * sizeof(int64_t)), malloc(((size_t)nf + 1) * sizeof(int))};
+    if (!w.loop_trips || !w.fn_most || !w.fn_nesting || kernel < 0 || kernel >= nf)
+        goto done; /* unbounded: guarded at run time, never wrongly refused */
+    for (int f = 0; f < nf; f++) {
+        w.fn_most[f] = -1;
+        w.fn_nesting[f] = -1;
+    }
+    for (int l = 0; l < nl; l++)
+        w.loop_trips[l] = scan->loops[l].kind == LOOP_FOR ? for_trips(mask, scan, &scan->loops[l], constants, nconstants)
+                                                           : (trips){0, -1};
+    int64_t most = function_most(&w, kernel);
+    b.at_most = most >= CAP ? LOOP_UNBOUNDED : most;
+    int64_t largest = 0;
+    for (int l = 0; l < nl; l++) {
+        if (scan->loops[l].function != kernel || scan->loops[l].parent >= 0 || scan->loops[l].in_branch)
+            continue;
+        int64_t least = loop_least(&w, l);
+        b.at_least = add(b.at_least, least);
+        if (least > largest) {
+            largest = least;
+            b.largest_loop = l;
+        }
+    }
+    b.nesting = function_nesting(&w, kernel);
+    for (int l = 0, innermost; l < nl; l++) /* name the innermost loop of the deepest nest in the kernel's own text */
+        if (scan->loops[l].parent < 0 && scan->loops[l].function == kernel &&
+            loop_nesting(&w, l, &innermost) == b.nesting) {
+            b.deepest_loop = innermost;
+            break;
+        }
+done:
+    free(w.loop_trips);
+    free(w.fn_most);
+    free(w.fn_nesting);
+    return b;
 }

@@ -1,27 +1,42 @@
-/* loop_budget.h - a lower bound on the loop iterations one invocation of a kernel runs.
- * llvmpipe silently stops every loop of an invocation after 65,535 iterations in total, which would
- * give a wrong answer with no error; gpuc refuses a kernel whose counted loops provably exceed that.
- * Counted: `for` loops whose start, bound and step are integer literals or constants.<name> (with
- * + - * / and parentheses), nested loops multiplied. Loops with other bounds count as zero, so the
- * result is a lower bound, never an overestimate. */
+/* loop_budget.h - how many loop iterations one invocation of a kernel runs, as far as its source
+ * tells: a lower bound (to refuse a kernel that must exceed llvmpipe's budget at creation) and an
+ * upper bound (a kernel that cannot exceed it needs no run-time guard), and how deeply its loops
+ * nest once helper calls are inlined (Mesa's compiler slows exponentially with nesting).
+ * Counted exactly: `for (int|uint v = A; v < B; v++)` and its variants (<=, >, >=, != with a step of
+ * one, += / -= a constant step) when A, B and the step are integer literals or constants.<name> (with
+ * + - * / and parentheses) and v is not written elsewhere. A condition `v < B && other` bounds the
+ * loop from above only (the JavaScript front end's capped loops). Anything else, while and do-while
+ * loops included, has no upper bound and counts zero towards the lower one. */
 #ifndef GPUC_LOOP_BUDGET_H
 #define GPUC_LOOP_BUDGET_H
 
+#include "kernel/loop_scan.h"
+
 #include <stddef.h>
 #include <stdint.h>
+
+/* Loops nested deeper than this (helpers' loops counted at their call sites) are refused: Mesa's
+ * compiler takes seconds and gigabytes from about 16 levels on. */
+#define LOOP_NESTING_MAX 12
+
+/* The upper bound of a kernel whose loops are not all counted. */
+#define LOOP_UNBOUNDED INT64_MAX
 
 typedef struct loop_constant {
     const char *name;
     double value;
 } loop_constant;
 
-typedef struct loop_estimate {
-    int64_t iterations;   /* lower bound of the iterations of all counted loops */
-    size_t largest_loop;  /* offset of the `for` with the most iterations (for messages) */
-} loop_estimate;
+typedef struct loop_bounds {
+    int64_t at_least;     /* iterations every invocation runs, at least */
+    int64_t at_most;      /* iterations any invocation may run, or LOOP_UNBOUNDED */
+    int largest_loop;     /* the loop behind most of at_least (-1 when at_least is 0) */
+    int nesting;          /* the deepest nest of loops, calls inlined */
+    int deepest_loop;     /* the innermost loop of that nest (in the function that holds it), or -1 */
+} loop_bounds;
 
-/* Estimates the loops in mask[begin, end). */
-loop_estimate loop_budget_estimate(const char *mask, size_t begin, size_t end, const loop_constant *constants,
-                                   int nconstants);
+/* The bounds of function `kernel` of the scan (calls into the other functions included). */
+loop_bounds loop_budget_bounds(const char *mask, const loop_scan *scan, int kernel, const loop_constant *constants,
+                               int nconstants);
 
 #endif

@@ -2,6 +2,7 @@
  * any state, upload host arrays, bind, dispatch (in several ranges when the output is larger than
  * one dispatch or one storage binding allows) and, without .pipeline, read the result back. */
 #include "kernel/kernel.h"
+#include "kernel/kernel_loops.h"
 
 #include <stdio.h>
 
@@ -54,6 +55,11 @@ static gpuc_status check_array_arg(const gpuc_kernel *k, int i, const gpuc_arg *
                              "kernel '%s', argument %d (`%s`): the destination array is also an input; a kernel "
                              "cannot read and write one array in the same run (use two and swap)",
                              k->name, i, p->name);
+        if (a->array->truncated_by[0]) {
+            char doing[2 * KERNEL_NAME_MAX + 48];
+            snprintf(doing, sizeof doing, "kernel '%s', argument %d (`%s`)", k->name, i, p->name);
+            return gpuc_array_refuse_truncated(a->array, doing);
+        }
         if (a->array->type != p->type && !reads_floats_as_vec4(p, a->array))
             return mismatch(k, i, "got a %s array", gpuc_type_name(a->array->type));
         int rank = gpuc_dims_rank(a->array->dims);
@@ -187,21 +193,29 @@ static void dispatch(gpuc_kernel *k, gpuc_array *const *dsts)
                     GL_BUFFER_UPDATE_BARRIER_BIT);
 }
 
-/* Runs the kernel into dsts[0] (and its map outputs into dsts[1..nmaps]). */
+/* Runs the kernel into dsts[0] (and its map outputs into dsts[1..nmaps]). A run whose loops llvmpipe
+ * cut short fails, and leaves the outputs marked truncated. */
 static gpuc_status run_into(gpuc_kernel *k, const gpuc_arg *args, gpuc_array *const *dsts)
 {
     glUseProgram(k->program);
     gpuc_status st = bind_args(k, args);
+    if (st == GPUC_OK && k->loop_guard)
+        st = kernel_loops_bind(k);
     if (st != GPUC_OK)
         return st;
     if (k->fragment)
         st = fragment_draw(k, dsts);
     else
         dispatch(k, dsts);
-    for (int i = 0; i <= k->nmaps; i++)
+    for (int i = 0; i <= k->nmaps; i++) {
         dsts[i]->mirror_valid = false;
+        dsts[i]->truncated_by[0] = '\0';
+    }
     if (st == GPUC_OK)
         st = gpuc_check_gl(k->gpu, k->name);
+    if (st == GPUC_OK && k->loop_guard && (st = kernel_loops_verify(k)) == GPUC_ERROR_LIMIT)
+        for (int i = 0; i <= k->nmaps; i++)
+            snprintf(dsts[i]->truncated_by, sizeof dsts[i]->truncated_by, "%s", k->name);
     for (int i = 0; st == GPUC_OK && !k->pipeline && i <= k->nmaps; i++)
         st = gpuc_array_fetch_mirror(dsts[i]);
     return st;

@@ -39,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     };
     char *glsl = NULL, name[64], err[1024];
     bool oom;
-    if (js_translate(src, &s, &glsl, name, sizeof name, err, sizeof err, &oom)) {
+    if (js_translate(src, &s, &glsl, name, sizeof name, err, sizeof err, &oom, NULL)) {
         if (!glsl || !strstr(glsl, "jsk"))
             abort(); /* success must come with GLSL holding the kernel */
         free(glsl);

@@ -1,0 +1,37 @@
+/* kernel_loops.h - a kernel's loops against llvmpipe's loop budget: at creation, refuse what must
+ * exceed it or nests too deeply, and decide whether the loops need a run-time guard; after each run
+ * of a guarded kernel, read whether a loop was cut short and fail the run if so. */
+#ifndef GPUC_KERNEL_LOOPS_H
+#define GPUC_KERNEL_LOOPS_H
+
+#include "kernel/codegen.h"
+#include "kernel/kernel.h"
+#include "kernel/loop_scan.h"
+
+/* Reads the loops of source (mask is its mask) and checks them: a nest deeper than LOOP_NESTING_MAX
+ * or a kernel whose loops must run past the budget fails with GPUC_ERROR_LIMIT. Sets k->loop_guard and
+ * k->loops (how messages name each loop). The scan stays in *scan for the guard (free it always).
+ * A source the reader cannot follow is not an error here: *readable says so, and the caller lets
+ * the compiler judge the source first (kernel_loops_unreadable). */
+gpuc_status kernel_loops_check(gpuc_kernel *k, const char *source, const char *mask,
+                               const resolved_constant *constants, int nconstants, const kernel_origin *origin,
+                               loop_scan *scan, bool *readable);
+
+/* The failure for a source that compiles but whose loops could not be read while the device has a
+ * loop budget (on hardware drivers, GPUC_OK). */
+gpuc_status kernel_loops_unreadable(gpuc_kernel *k, const char *mask, const loop_scan *scan);
+
+/* Before a guarded kernel runs: binds the context's loop-status word (made on first use). */
+gpuc_status kernel_loops_bind(gpuc_kernel *k);
+
+/* After a guarded kernel ran: GPUC_ERROR_LIMIT naming the kernel and the loop if one was cut short
+ * (the status word is cleared again), else GPUC_OK. */
+gpuc_status kernel_loops_verify(gpuc_kernel *k);
+
+/* Frees what kernel_loops_describe allocated for k. */
+void kernel_loops_free(gpuc_kernel *k);
+
+/* Deletes the context's loop-status buffer (gpuc_close). */
+void kernel_loops_release(gpuc *gpu);
+
+#endif
