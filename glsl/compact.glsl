@@ -89,23 +89,27 @@ int compactGatherStarts(int running[], int blocks)
 //@ span_partial
 // The widest group span (blocks between one group's start and the next's) among this cell's share
 // of the groups: the gather's search needs only as many halvings as the widest span. A fixed output
-// size (a program per context, not per count); each cell loops over at most 2^15 groups.
+// size (a program per context, not per count); each cell loops over at most 2^15 groups, a bound
+// written into the loop so that it needs no guard against llvmpipe's loop budget.
+const int MOST_GROUPS_PER_CELL = 32768;
 int compactSpanPartial(int starts[], int groups)
 {
     int share = (groups + outputSize.x - 1) / outputSize.x;
     int first = thread.x * share;
     int widest = 0;
-    for (int j = 0; j < share; j++)
+    for (int j = 0; j < MOST_GROUPS_PER_CELL && j < share; j++)
         if (first + j < groups)
             widest = max(widest, starts[first + j + 1] - starts[first + j]);
     return widest;
 }
 
 //@ span_max
+// The widest of the $SPAN_PARTIALS partial spans.
+const int PARTIALS = $SPAN_PARTIALS;
 int compactSpanMax(int partial[], int count)
 {
     int widest = 0;
-    for (int j = 0; j < count; j++)
+    for (int j = 0; j < PARTIALS && j < count; j++)
         widest = max(widest, partial[j]);
     return widest;
 }

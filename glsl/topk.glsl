@@ -94,7 +94,7 @@ int topkExclusivePrefix(int counts[], int groupsBefore[])
     int c = thread.x;
     int g = c / constants.group;
     int total = groupsBefore[g];
-    for (int i = g * constants.group; i < c; i++)
-        total += counts[i];
+    for (int i = 0; i < constants.group && g * constants.group + i < c; i++)
+        total += counts[g * constants.group + i];
     return total;
 }

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One kernel `count(int n)` over 8 cells; `expect` is every cell's value, or -1 for GPUC_ERROR_LIMIT
- * with `where` in the message. */
+/* One kernel `count(int n)` over 8 cells; `expect` is every cell's value, or LIMIT for a run that
+ * fails with GPUC_ERROR_LIMIT (REFUSED: its creation does) with `where` in the message. */
 typedef struct loop_case {
     const char *what;
     const char *source;
@@ -19,6 +19,7 @@ typedef struct loop_case {
 } loop_case;
 
 #define LIMIT (-1.0f)
+#define REFUSED (-2.0f)
 
 static const loop_case cases[] = {
     {"for, under the budget", "float count(int n) {\n float c = 0.0;\n for (int i = 0; i < n; i++) c += 1.0;\n return c;\n}\n",
@@ -45,9 +46,19 @@ static const loop_case cases[] = {
     {"float counter", "float count(int n) {\n float c = 0.0;\n for (float f = 0.0; f < float(n); f += 1.0) c += 1.0;\n return c;\n}\n",
      100000, LIMIT, "line 3"},
     {"#define bound", "#define N 100000\nfloat count(int n) {\n float c = 0.0;\n for (int i = 0; i < N; i++) c += 1.0;\n return c;\n}\n",
-     0, LIMIT, "line 4"},
+     0, REFUSED, "line 4"},
+    {"#define bound, past the budget at run time",
+     "#define N 50000\nfloat count(int n) {\n float c = 0.0;\n for (int i = 0; i < n; i++) c += 1.0;\n"
+     " for (int i = 0; i < N; i++) c += 1.0;\n return c;\n}\n",
+     20000, LIMIT, "line 5"},
     {"const int bound", "const int N = 100000;\nfloat count(int n) {\n float c = 0.0;\n for (int i = 0; i < N; i++) c += 1.0;\n return c;\n}\n",
-     0, LIMIT, "line 4"},
+     0, REFUSED, "line 4"},
+    {"a const shadowed by a local is not trusted",
+     "const int N = 10;\nfloat count(int n) {\n float c = 0.0;\n int N = n;\n for (int i = 0; i < N; i++) c += 1.0;\n return c;\n}\n",
+     100000, LIMIT, "line 5"},
+    {"a counter written in the body is not counted",
+     "float count(int n) {\n float c = 0.0;\n for (int i = 0; i < 10; i++) { c += 1.0; if (c < float(n)) i = 0; }\n return c;\n}\n",
+     100000, LIMIT, "line 3"},
     {"two loops of 40,000", "float count(int n) {\n float c = 0.0;\n for (int i = 0; i < n; i++) c += 1.0;\n"
                             " for (int i = 0; i < n; i++) c += 1.0;\n return c;\n}\n",
      40000, LIMIT, "line 4"},
@@ -90,9 +101,20 @@ static const loop_case cases[] = {
 START_TEST(every_loop_is_right_or_refused)
 {
     const loop_case *t = &cases[_i];
-    gpuc_kernel *k;
-    ck_assert_msg(gpuc_create_kernel(gpu, t->source, &(gpuc_kernel_desc){.output = {8}}, &k) == GPUC_OK, "%s: %s",
-                  t->what, gpuc_errmsg(gpu));
+    gpuc_kernel *k = NULL;
+    gpuc_status created = gpuc_create_kernel(gpu, t->source, &(gpuc_kernel_desc){.output = {8}}, &k);
+    if (gpuc_get_info(gpu)->loop_budget == 0) { /* hardware: no budget, every case runs to the end */
+        if (created == GPUC_OK)
+            gpuc_kernel_free(k);
+        return;
+    }
+    if (t->expect == REFUSED) {
+        ck_assert_msg(created == GPUC_ERROR_LIMIT && k == NULL, "%s: %s", t->what, gpuc_status_name(created));
+        ck_assert_msg(strstr(gpuc_errmsg(gpu), t->where), "%s: \"%s\" lacks \"%s\"", t->what, gpuc_errmsg(gpu),
+                      t->where);
+        return;
+    }
+    ck_assert_msg(created == GPUC_OK, "%s: %s", t->what, gpuc_errmsg(gpu));
     gpuc_array *out = NULL;
     gpuc_status st = gpuc_run(k, (gpuc_arg[]){gpuc_arg_i32(t->n)}, 1, &out);
     if (t->expect == LIMIT) {

@@ -92,14 +92,16 @@ static char *search_steps(uint32_t span)
 
 static gpuc_status compact_source(gpuc *gpu, const char *const *sections, const flag_source *src, char **source)
 {
-    char block[16], group[16];
+    char block[16], group[16], partials[16];
     snprintf(block, sizeof block, "%d", COMPACT_BLOCK);
     snprintf(group, sizeof group, "%d", GATHER_GROUP);
+    snprintf(partials, sizeof partials, "%d", SPAN_PARTIALS);
     char *search = search_steps(src->span);
     if (!search)
         return gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "gpuc_compact: out of host memory");
     const char *fields[] = {"T",     algo_glsl_type(src->type), "BLOCK",  block,       "GROUP", group,
-                            "PARAMS", src->params,             "FLAG",   src->flag,   "SEARCH", search, NULL};
+                            "PARAMS", src->params,             "FLAG",   src->flag,   "SEARCH", search,
+                            "SPAN_PARTIALS", partials, NULL};
     gpuc_status st = algo_source(gpu, gpuc_glsl_compact, sections, fields, source);
     free(search);
     return st;

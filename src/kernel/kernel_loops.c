@@ -76,7 +76,7 @@ gpuc_status kernel_loops_check(gpuc_kernel *k, const char *source, const char *m
     loop_constant lc[GPUC_MAX_CONSTANTS];
     for (int i = 0; i < nconstants; i++)
         lc[i] = (loop_constant){constants[i].name, constants[i].value};
-    loop_bounds b = loop_budget_bounds(mask, scan, kernel, lc, nconstants);
+    loop_bounds b = loop_budget_bounds(source, mask, scan, kernel, lc, nconstants);
     if (b.nesting > LOOP_NESTING_MAX)
         return gpuc_fail(gpu, GPUC_ERROR_LIMIT,
                          "kernel '%s': its loops nest %d deep (%s is the innermost, helpers' loops counted where "

@@ -12,12 +12,21 @@
 
 /* ---- reading a `for` header ---- */
 
+/* Names a for header may use besides constants.<name>: global `const int N = ...;` and `#define N ...`. */
+#define NAMED_MAX 64
+typedef struct named_values {
+    loop_constant list[NAMED_MAX];
+    char names[NAMED_MAX][KERNEL_NAME_MAX];
+    int n;
+} named_values;
+
 typedef struct reader {
     const char *s;
     size_t pos, end;
     const loop_constant *constants;
     int nconstants;
     int depth;
+    const named_values *named;
 } reader;
 
 static void skip(reader *r)
@@ -95,12 +104,19 @@ static bool primary(reader *r, double *v)
     } else {
         char name[KERNEL_NAME_MAX];
         ok = false;
-        if (ident(r, name, sizeof name) && !strcmp(name, "constants") && eat(r, ".") && ident(r, name, sizeof name))
+        if (ident(r, name, sizeof name) && !strcmp(name, "constants") && eat(r, ".") && ident(r, name, sizeof name)) {
             for (int i = 0; i < r->nconstants && !ok; i++)
                 if (!strcmp(r->constants[i].name, name)) {
                     *v = r->constants[i].value;
                     ok = true;
                 }
+        } else if (r->named) {
+            for (int i = 0; i < r->named->n && !ok; i++)
+                if (!strcmp(r->named->list[i].name, name)) {
+                    *v = r->named->list[i].value;
+                    ok = true;
+                }
+        }
     }
     r->depth--;
     return ok;
@@ -262,10 +278,11 @@ typedef struct trips {
 } trips;
 
 /* The trip count of a for loop from its header, both bounds. */
-static trips for_trips(const char *mask, const loop_scan *scan, const loop_site *l, const loop_constant *c, int nc)
+static trips for_trips(const char *mask, const loop_scan *scan, const loop_site *l, const loop_constant *c, int nc,
+                       const named_values *named)
 {
     trips none = {0, -1};
-    reader r = {mask, l->header_open + 1, l->cond_begin, c, nc, 0};
+    reader r = {mask, l->header_open + 1, l->cond_begin, c, nc, 0, named};
     char var[KERNEL_NAME_MAX], name[KERNEL_NAME_MAX];
     bool is_uint = false;
     eat(&r, "const");
@@ -338,6 +355,113 @@ static trips for_trips(const char *mask, const loop_scan *scan, const loop_site 
         return none;
     int64_t count = (int64_t)n;
     return (trips){exact && !l->leaves_early ? count : 0, count};
+}
+
+/* ---- named values ---- */
+
+static bool is_keyword_before_value(const char *s, size_t b, size_t e)
+{
+    static const char *const words[] = {"return", "else", "case", "do", NULL};
+    for (int i = 0; words[i]; i++)
+        if (e - b == strlen(words[i]) && !strncmp(s + b, words[i], e - b))
+            return true;
+    return false;
+}
+
+/* How many times the mask declares `name` (an identifier right after another identifier, as in
+ * `int N`, `const float N`, a parameter `uint N`): a name declared once, globally, has one value. */
+static int declarations(const char *mask, const char *name)
+{
+    size_t n = strlen(name);
+    int count = 0;
+    for (const char *p = strstr(mask, name); p; p = strstr(p + 1, name)) {
+        if ((p > mask && is_ident_char(p[-1])) || is_ident_char(p[n]))
+            continue;
+        size_t e = (size_t)(p - mask);
+        while (e > 0 && strchr(" \t\r\n", mask[e - 1]))
+            e--;
+        size_t b = e;
+        while (b > 0 && is_ident_char(mask[b - 1]))
+            b--;
+        if (b < e && is_ident_start(mask[b]) && !is_keyword_before_value(mask, b, e))
+            count++;
+    }
+    return count;
+}
+
+static void add_named(named_values *nv, const char *name, size_t len, double value)
+{
+    if (nv->n == NAMED_MAX || len >= KERNEL_NAME_MAX || !whole(value))
+        return;
+    memcpy(nv->names[nv->n], name, len);
+    nv->names[nv->n][len] = '\0';
+    nv->list[nv->n] = (loop_constant){nv->names[nv->n], value};
+    nv->n++;
+}
+
+/* `#define NAME value` lines, unless the source has conditionals or #undef (then a macro's value
+ * could depend on them). A macro cannot be shadowed: every use of its name is replaced. */
+static void read_macros(const char *src, reader base, named_values *nv)
+{
+    for (const char *line = src; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+        const char *p = line;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p != '#')
+            continue;
+        for (p++; *p == ' ' || *p == '\t'; p++)
+            ;
+        if (!strncmp(p, "if", 2) || !strncmp(p, "el", 2) || !strncmp(p, "undef", 5)) {
+            nv->n = 0;
+            return;
+        }
+    }
+    for (const char *line = src; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+        const char *p = line;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (strncmp(p, "#define", 7) || (p[7] != ' ' && p[7] != '\t'))
+            continue;
+        for (p += 7; *p == ' ' || *p == '\t'; p++)
+            ;
+        const char *name = p;
+        while (is_ident_char(*p))
+            p++;
+        size_t len = (size_t)(p - name);
+        size_t end = strcspn(p, "\n");
+        if (!len || *p == '(' || (end && p[end - 1] == '\\'))
+            continue; /* function-like or continued: not a plain value */
+        reader r = base;
+        r.s = src;
+        r.pos = (size_t)(p - src);
+        r.end = r.pos + end;
+        double v;
+        if (expr(&r, &v) && at_end(&r))
+            add_named(nv, name, len, v);
+    }
+}
+
+/* Global `const int|uint NAME = value;` declared nowhere else. */
+static void read_global_consts(const char *mask, const loop_scan *scan, reader base, named_values *nv)
+{
+    size_t n = strlen(mask);
+    for (size_t i = 0; i < n; i++) {
+        for (int f = 0; f < scan->nfunctions; f++)
+            if (i >= scan->functions[f].body_begin && i <= scan->functions[f].body_end)
+                i = scan->functions[f].body_end + 1;
+        if (i >= n || strncmp(mask + i, "const", 5) || (i > 0 && is_ident_char(mask[i - 1])) ||
+            is_ident_char(mask[i + 5]))
+            continue;
+        reader r = base;
+        r.s = mask;
+        r.pos = i + 5;
+        r.end = n;
+        char name[KERNEL_NAME_MAX];
+        double v;
+        if ((eat(&r, "int") || eat(&r, "uint")) && ident(&r, name, sizeof name) && eat(&r, "=") && expr(&r, &v) &&
+            eat(&r, ";") && declarations(mask, name) == 1)
+            add_named(nv, name, strlen(name), v);
+    }
 }
 
 /* ---- totals ---- */
@@ -480,10 +604,14 @@ static int function_nesting(walker *w, int f)
     return w->fn_nesting[f] = deepest;
 }
 
-loop_bounds loop_budget_bounds(const char *mask, const loop_scan *scan, int kernel, const loop_constant *constants,
-                               int nconstants)
+loop_bounds loop_budget_bounds(const char *src, const char *mask, const loop_scan *scan, int kernel,
+                               const loop_constant *constants, int nconstants)
 {
     loop_bounds b = {0, LOOP_UNBOUNDED, -1, 0, -1};
+    named_values named = {.n = 0};
+    reader base = {.constants = constants, .nconstants = nconstants, .named = &named};
+    read_macros(src, base, &named);
+    read_global_consts(mask, scan, base, &named);
     int nl = scan->nloops, nf = scan->nfunctions;
     walker w = {mask, scan, constants, nconstants, calloc((size_t)nl + 1, sizeof(trips)),
                 malloc(((size_t)nf + 1) * sizeof(int64_t)), malloc(((size_t)nf + 1) * sizeof(int))};
@@ -494,8 +622,9 @@ loop_bounds loop_budget_bounds(const char *mask, const loop_scan *scan, int kern
         w.fn_nesting[f] = -1;
     }
     for (int l = 0; l < nl; l++)
-        w.loop_trips[l] = scan->loops[l].kind == LOOP_FOR ? for_trips(mask, scan, &scan->loops[l], constants, nconstants)
-                                                           : (trips){0, -1};
+        w.loop_trips[l] = scan->loops[l].kind == LOOP_FOR
+                              ? for_trips(mask, scan, &scan->loops[l], constants, nconstants, &named)
+                              : (trips){0, -1};
     int64_t most = function_most(&w, kernel);
     b.at_most = most >= CAP ? LOOP_UNBOUNDED : most;
     int64_t largest = 0;

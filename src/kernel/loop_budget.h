@@ -4,7 +4,8 @@
  * nest once helper calls are inlined (Mesa's compiler slows exponentially with nesting).
  * Counted exactly: `for (int|uint v = A; v < B; v++)` and its variants (<=, >, >=, != with a step of
  * one, += / -= a constant step) when A, B and the step are integer literals or constants.<name> (with
- * + - * / and parentheses) and v is not written elsewhere. A condition `v < B && other` bounds the
+ * + - * / and parentheses), names of global `const int` declarations or `#define` values (each
+ * declared once, in a source without #if or #undef), and v is not written elsewhere. A condition `v < B && other` bounds the
  * loop from above only (the JavaScript front end's capped loops). Anything else, while and do-while
  * loops included, has no upper bound and counts zero towards the lower one. */
 #ifndef GPUC_LOOP_BUDGET_H
@@ -36,7 +37,7 @@ typedef struct loop_bounds {
 } loop_bounds;
 
 /* The bounds of function `kernel` of the scan (calls into the other functions included). */
-loop_bounds loop_budget_bounds(const char *mask, const loop_scan *scan, int kernel, const loop_constant *constants,
-                               int nconstants);
+loop_bounds loop_budget_bounds(const char *src, const char *mask, const loop_scan *scan, int kernel,
+                               const loop_constant *constants, int nconstants);
 
 #endif
