@@ -28,6 +28,28 @@
  * 1 in unused dimensions; GLSL reserves `output`), and `constants.<name>` for each constant (compiled
  * in, as GPU.js does). The return type (float, int, vec2, vec3, vec4) is the type of an output cell.
  *
+ * LOOPS AND LLVMPIPE'S LOOP BUDGET. llvmpipe (gpuc_info.loop_budget = 65,535; 0 on hardware drivers)
+ * silently stops all the loops of one invocation after that many iterations in total, counting every
+ * loop (for, while, do-while, in helpers too) and every enclosing loop's iterations; a loop whose test
+ * is checked first spends one more on the test that ends it. gpuc never returns such a cut result:
+ *   - A kernel whose loops must run past the budget is refused at creation (GPUC_ERROR_LIMIT, naming
+ *     the loop's line and column: in a JavaScript kernel, its JavaScript line and column).
+ *   - A kernel whose loops may run past it (a bound given at run time, a while loop, a break) is
+ *     guarded: each loop notes how it ended, and a run in which llvmpipe cut a loop short fails with
+ *     GPUC_ERROR_LIMIT naming the kernel and the loop. gpuc_run and gpuc_run_map then return no
+ *     result; the dst of gpuc_run_to (and every map output) is marked unusable: reading it or passing
+ *     it to a kernel fails with GPUC_ERROR_LIMIT until it is written or run into again. This holds
+ *     for .pipeline runs too: the check follows each run of a guarded kernel. A guarded loop costs a
+ *     few instructions per iteration (5-15% on a tight loop; README "Limits").
+ *   - A kernel whose loops are bounded under the budget pays nothing. Bounds gpuc counts: `for (int
+ *     i = A; i < B; i++)` and its variants (<=, >, >=, !=, steps += / -= a constant, uint counters)
+ *     whose A, B and step are numbers, constants.<name>, global `const int` values or `#define`d
+ *     numbers, the counter written nowhere else; a test `i < B && more` bounds a loop from above.
+ *     Loops in helpers count where they are called, nested loops multiply.
+ * Loops may nest at most 12 deep (helpers' loops counted at their calls; GPUC_ERROR_LIMIT beyond),
+ * because Mesa's compiler doubles its time with every level. A `#define` whose body holds a loop or
+ * `break` is refused where there is a budget (gpuc must see every loop to guard it).
+ *
  * ERRORS. Every call that can fail returns a gpuc_status; the message behind the last failure is kept
  * per context (gpuc_errmsg) and names the kernel, the argument and the limit involved. A failed call
  * changes nothing it was given: outputs are set only on success.
@@ -186,7 +208,7 @@ typedef struct gpuc_stats {
     uint64_t readbacks;         /* device -> host copies */
     uint64_t bytes_uploaded;
     uint64_t bytes_read_back;
-    uint64_t loop_checks;       /* runs whose loops were guarded against llvmpipe's loop budget, then checked */
+    uint64_t loop_checks;       /* runs of guarded kernels, checked for loops llvmpipe cut short */
 } gpuc_stats;
 
 /* Fills *stats. Returns GPUC_ERROR_INVALID_ARGUMENT for NULL arguments or a failed context. */
@@ -208,7 +230,8 @@ GPUC_API gpuc_status gpuc_array_from_i32(gpuc *gpu, const int32_t *data, gpuc_di
  * host and the array. count must equal the array's value count (gpuc_array_values). Multi-dimensional
  * arrays are row-major: x fastest, then y, then z (a 2D array reads as h rows of w, as GPU.js returns
  * it). Reading a kernel result that was already read back (a kernel without .pipeline) copies from
- * host memory and touches no GPU. */
+ * host memory and touches no GPU. Reading an array a loop-budget cut left unusable (gpuc_run_to)
+ * fails with GPUC_ERROR_LIMIT; writing it makes it usable again. */
 GPUC_API gpuc_status gpuc_array_write_f32(gpuc_array *a, const float *data, size_t count);
 GPUC_API gpuc_status gpuc_array_write_i32(gpuc_array *a, const int32_t *data, size_t count);
 GPUC_API gpuc_status gpuc_array_read_f32(const gpuc_array *a, float *data, size_t count);
@@ -268,7 +291,9 @@ typedef struct gpuc_kernel_desc {
      * the kernel: a parameter it indexes n times is an n-D float array, any other a float. */
     const char *arg_types;
     /* GPU.js's loopMaxIterations: loops whose bound is not a compile-time constant stop after this
-     * many iterations. 0 means 1000 (GPU.js's default). */
+     * many iterations. 0 means 1000 (GPU.js's default). A value above llvmpipe's loop budget is
+     * accepted: such a loop is guarded, and a run that reaches the budget fails with GPUC_ERROR_LIMIT
+     * (see LOOPS AND LLVMPIPE'S LOOP BUDGET). */
     int loop_max_iterations;
     /* Math.random's seed: the same seed gives the same numbers in every run. 0 picks a new seed each
      * time a kernel is created (a new program each time). */
@@ -286,7 +311,9 @@ typedef struct gpuc_kernel_desc {
 
 /* Compiles `source` (see THE KERNEL CONTRACT) into a kernel. Syntax and type errors are reported
  * here, with the line and column in `source` and that line quoted. Programs are cached per context
- * by their generated GLSL, so creating the same kernel again does not recompile. */
+ * by their generated GLSL, so creating the same kernel again does not recompile. Loops that must run
+ * past llvmpipe's loop budget, or nest deeper than 12, fail with GPUC_ERROR_LIMIT (see LOOPS AND
+ * LLVMPIPE'S LOOP BUDGET). */
 GPUC_API gpuc_status gpuc_create_kernel(gpuc *gpu, const char *source, const gpuc_kernel_desc *desc,
                                gpuc_kernel **out);
 
@@ -355,11 +382,14 @@ static inline gpuc_arg gpuc_arg_i32(int32_t v)
 /* Runs the kernel over its whole output and returns the result as a new array (GPU.js's immutable
  * results). nargs must equal the kernel's parameter count; each argument's kind, type and number of
  * dimensions must match its parameter. Without .pipeline the result is read back before this returns;
- * with it, the result stays on the device and can be passed straight to the next kernel. */
+ * with it, the result stays on the device and can be passed straight to the next kernel. A run whose
+ * loops llvmpipe cut short fails with GPUC_ERROR_LIMIT and returns nothing. */
 GPUC_API gpuc_status gpuc_run(gpuc_kernel *k, const gpuc_arg *args, int nargs, gpuc_array **result);
 
 /* Like gpuc_run, but writes into an existing array `dst` (same cell type and cell count as the
- * kernel's output; it may not also be one of the arguments). Useful for ping-pong loops. */
+ * kernel's output; it may not also be one of the arguments). Useful for ping-pong loops. When
+ * llvmpipe cut the run's loops short (GPUC_ERROR_LIMIT), dst is left marked unusable: reading it or
+ * passing it to a kernel fails with GPUC_ERROR_LIMIT until it is written or run into again. */
 GPUC_API gpuc_status gpuc_run_to(gpuc_kernel *k, const gpuc_arg *args, int nargs, gpuc_array *dst);
 
 /* Runs a kernel map (a kernel with .map outputs) once: results[0] receives the result and
@@ -409,7 +439,8 @@ GPUC_API gpuc_status gpuc_array_write_png(const gpuc_array *a, const char *path)
  * JavaScript (strings, object literals, a.length, for...of, arrow functions, closures over outer
  * variables, assignments to arguments, arrays longer than 4, array constants, passing arrays to
  * helpers, recursion) fails with GPUC_ERROR_COMPILE and a message giving the construct and its
- * line:column in js_source. Each invocation's loops must stay under gpuc_info.loop_budget in total.
+ * line:column in js_source. Each invocation's loops must stay under gpuc_info.loop_budget in total:
+ * a kernel or run that does not fails with GPUC_ERROR_LIMIT naming the loop's JavaScript line:column.
  * Known differences from JavaScript: `var` is block-scoped like `let`, integer
  * results (Math.floor...) are int32, and helpers cannot recurse. */
 GPUC_API gpuc_status gpuc_create_kernel_js(gpuc *gpu, const char *js_source, const gpuc_kernel_desc *desc,
