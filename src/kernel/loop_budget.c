@@ -445,10 +445,13 @@ static void read_macros(const char *src, reader base, named_values *nv)
 static void read_global_consts(const char *mask, const loop_scan *scan, reader base, named_values *nv)
 {
     size_t n = strlen(mask);
+    int next = 0; /* functions come in source order: skip each body as it is reached */
     for (size_t i = 0; i < n; i++) {
-        for (int f = 0; f < scan->nfunctions; f++)
-            if (i >= scan->functions[f].body_begin && i <= scan->functions[f].body_end)
-                i = scan->functions[f].body_end + 1;
+        while (next < scan->nfunctions && i >= scan->functions[next].body_begin) {
+            if (i <= scan->functions[next].body_end)
+                i = scan->functions[next].body_end + 1;
+            next++;
+        }
         if (i >= n || strncmp(mask + i, "const", 5) || (i > 0 && is_ident_char(mask[i - 1])) ||
             is_ident_char(mask[i + 5]))
             continue;
