@@ -1,17 +1,13 @@
 /* loop_budget.h - how many loop iterations one invocation of a kernel runs, as far as its source
  * tells: a lower bound (to refuse a kernel that must exceed llvmpipe's budget at creation) and an
  * upper bound (a kernel that cannot exceed it needs no run-time guard), and how deeply its loops
- * nest once helper calls are inlined (Mesa's compiler slows exponentially with nesting).
- * Counted exactly: `for (int|uint v = A; v < B; v++)` and its variants (<=, >, >=, != with a step of
- * one, += / -= a constant step) when A, B and the step are integer literals or constants.<name> (with
- * + - * / and parentheses), names of global `const int` declarations or `#define` values (each
- * declared once, in a source without #if or #undef), and v is not written elsewhere. A condition `v < B && other` bounds the
- * loop from above only (the JavaScript front end's capped loops). Anything else, while and do-while
- * loops included, has no upper bound and counts zero towards the lower one. */
+ * nest once helper calls are inlined (Mesa's compiler slows exponentially with nesting). Loops whose
+ * trips loop_trips.h cannot count (while and do-while loops among them) have no upper bound and count
+ * zero towards the lower one. */
 #ifndef GPUC_LOOP_BUDGET_H
 #define GPUC_LOOP_BUDGET_H
 
-#include "kernel/loop_scan.h"
+#include "kernel/loop_trips.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -22,11 +18,6 @@
 
 /* The upper bound of a kernel whose loops are not all counted. */
 #define LOOP_UNBOUNDED INT64_MAX
-
-typedef struct loop_constant {
-    const char *name;
-    double value;
-} loop_constant;
 
 typedef struct loop_bounds {
     int64_t at_least;     /* iterations every invocation runs, at least */
