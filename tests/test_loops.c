@@ -94,6 +94,14 @@ static const loop_case cases[] = {
      2000, 2000, NULL},
     {"for (;;) past the budget", "float count(int n) {\n float c = 0.0;\n for (;;) {\n  c += 1.0;\n  if (c >= float(n)) break;\n }\n return c;\n}\n",
      70000, LIMIT, "line 3"},
+    {"a header over several lines, with comments",
+     "float count(int n) {\n float c = 0.0;\n for (int i = 0; // from zero\n      i < n; /* up to n */\n      i++)\n"
+     "  c += 1.0;\n return c + 0.5;\n}\n",
+     1000, 1000.5f, NULL},
+    {"a header over several lines, past the budget",
+     "float count(int n) {\n float c = 0.0;\n for (int i = 0; // from zero\n      i < n;\n      i++)\n"
+     "  c += 1.0;\n return c;\n}\n",
+     70000, LIMIT, "line 3, column 2"},
     {"a condition with side effects", "float count(int n) {\n float c = 0.0; int i = 0;\n while (i++ < n) c += 1.0;\n return c + float(i);\n}\n",
      100, 201, NULL},
 };

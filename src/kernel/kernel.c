@@ -190,7 +190,7 @@ static char *program_text(gpuc_kernel *k, const char *source, const char *mask, 
 {
     char *text = kernel_rewrite(source, mask, &k->sig);
     if (text && scan) { /* the rewrite keeps offsets, so the scan of the source fits it */
-        char *guarded = loop_guard_source(text, scan);
+        char *guarded = loop_guard_source(text, mask, scan);
         free(text);
         text = guarded;
     }

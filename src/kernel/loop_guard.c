@@ -54,11 +54,22 @@ static int by_offset(const void *a, const void *b)
     return x->order - y->order;
 }
 
-/* The text of [begin, end) of src, or `otherwise` when it is empty. */
-static void text_or(strbuf *t, const char *src, size_t begin, size_t end, const char *otherwise)
+/* Copies [begin, end) of src onto one line: comments (blank in the mask) and line breaks become
+ * spaces, so the copy cannot comment out what follows it or move later lines. */
+static void copy_code(strbuf *t, const char *src, const char *mask, size_t begin, size_t end)
+{
+    for (size_t i = begin; i < end; i++) {
+        char c = src[i];
+        bool comment = mask[i] == ' ' && c != ' ';
+        strbuf_append(t, comment || c == '\n' || c == '\r' ? " " : &c, 1);
+    }
+}
+
+/* The code of [begin, end) of src, or `otherwise` when it is empty. */
+static void code_or(strbuf *t, const char *src, const char *mask, size_t begin, size_t end, const char *otherwise)
 {
     if (end > begin)
-        strbuf_append(t, src + begin, end - begin);
+        copy_code(t, src, mask, begin, end);
     else
         strbuf_puts(t, otherwise);
 }
@@ -73,14 +84,14 @@ static size_t step_begin(const char *src, const loop_site *l)
     return b;
 }
 
-static void guard_loop(edits *e, const char *src, const loop_site *l, int id)
+static void guard_loop(edits *e, const char *src, const char *mask, const loop_site *l, int id)
 {
     strbuf t = {0};
     strbuf_printf(&t, "{bool gpuc_exit_%d = false; ", id);
     if (l->kind == LOOP_DO) {
         add(e, l->keyword, 0, ORDER_LOOP_BEGIN, &t);
         strbuf_puts(&t, "gpuc_continues((");
-        text_or(&t, src, l->cond_begin, l->cond_end, "true");
+        code_or(&t, src, mask, l->cond_begin, l->cond_end, "true");
         strbuf_printf(&t, "), gpuc_exit_%d)", id);
         add(e, l->cond_begin, l->cond_end - l->cond_begin, ORDER_LOOP_BEGIN, &t);
     } else {
@@ -88,9 +99,9 @@ static void guard_loop(edits *e, const char *src, const loop_site *l, int id)
          * iteration, before llvmpipe counts it, so a loop the budget stops just after its last
          * iteration has already set its flag. */
         if (l->kind == LOOP_FOR) /* hoisted, so that the condition's variables outlive the loop */
-            strbuf_append(&t, src + l->header_open + 1, l->init_end + 1 - (l->header_open + 1));
+            copy_code(&t, src, mask, l->header_open + 1, l->init_end + 1);
         strbuf_puts(&t, " if (gpuc_continues((");
-        text_or(&t, src, l->cond_begin, l->cond_end, "true");
+        code_or(&t, src, mask, l->cond_begin, l->cond_end, "true");
         strbuf_printf(&t, "), gpuc_exit_%d)) do", id);
         add(e, l->keyword, l->header_close + 1 - l->keyword, ORDER_LOOP_BEGIN, &t);
         strbuf_puts(&t, " while (gpuc_continues((");
@@ -99,10 +110,10 @@ static void guard_loop(edits *e, const char *src, const loop_site *l, int id)
         while (step_end > step && strchr(" \t\r\n", src[step_end - 1]))
             step_end--;
         if (step_end > step) {
-            strbuf_append(&t, src + step, step_end - step);
+            copy_code(&t, src, mask, step, step_end);
             strbuf_puts(&t, ", ");
         }
-        text_or(&t, src, l->cond_begin, l->cond_end, "true");
+        code_or(&t, src, mask, l->cond_begin, l->cond_end, "true");
         strbuf_printf(&t, "), gpuc_exit_%d));", id);
     }
     /* After it: a loop left neither by its test nor by a break was cut short. */
@@ -110,23 +121,23 @@ static void guard_loop(edits *e, const char *src, const loop_site *l, int id)
     add(e, l->end, 0, ORDER_LOOP_END + 2 * LOOP_SCAN_MAX_NESTING - l->depth, &t);
 }
 
-static void guard_break(edits *e, const char *src, const loop_break *b)
+static void guard_break(edits *e, const char *mask, const loop_break *b)
 {
     strbuf t = {0};
     strbuf_printf(&t, "{gpuc_exit_%d = true; ", b->loop + 1);
     add(e, b->at, 0, ORDER_BREAK_OPEN, &t);
-    const char *semi = strchr(src + b->at, ';');
+    const char *semi = strchr(mask + b->at, ';');
     strbuf_puts(&t, "}");
-    add(e, semi ? (size_t)(semi - src) + 1 : strlen(src), 0, ORDER_BREAK_CLOSE, &t);
+    add(e, semi ? (size_t)(semi - mask) + 1 : strlen(mask), 0, ORDER_BREAK_CLOSE, &t);
 }
 
-char *loop_guard_source(const char *src, const loop_scan *scan)
+char *loop_guard_source(const char *src, const char *mask, const loop_scan *scan)
 {
     edits e = {0};
     for (int i = 0; i < scan->nloops; i++)
-        guard_loop(&e, src, &scan->loops[i], i + 1);
+        guard_loop(&e, src, mask, &scan->loops[i], i + 1);
     for (int i = 0; i < scan->nbreaks; i++)
-        guard_break(&e, src, &scan->breaks[i]);
+        guard_break(&e, mask, &scan->breaks[i]);
     char *out = NULL;
     if (!e.failed) {
         qsort(e.list, (size_t)e.n, sizeof *e.list, by_offset);

@@ -18,8 +18,9 @@
 
 #include "kernel/loop_scan.h"
 
-/* The guarded copy of src (caller frees), or NULL when out of memory. src is the text the scan
- * read (offsets equal); loop i of the scan reports id i + 1. */
-char *loop_guard_source(const char *src, const loop_scan *scan);
+/* The guarded copy of src (caller frees), or NULL when out of memory. src has the offsets of mask,
+ * the mask the scan read (the kernel's source, or its length-keeping rewrite); loop i of the scan
+ * reports id i + 1. Lines stay where they were: copied conditions and steps are put on one line. */
+char *loop_guard_source(const char *src, const char *mask, const loop_scan *scan);
 
 #endif
