@@ -24,8 +24,13 @@ typedef struct edits {
     bool failed;
 } edits;
 
-static void add(edits *e, size_t at, size_t removed, int order, strbuf *text)
+/* Adds the edit replacing [at, at + removed) of src with text; the line breaks of what it removes
+ * follow the text, so later lines keep their numbers. */
+static void add(edits *e, const char *src, size_t at, size_t removed, int order, strbuf *text)
 {
+    for (size_t i = at; i < at + removed; i++)
+        if (src[i] == '\n')
+            strbuf_puts(text, "\n");
     char *t = strbuf_take(text);
     if (!t || e->failed) {
         free(t);
@@ -89,11 +94,11 @@ static void guard_loop(edits *e, const char *src, const char *mask, const loop_s
     strbuf t = {0};
     strbuf_printf(&t, "{bool gpuc_exit_%d = false; ", id);
     if (l->kind == LOOP_DO) {
-        add(e, l->keyword, 0, ORDER_LOOP_BEGIN, &t);
+        add(e, src, l->keyword, 0, ORDER_LOOP_BEGIN, &t);
         strbuf_puts(&t, "gpuc_continues((");
         code_or(&t, src, mask, l->cond_begin, l->cond_end, "true");
         strbuf_printf(&t, "), gpuc_exit_%d)", id);
-        add(e, l->cond_begin, l->cond_end - l->cond_begin, ORDER_LOOP_BEGIN, &t);
+        add(e, src, l->cond_begin, l->cond_end - l->cond_begin, ORDER_LOOP_BEGIN, &t);
     } else {
         /* for / while become `if (test) do BODY while (step, test);`: the test runs at the end of each
          * iteration, before llvmpipe counts it, so a loop the budget stops just after its last
@@ -103,7 +108,7 @@ static void guard_loop(edits *e, const char *src, const char *mask, const loop_s
         strbuf_puts(&t, " if (gpuc_continues((");
         code_or(&t, src, mask, l->cond_begin, l->cond_end, "true");
         strbuf_printf(&t, "), gpuc_exit_%d)) do", id);
-        add(e, l->keyword, l->header_close + 1 - l->keyword, ORDER_LOOP_BEGIN, &t);
+        add(e, src, l->keyword, l->header_close + 1 - l->keyword, ORDER_LOOP_BEGIN, &t);
         strbuf_puts(&t, " while (gpuc_continues((");
         size_t step = l->kind == LOOP_FOR ? step_begin(src, l) : l->header_close;
         size_t step_end = l->header_close;
@@ -118,17 +123,17 @@ static void guard_loop(edits *e, const char *src, const char *mask, const loop_s
     }
     /* After it: a loop left neither by its test nor by a break was cut short. */
     strbuf_printf(&t, " if (!gpuc_exit_%d) gpuc_loop_cut(%du);}", id, id);
-    add(e, l->end, 0, ORDER_LOOP_END + 2 * LOOP_SCAN_MAX_NESTING - l->depth, &t);
+    add(e, src, l->end, 0, ORDER_LOOP_END + 2 * LOOP_SCAN_MAX_NESTING - l->depth, &t);
 }
 
 static void guard_break(edits *e, const char *mask, const loop_break *b)
 {
     strbuf t = {0};
     strbuf_printf(&t, "{gpuc_exit_%d = true; ", b->loop + 1);
-    add(e, b->at, 0, ORDER_BREAK_OPEN, &t);
+    add(e, mask, b->at, 0, ORDER_BREAK_OPEN, &t);
     const char *semi = strchr(mask + b->at, ';');
     strbuf_puts(&t, "}");
-    add(e, semi ? (size_t)(semi - mask) + 1 : strlen(mask), 0, ORDER_BREAK_CLOSE, &t);
+    add(e, mask, semi ? (size_t)(semi - mask) + 1 : strlen(mask), 0, ORDER_BREAK_CLOSE, &t);
 }
 
 char *loop_guard_source(const char *src, const char *mask, const loop_scan *scan)
@@ -140,7 +145,8 @@ char *loop_guard_source(const char *src, const char *mask, const loop_scan *scan
         guard_break(&e, mask, &scan->breaks[i]);
     char *out = NULL;
     if (!e.failed) {
-        qsort(e.list, (size_t)e.n, sizeof *e.list, by_offset);
+        if (e.n > 1)
+            qsort(e.list, (size_t)e.n, sizeof *e.list, by_offset);
         strbuf sb = {0};
         size_t copied = 0;
         for (int i = 0; i < e.n; i++) {
