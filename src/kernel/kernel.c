@@ -253,9 +253,12 @@ static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_
         st = gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "kernel '%s': out of host memory generating GLSL", k->name);
         goto done;
     }
-    st = program_get(gpu, glsl, k->fragment, k->name, source, &k->program, &k->glsl);
-    if (st == GPUC_OK)
+    st = program_get(gpu, glsl, k->fragment, k->name, source, &k->cached);
+    if (st == GPUC_OK) {
+        k->program = k->cached->program;
+        k->glsl = k->cached->glsl;
         locate_uniforms(k);
+    }
 done:
     free(mask);
     free(rewritten);
@@ -327,6 +330,7 @@ void gpuc_kernel_destroy(gpuc_kernel *k)
             gpuc_array_destroy(k->upload[i]);
     if (k->targets[0])
         fragment_targets_free(k);
+    program_put(gpu, k->cached);
     free(k);
 }
 
