@@ -303,7 +303,9 @@ typedef struct gpuc_kernel_desc {
  * here, with the line and column in `source` and that line quoted. Programs are cached per context
  * by their generated GLSL (a hash lookup), so creating the same kernel again does not recompile while
  * a live kernel uses that program, or while it is among the most recently used unused ones
- * (gpuc_options.max_unused_programs); kernels of different constants are different programs. */
+ * (gpuc_options.max_unused_programs); kernels of different constants are different programs. A
+ * kernel with a 1D output (1D .threads for scatter) whose source never names outputSize gets its
+ * sizes as uniforms, so one program serves every length; otherwise the sizes are compiled in. */
 GPUC_API gpuc_status gpuc_create_kernel(gpuc *gpu, const char *source, const gpuc_kernel_desc *desc,
                                gpuc_kernel **out);
 
@@ -597,10 +599,9 @@ typedef struct gpuc_compact_desc {
      * (`float v[]` or `int v[]`), and returning int or float for cell thread.x: nonzero keeps it. */
     const char *predicate;
     gpuc_compact_method method;
-    /* *packed keeps the input's length: the survivors first, zeros after. A kernel's output size is
-     * compiled into its program, so a packed array of exactly *count cells needs a new program
-     * (compile and JIT, ~100-200 ms on llvmpipe) for every count not seen before in this context; a
-     * full-length one reuses one program per input length (repeated compaction, other thresholds). */
+    /* *packed keeps the input's length: the survivors first, zeros after (otherwise it holds exactly
+     * *count cells). Either way the programs do not depend on the count or the length: compacting
+     * again, with other thresholds or other data, compiles nothing new in this context. */
     bool full_length;
 } gpuc_compact_desc;
 

@@ -177,13 +177,28 @@ static bool has_loops(const char *mask)
 
 /* Cells each invocation computes: up to 16 for a loop-free kernel (llvmpipe's loop budget is per
  * invocation, so a kernel with loops gets one), fewer for small grids so that at least ~32 work groups
- * keep every core busy. */
+ * keep every core busy. A power of two: the count is compiled in, so kernels of nearby sizes that
+ * share a program (kernel_sizes_uniform) need at most five variants of it. */
 static int cells_per_invocation(const char *mask, size_t grid_cells)
 {
     if (has_loops(mask))
         return 1;
-    size_t per = grid_cells / (32 * CODEGEN_LOCAL_SIZE);
-    return per < 1 ? 1 : per > 16 ? 16 : (int)per;
+    size_t room = grid_cells / (32 * CODEGEN_LOCAL_SIZE);
+    int per = 1;
+    while (per < 16 && (size_t)per * 2 <= room)
+        per *= 2;
+    return per;
+}
+
+/* Whether the output size and grid can be uniforms set at each run rather than constants compiled in,
+ * so that one program serves every size (the algorithm drivers make kernels for each length they are
+ * given): when the grid is 1D, and the kernel's source never names outputSize (a constant there may
+ * size an array or unroll a loop). A 2D or 3D grid keeps its sizes compiled in: turning the flat
+ * cell into thread.x/y/z then divides by the grid's width, which costs 2-3.5x on a cheap kernel when
+ * the width is a uniform (measured on llvmpipe) and nothing when it is a constant. */
+static bool kernel_sizes_uniform(const char *source, gpuc_dims grid)
+{
+    return gpuc_dims_rank(grid) == 1 && !source_mentions(source, "outputSize");
 }
 
 static void locate_uniforms(gpuc_kernel *k)
@@ -191,6 +206,8 @@ static void locate_uniforms(gpuc_kernel *k)
     k->first_cell_location = glGetUniformLocation(k->program, "gpuc_first_cell");
     k->cell_count_location = glGetUniformLocation(k->program, "gpuc_cell_count");
     k->row_width_location = glGetUniformLocation(k->program, "gpuc_row_width");
+    k->output_size_location = glGetUniformLocation(k->program, "outputSize"); /* -1 when compiled in */
+    k->grid_location = glGetUniformLocation(k->program, "gpuc_grid");
     k->cell_end_location = glGetUniformLocation(k->program, "gpuc_cell_end");
     for (int i = 0, unit = 0; i < k->sig.nparams; i++) {
         const kernel_param *p = &k->sig.params[i];
@@ -246,8 +263,8 @@ static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_
         rewritten = wrapped;
     }
     k->cells_per_invocation = k->fragment ? 1 : cells_per_invocation(mask, k->grid_cells);
-    codegen_shape shape = {k->output, k->grid, k->scatter, k->cells_per_invocation, k->fragment, k->graphical,
-                           k->nmaps, k->maps};
+    codegen_shape shape = {k->output, k->grid, k->scatter, k->cells_per_invocation, kernel_sizes_uniform(source, k->grid),
+                           k->fragment, k->graphical, k->nmaps, k->maps};
     glsl = rewritten ? codegen_program(&k->sig, rewritten, shape, constants, nconstants) : NULL;
     if (!glsl) {
         st = gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "kernel '%s': out of host memory generating GLSL", k->name);

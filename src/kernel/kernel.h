@@ -31,6 +31,7 @@ struct gpuc_kernel {
     GLuint program;                       /* cached->program */
     const char *glsl;                     /* cached->glsl: valid while the kernel holds the reference */
     GLint first_cell_location, cell_count_location;
+    GLint output_size_location, grid_location; /* set at each run; -1 when the sizes are compiled in */
     GLint param_location[GPUC_MAX_ARGS];  /* scalars: the uniform; arrays: their size uniform */
     int image_unit[GPUC_MAX_ARGS];        /* arrays: the image unit they are bound to */
     gpuc_array *upload[GPUC_MAX_ARGS];    /* reused device copies of host-array arguments */
