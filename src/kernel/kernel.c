@@ -206,9 +206,9 @@ static void locate_uniforms(gpuc_kernel *k)
     k->first_cell_location = glGetUniformLocation(k->program, "gpuc_first_cell");
     k->cell_count_location = glGetUniformLocation(k->program, "gpuc_cell_count");
     k->row_width_location = glGetUniformLocation(k->program, "gpuc_row_width");
+    k->cell_end_location = glGetUniformLocation(k->program, "gpuc_cell_end");
     k->output_size_location = glGetUniformLocation(k->program, "outputSize"); /* -1 when compiled in */
     k->grid_location = glGetUniformLocation(k->program, "gpuc_grid");
-    k->cell_end_location = glGetUniformLocation(k->program, "gpuc_cell_end");
     for (int i = 0, unit = 0; i < k->sig.nparams; i++) {
         const kernel_param *p = &k->sig.params[i];
         char name[KERNEL_NAME_MAX + 16];
@@ -263,8 +263,8 @@ static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_
         rewritten = wrapped;
     }
     k->cells_per_invocation = k->fragment ? 1 : cells_per_invocation(mask, k->grid_cells);
-    codegen_shape shape = {k->output, k->grid, k->scatter, k->cells_per_invocation, kernel_sizes_uniform(source, k->grid),
-                           k->fragment, k->graphical, k->nmaps, k->maps};
+    codegen_shape shape = {k->output, k->grid, k->scatter, k->cells_per_invocation,
+                           kernel_sizes_uniform(source, k->grid), k->fragment, k->graphical, k->nmaps, k->maps};
     glsl = rewritten ? codegen_program(&k->sig, rewritten, shape, constants, nconstants) : NULL;
     if (!glsl) {
         st = gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "kernel '%s': out of host memory generating GLSL", k->name);
