@@ -44,7 +44,7 @@ EXAMPLE_COMMON := $(sort $(wildcard examples/common/*.c))
 EXAMPLE_BIN := $(EXAMPLE_SRC:examples/%.c=$(BUILD)/examples/%)
 
 
-.PHONY: all lib check examples tutorials bench call-overhead fuzz install installcheck uninstall deps deps-check glad clean help
+.PHONY: all lib check examples tutorials bench call-overhead soak fuzz install installcheck uninstall deps deps-check glad clean help
 .DEFAULT_GOAL := all
 
 all: lib
@@ -60,6 +60,8 @@ help:
 	@echo "  make examples        build the example programs into build/examples/"
 	@echo "  make call-overhead   instructions per kernel call, gpuc against a bare GL dispatch (callgrind)"
 	@echo "  make bench           the gauntlet rows (../shared/spec/gauntlet.md) beside their C oracles; BENCH_ARGS='--row topk --json f.json'"
+	@echo "  make soak            100,000 runs, 10,000 kernel creations, 1,000 contexts; fails if resident memory or"
+	@echo "                       open descriptors grow after a warm-up (SOAK_SCALE=0.2: the short version CI runs)"
 	@echo "  make tutorials       build the examples and run the three seed tutorials (scripts/run-tutorials.sh)"
 	@echo "  make install PREFIX=/usr/local   install header, libraries and gpuc.pc (pkg-config)"
 	@echo "  make installcheck    install into a scratch prefix and build a program with pkg-config against it"
@@ -149,6 +151,26 @@ bench: $(BENCH_BIN)
 	$(BENCH_BIN) $(BENCH_ARGS)
 tutorials:
 	scripts/run-tutorials.sh
+
+# The soak run watches the process's memory, so it is built without sanitizers (their quarantine and
+# shadow memory grow by design). Mesa's on-disk shader cache goes to a folder of its own, so that ten
+# thousand throwaway programs do not fill the user's cache.
+SOAK_SRC := $(sort $(wildcard tests/soak/*.c))
+SOAK_BIN := $(BUILD)/soak/gpuc-soak
+SOAK_SCALE ?= 1
+
+$(SOAK_BIN): $(SOAK_SRC) $(wildcard tests/soak/*.h) $(STATIC_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) -Iinclude -D_POSIX_C_SOURCE=200809L -std=c11 $(USER_WARNFLAGS) $(OPTFLAGS) $(CFLAGS) \
+		-o $@ $(SOAK_SRC) $(STATIC_LIB) $(LIBS) $(LDFLAGS)
+
+ifeq ($(SANITIZE),1)
+soak:
+	@echo "make soak measures the process's memory: run it without SANITIZE=1"; exit 2
+else
+soak: $(SOAK_BIN)
+	MESA_SHADER_CACHE_DIR=$(BUILD)/soak/mesa-cache $(SOAK_BIN) --scale $(SOAK_SCALE)
+endif
 
 # Sanitizer runs: leaks in gpuc are reported; Mesa's driver stays loaded (tests/fixture.c) so its own
 # unload-time allocation does not count against us.

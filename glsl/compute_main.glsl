@@ -7,6 +7,8 @@
 // lanes still touch neighbouring cells): on llvmpipe the fixed cost of an invocation is comparable to
 // a small kernel's work. gpuc uses more than one only for kernels without loops, because llvmpipe's
 // loop budget is per invocation.
+// thread_1d/2d/3d turn the flat cell into `thread` for a grid of that many dimensions (a 1D grid needs
+// no division: with the grid a uniform, a division is a real one per cell).
 
 //@ main
 layout(local_size_x = $LOCAL_SIZE) in;
@@ -22,12 +24,21 @@ void main()
         if (local_cell >= gpuc_cell_count)
             return;
         int cell = int(gpuc_first_cell + local_cell);
-        thread = ivec3(cell % gpuc_grid.x, (cell / gpuc_grid.x) % gpuc_grid.y, cell / (gpuc_grid.x * gpuc_grid.y));
+        $THREAD
         $BEFORE_KERNEL
         $CALL
         $STORE
     }
 }
+
+//@ thread_1d
+thread = ivec3(cell, 0, 0);
+
+//@ thread_2d
+thread = ivec3(cell % gpuc_grid.x, cell / gpuc_grid.x, 0);
+
+//@ thread_3d
+thread = ivec3(cell % gpuc_grid.x, (cell / gpuc_grid.x) % gpuc_grid.y, cell / (gpuc_grid.x * gpuc_grid.y));
 
 //@ gather_index
 uint index = local_cell;

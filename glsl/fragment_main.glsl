@@ -3,7 +3,8 @@
 // holds gpuc_row_width cells of the flat output (x fastest), so a 2D output no wider than the largest
 // target is laid out as GPU.js lays it out (pixel (x, y) is thread (x, y)), a 3D one as its z slices
 // stacked in y; a longer output is drawn as several tiles of rows, gpuc_first_cell saying where the
-// current tile starts. Pixels past the end of the output are discarded.
+// current tile starts. Pixels past the end of the output are discarded. `thread` comes from the flat
+// cell as in compute_main.glsl (thread_1d/2d/3d).
 
 //@ vertex
 #version 430
@@ -26,11 +27,20 @@ void main()
     int cell = gpuc_first_cell + int(gl_FragCoord.y) * gpuc_row_width + int(gl_FragCoord.x);
     if (cell >= gpuc_cell_end)
         discard;
-    thread = ivec3(cell % gpuc_grid.x, (cell / gpuc_grid.x) % gpuc_grid.y, cell / (gpuc_grid.x * gpuc_grid.y));
+    $THREAD
     $BEFORE_KERNEL
     $CALL
     $STORE
 }
+
+//@ thread_1d
+thread = ivec3(cell, 0, 0);
+
+//@ thread_2d
+thread = ivec3(cell % gpuc_grid.x, cell / gpuc_grid.x, 0);
+
+//@ thread_3d
+thread = ivec3(cell % gpuc_grid.x, (cell / gpuc_grid.x) % gpuc_grid.y, cell / (gpuc_grid.x * gpuc_grid.y));
 
 //@ call
 $RETURN_TYPE result = $KERNEL();

@@ -7,10 +7,18 @@
 // cannot see main() set it before the kernel reads it (Mesa, compiling a fragment shader) do not warn:
 // a debug context turns that warning into a failed call.
 ivec3 thread = ivec3(0);
+
+//@ sizes_const
 // The output size, 1 in absent dimensions (GPU.js's this.output; GLSL reserves `output`).
 const ivec3 outputSize = ivec3($OUT_X, $OUT_Y, $OUT_Z);
 // The grid of invocations: the output for an ordinary kernel, `.threads` for a scatter kernel.
 const ivec3 gpuc_grid = ivec3($GRID_X, $GRID_Y, $GRID_Z);
+
+//@ sizes_uniform
+// The output size and the grid of invocations (as in sizes_const), set at each run: the kernel's
+// source never names outputSize, so kernels of every size share this program.
+uniform ivec3 outputSize;
+uniform ivec3 gpuc_grid;
 
 //@ scatter
 // A scatter kernel sets this to the flat output cell its result goes to; left at -1, it writes nothing.

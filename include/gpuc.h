@@ -152,7 +152,20 @@ typedef struct gpuc_options {
     /* Compute or fragment programs. GPUC_BACKEND_DEFAULT reads GPUC_BACKEND ("compute" or
      * "fragment"; unset or "" means compute); anything else there fails gpuc_open. */
     gpuc_backend backend;
+    /* Compiled programs kept while no kernel uses them. A kernel's program is cached by its GLSL text
+     * (see gpuc_create_kernel); while a live kernel uses it, it is never deleted. Once every kernel
+     * using it has been freed it is "unused": kept, so that creating the same kernel again does not
+     * recompile, up to this many unused programs per context; past that the least recently used one
+     * is deleted (and compiled again if a kernel asks for it later). Each kept program holds its
+     * compiled code (on llvmpipe about 0.1-0.5 MB once it has run). 0 means
+     * GPUC_DEFAULT_UNUSED_PROGRAMS; GPUC_NO_UNUSED_PROGRAMS keeps none (a program goes with its last
+     * kernel); any other negative value fails gpuc_open with GPUC_ERROR_INVALID_ARGUMENT. */
+    int max_unused_programs;
 } gpuc_options;
+
+/* gpuc_options.max_unused_programs: the default (for 0), and the value that keeps none. */
+#define GPUC_DEFAULT_UNUSED_PROGRAMS 64
+#define GPUC_NO_UNUSED_PROGRAMS (-1)
 
 /* Opens a headless context. opts may be NULL (all defaults).
  * On success *gpu is a usable context. On failure *gpu is still set (unless memory for the handle
@@ -199,10 +212,13 @@ typedef struct gpuc_info {
 /* The device that was opened, or NULL for a NULL or failed context. */
 GPUC_API const gpuc_info *gpuc_get_info(const gpuc *gpu);
 
-/* Counters since gpuc_open, for tests and benchmarks. */
+/* Counters since gpuc_open (programs_held: the count now), for tests and benchmarks. */
 typedef struct gpuc_stats {
     uint64_t programs_compiled; /* GLSL programs compiled and linked (cache misses) */
     uint64_t program_cache_hits;
+    uint64_t programs_held;     /* programs the context holds now: used by live kernels, or unused and
+                                 * kept (at most gpuc_options.max_unused_programs of those) */
+    uint64_t programs_evicted;  /* unused programs deleted to stay within that bound */
     uint64_t dispatches;        /* glDispatchCompute calls, or draws on the fragment backend */
     uint64_t uploads;           /* host -> device copies */
     uint64_t readbacks;         /* device -> host copies */
@@ -311,9 +327,13 @@ typedef struct gpuc_kernel_desc {
 
 /* Compiles `source` (see THE KERNEL CONTRACT) into a kernel. Syntax and type errors are reported
  * here, with the line and column in `source` and that line quoted. Programs are cached per context
- * by their generated GLSL, so creating the same kernel again does not recompile. Loops that must run
- * past llvmpipe's loop budget, or nest deeper than 12, fail with GPUC_ERROR_LIMIT (see LOOPS AND
- * LLVMPIPE'S LOOP BUDGET). */
+ * by their generated GLSL (a hash lookup), so creating the same kernel again does not recompile while
+ * a live kernel uses that program, or while it is among the most recently used unused ones
+ * (gpuc_options.max_unused_programs); kernels of different constants are different programs. A
+ * kernel with a 1D output (1D .threads for scatter) whose source never names outputSize gets its
+ * sizes as uniforms, so one program serves every length; otherwise the sizes are compiled in.
+ * Loops that must run past llvmpipe's loop budget, or nest deeper than 12, fail with
+ * GPUC_ERROR_LIMIT (see LOOPS AND LLVMPIPE'S LOOP BUDGET). */
 GPUC_API gpuc_status gpuc_create_kernel(gpuc *gpu, const char *source, const gpuc_kernel_desc *desc,
                                gpuc_kernel **out);
 
@@ -331,7 +351,8 @@ GPUC_API int gpuc_kernel_map_count(const gpuc_kernel *k);
 GPUC_API const char *gpuc_kernel_map_name(const gpuc_kernel *k, int i);
 
 /* The complete GLSL compute (or, on the fragment backend, fragment) program gpuc made of the kernel (GPU.js's kernel.toString()): for reading
- * what runs, or compiling it elsewhere. Valid until the context closes; "" for NULL. */
+ * what runs, or compiling it elsewhere. Valid while the kernel lives (until gpuc_kernel_free or
+ * gpuc_close); "" for NULL. */
 GPUC_API const char *gpuc_kernel_glsl(const gpuc_kernel *k);
 
 /* One argument of a run. Build them with the helpers below. */
@@ -610,10 +631,9 @@ typedef struct gpuc_compact_desc {
      * (`float v[]` or `int v[]`), and returning int or float for cell thread.x: nonzero keeps it. */
     const char *predicate;
     gpuc_compact_method method;
-    /* *packed keeps the input's length: the survivors first, zeros after. A kernel's output size is
-     * compiled into its program, so a packed array of exactly *count cells needs a new program
-     * (compile and JIT, ~100-200 ms on llvmpipe) for every count not seen before in this context; a
-     * full-length one reuses one program per input length (repeated compaction, other thresholds). */
+    /* *packed keeps the input's length: the survivors first, zeros after (otherwise it holds exactly
+     * *count cells). Either way the programs do not depend on the count or the length: compacting
+     * again, with other thresholds or other data, compiles nothing new in this context. */
     bool full_length;
 } gpuc_compact_desc;
 

@@ -10,7 +10,8 @@
 
 #define GPUC_ERRMSG_MAX 2048
 
-typedef struct program_entry program_entry; /* kernel/program_cache.c */
+typedef struct program_entry program_entry; /* kernel/program_table.h */
+typedef struct program_table program_table; /* kernel/program_table.c */
 typedef struct js_registry js_registry;     /* js/api.c: gpuc_add_function / gpuc_add_native_function */
 
 struct gpuc {
@@ -21,7 +22,8 @@ struct gpuc {
     gpuc_stats stats;
     char errmsg[GPUC_ERRMSG_MAX];
     char gl_debug_error[512]; /* first error reported through KHR_debug since the last check */
-    program_entry *programs;  /* compiled programs, keyed by their GLSL text */
+    program_table *programs;  /* compiled programs, keyed by their GLSL text (made on first use) */
+    int max_unused_programs;  /* gpuc_options.max_unused_programs, resolved: programs no kernel uses kept */
     gpuc_array *arrays;       /* every live array, released by gpuc_close */
     gpuc_kernel *kernels;     /* every live kernel, released by gpuc_close */
     js_registry *js;          /* functions added for JavaScript kernels */

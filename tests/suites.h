@@ -21,7 +21,8 @@
     GPUC_SUITE(fragment) \
     GPUC_SUITE(graphical) \
     GPUC_SUITE(kernel_map) \
-    GPUC_SUITE(loops)
+    GPUC_SUITE(loops) \
+    GPUC_SUITE(program_cache)
 
 #define GPUC_SUITE(name) Suite *suite_##name(void);
 GPUC_TEST_SUITES

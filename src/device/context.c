@@ -147,6 +147,14 @@ gpuc_status gpuc_open(gpuc **out, const gpuc_options *opts)
     gpuc_status st = choose_backend(gpu, opts->backend, &backend);
     if (st != GPUC_OK)
         return st;
+    if (opts->max_unused_programs < GPUC_NO_UNUSED_PROGRAMS)
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
+                         "gpuc_options.max_unused_programs is %d; give a count, 0 for the default (%d) or "
+                         "GPUC_NO_UNUSED_PROGRAMS (-1) to keep none", opts->max_unused_programs,
+                         GPUC_DEFAULT_UNUSED_PROGRAMS);
+    gpu->max_unused_programs = opts->max_unused_programs == 0 ? GPUC_DEFAULT_UNUSED_PROGRAMS
+                               : opts->max_unused_programs < 0 ? 0
+                                                               : opts->max_unused_programs;
 
     char err[GPUC_ERRMSG_MAX];
     if (!egl_device_open(choice, gpu->debug, &gpu->device, err, sizeof err))

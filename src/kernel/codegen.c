@@ -151,21 +151,25 @@ static bool emit_main(strbuf *sb, const kernel_signature *sig, codegen_shape sha
     snprintf(per, sizeof per, "%d", shape.cells_per_invocation);
     const char *ret = glsl_type(sig->return_type);
     const char *call_fields[] = {"RETURN_TYPE", ret, "KERNEL", sig->name, NULL};
-    strbuf call = {0};
-    bool ok = glsl_emit(&call, main_file(shape), shape.graphical ? "call_graphical" : "call", call_fields);
+    static const char *const thread_section[] = {NULL, "thread_1d", "thread_2d", "thread_3d"};
+    strbuf call = {0}, thread = {0};
+    bool ok = glsl_emit(&call, main_file(shape), shape.graphical ? "call_graphical" : "call", call_fields) &&
+              glsl_emit(&thread, main_file(shape), thread_section[shape.grid.z ? 3 : shape.grid.y ? 2 : 1], NULL);
     if (shape.loop_guard) {
         strbuf_puts(&call, "\n        ");
         ok = ok && glsl_emit(&call, gpuc_glsl_kernel_prelude, "loop_report", NULL);
     }
-    ok = ok && !call.failed && !before->failed && !store->failed && !outs->failed;
+    ok = ok && !call.failed && !thread.failed && !before->failed && !store->failed && !outs->failed;
     const char *out = output_type(sig->return_type, shape);
     const char *main_fields[] = {"LOCAL_SIZE", local, "CELLS_PER_INVOCATION", per, "OUT_ELEMENT", out, "OUT_TYPE", out,
+                                 "THREAD", thread.data ? thread.data : "",
                                  "CALL", call.data ? call.data : "", "MAP_BLOCKS", outs->data ? outs->data : "",
                                  "MAP_OUTS", outs->data ? outs->data : "",
                                  "BEFORE_KERNEL", before->data ? before->data : "",
                                  "STORE", store->data ? store->data : "", NULL};
     ok = ok && glsl_emit(sb, main_file(shape), "main", main_fields);
     strbuf_free(&call);
+    strbuf_free(&thread);
     return ok;
 }
 
@@ -179,7 +183,9 @@ char *codegen_program(const kernel_signature *sig, const char *user_source, code
 
     strbuf_printf(&sb, "#version 430\n#line 1 %d\n", SOURCE_DECLARATIONS);
     const char *out_fields[] = {"OUT_X", ox, "OUT_Y", oy, "OUT_Z", oz, "GRID_X", gx, "GRID_Y", gy, "GRID_Z", gz, NULL};
-    bool ok = glsl_emit(&sb, gpuc_glsl_kernel_prelude, "prelude", out_fields);
+    bool ok = glsl_emit(&sb, gpuc_glsl_kernel_prelude, "prelude", NULL) &&
+              glsl_emit(&sb, gpuc_glsl_kernel_prelude, shape.sizes_uniform ? "sizes_uniform" : "sizes_const",
+                        out_fields);
     if (shape.scatter)
         ok = ok && glsl_emit(&sb, gpuc_glsl_kernel_prelude, "scatter", NULL);
     if (shape.graphical)

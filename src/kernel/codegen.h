@@ -35,6 +35,9 @@ typedef struct codegen_shape {
     gpuc_dims grid;   /* the invocations (thread's range): the output, or a scatter kernel's .threads */
     bool scatter;     /* the kernel chooses its output cell through outputIndex */
     int cells_per_invocation;
+    /* outputSize and the grid are uniforms set at each run (kernel_sizes_uniform), not constants:
+     * then the program does not depend on the sizes, and kernels of every size share it. */
+    bool sizes_uniform;
     bool fragment;    /* a fragment shader (fragment backend) instead of a compute shader */
     bool graphical;   /* a void kernel calling color(); its cells are RGBA8 pixels packed in ints */
     int nmaps;

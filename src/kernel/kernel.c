@@ -158,13 +158,28 @@ static bool has_loops(const char *mask)
 
 /* Cells each invocation computes: up to 16 for a loop-free kernel (llvmpipe's loop budget is per
  * invocation, so a kernel with loops gets one), fewer for small grids so that at least ~32 work groups
- * keep every core busy. */
+ * keep every core busy. A power of two: the count is compiled in, so kernels of nearby sizes that
+ * share a program (kernel_sizes_uniform) need at most five variants of it. */
 static int cells_per_invocation(const char *mask, size_t grid_cells)
 {
     if (has_loops(mask))
         return 1;
-    size_t per = grid_cells / (32 * CODEGEN_LOCAL_SIZE);
-    return per < 1 ? 1 : per > 16 ? 16 : (int)per;
+    size_t room = grid_cells / (32 * CODEGEN_LOCAL_SIZE);
+    int per = 1;
+    while (per < 16 && (size_t)per * 2 <= room)
+        per *= 2;
+    return per;
+}
+
+/* Whether the output size and grid can be uniforms set at each run rather than constants compiled in,
+ * so that one program serves every size (the algorithm drivers make kernels for each length they are
+ * given): when the grid is 1D, and the kernel's source never names outputSize (a constant there may
+ * size an array or unroll a loop). A 2D or 3D grid keeps its sizes compiled in: turning the flat
+ * cell into thread.x/y/z then divides by the grid's width, which costs 2-3.5x on a cheap kernel when
+ * the width is a uniform (measured on llvmpipe) and nothing when it is a constant. */
+static bool kernel_sizes_uniform(const char *source, gpuc_dims grid)
+{
+    return gpuc_dims_rank(grid) == 1 && !source_mentions(source, "outputSize");
 }
 
 static void locate_uniforms(gpuc_kernel *k)
@@ -173,6 +188,8 @@ static void locate_uniforms(gpuc_kernel *k)
     k->cell_count_location = glGetUniformLocation(k->program, "gpuc_cell_count");
     k->row_width_location = glGetUniformLocation(k->program, "gpuc_row_width");
     k->cell_end_location = glGetUniformLocation(k->program, "gpuc_cell_end");
+    k->output_size_location = glGetUniformLocation(k->program, "outputSize"); /* -1 when compiled in */
+    k->grid_location = glGetUniformLocation(k->program, "gpuc_grid");
     for (int i = 0, unit = 0; i < k->sig.nparams; i++) {
         const kernel_param *p = &k->sig.params[i];
         char name[KERNEL_NAME_MAX + 16];
@@ -199,8 +216,16 @@ static char *program_text(gpuc_kernel *k, const char *source, const char *mask, 
         free(text);
         text = wrapped;
     }
-    codegen_shape shape = {k->output, k->grid, k->scatter, k->cells_per_invocation, k->fragment, k->graphical,
-                           k->nmaps, k->maps, scan != NULL};
+    codegen_shape shape = {.output = k->output,
+                           .grid = k->grid,
+                           .scatter = k->scatter,
+                           .cells_per_invocation = k->cells_per_invocation,
+                           .sizes_uniform = kernel_sizes_uniform(source, k->grid),
+                           .fragment = k->fragment,
+                           .graphical = k->graphical,
+                           .nmaps = k->nmaps,
+                           .maps = k->maps,
+                           .loop_guard = scan != NULL};
     char *glsl = text ? codegen_program(&k->sig, text, shape, constants, nconstants) : NULL;
     free(text);
     return glsl;
@@ -216,8 +241,12 @@ static gpuc_status compile_program(gpuc_kernel *k, const char *source, const cha
     char *glsl = program_text(k, source, mask, k->loop_guard ? scan : NULL, constants, nconstants);
     if (!glsl)
         return gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "kernel '%s': out of host memory generating GLSL", k->name);
-    gpuc_status st = program_get(gpu, glsl, k->fragment, k->name, source, &k->program, &k->glsl);
+    gpuc_status st = program_get(gpu, glsl, k->fragment, k->name, source, &k->cached);
     free(glsl);
+    if (st == GPUC_OK) {
+        k->program = k->cached->program;
+        k->glsl = k->cached->glsl;
+    }
     if (st != GPUC_ERROR_COMPILE || !k->loop_guard)
         return st;
     char guarded_error[GPUC_ERRMSG_MAX / 2];
@@ -225,12 +254,12 @@ static gpuc_status compile_program(gpuc_kernel *k, const char *source, const cha
     char *plain = program_text(k, source, mask, NULL, constants, nconstants);
     if (!plain)
         return gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "kernel '%s': out of host memory generating GLSL", k->name);
-    GLuint program;
-    const char *text;
-    st = program_get(gpu, plain, k->fragment, k->name, source, &program, &text);
+    program_entry *unguarded;
+    st = program_get(gpu, plain, k->fragment, k->name, source, &unguarded);
     free(plain);
     if (st != GPUC_OK)
         return st; /* the user's own error, at the user's own line and column */
+    program_put(gpu, unguarded);
     return gpuc_fail(gpu, GPUC_ERROR_COMPILE,
                      "kernel '%s': the loop guard gpuc adds on %s made the kernel fail to compile, a bug in gpuc "
                      "(please report it with the kernel): %s", k->name, gpu->info.renderer, guarded_error);
@@ -284,8 +313,11 @@ static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_
 done:
     loop_scan_free(&scan);
     free(mask);
-    if (st != GPUC_OK)
+    if (st != GPUC_OK) {
         kernel_loops_free(k);
+        program_put(gpu, k->cached); /* a program compiled for a kernel refused after all */
+        k->cached = NULL;
+    }
     return st;
 }
 
@@ -360,6 +392,7 @@ void gpuc_kernel_destroy(gpuc_kernel *k)
     if (k->targets[0])
         fragment_targets_free(k);
     kernel_loops_free(k);
+    program_put(gpu, k->cached);
     free(k);
 }
 

@@ -27,9 +27,11 @@ struct gpuc_kernel {
     int row_width, tile_rows;
     GLuint targets[1 + CODEGEN_MAX_MAPS];
     GLint row_width_location, cell_end_location;
-    GLuint program;                       /* owned by the context's program cache */
-    const char *glsl;                     /* its text, owned by the cache too */
+    program_entry *cached;                /* the cache's entry: the kernel holds one reference */
+    GLuint program;                       /* cached->program */
+    const char *glsl;                     /* cached->glsl: valid while the kernel holds the reference */
     GLint first_cell_location, cell_count_location;
+    GLint output_size_location, grid_location; /* set at each run; -1 when the sizes are compiled in */
     GLint param_location[GPUC_MAX_ARGS];  /* scalars: the uniform; arrays: their size uniform */
     int image_unit[GPUC_MAX_ARGS];        /* arrays: the image unit they are bound to */
     gpuc_array *upload[GPUC_MAX_ARGS];    /* reused device copies of host-array arguments */

@@ -7,21 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct program_entry {
-    char *glsl;
-    GLuint program;
-    program_entry *next;
-};
-
 void gpuc_program_cache_clear(gpuc *gpu)
 {
-    while (gpu->programs) {
-        program_entry *e = gpu->programs;
-        gpu->programs = e->next;
-        glDeleteProgram(e->program);
-        free(e->glsl);
-        free(e);
-    }
+    program_table_clear(gpu);
 }
 
 /* One diagnostic of an info log: its source string, line, column (0 when not given) and text. */
@@ -166,17 +154,17 @@ static gpuc_status compile(gpuc *gpu, const char *glsl, bool fragment, const cha
 }
 
 gpuc_status program_get(gpuc *gpu, const char *glsl, bool fragment, const char *kernel_name,
-                        const char *user_source, GLuint *program, const char **cached_glsl)
+                        const char *user_source, program_entry **out)
 {
-    for (program_entry *e = gpu->programs; e; e = e->next) {
-        if (!strcmp(e->glsl, glsl)) {
-            gpu->stats.program_cache_hits++;
-            *program = e->program;
-            *cached_glsl = e->glsl;
-            return GPUC_OK;
-        }
+    uint64_t hash = program_hash(glsl);
+    program_entry *e = program_table_find(gpu, glsl, hash);
+    if (e) {
+        gpu->stats.program_cache_hits++;
+        program_table_acquire(gpu, e);
+        *out = e;
+        return GPUC_OK;
     }
-    program_entry *e = calloc(1, sizeof *e);
+    e = calloc(1, sizeof *e);
     char *copy = strdup(glsl);
     if (!e || !copy) {
         free(e);
@@ -191,9 +179,19 @@ gpuc_status program_get(gpuc *gpu, const char *glsl, bool fragment, const char *
     }
     gpu->stats.programs_compiled++;
     e->glsl = copy;
-    e->next = gpu->programs;
-    gpu->programs = e;
-    *program = e->program;
-    *cached_glsl = e->glsl;
+    e->hash = hash;
+    if (!program_table_add(gpu, e)) {
+        glDeleteProgram(e->program);
+        free(e);
+        free(copy);
+        return gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "out of host memory caching kernel '%s'", kernel_name);
+    }
+    *out = e;
     return GPUC_OK;
+}
+
+void program_put(gpuc *gpu, program_entry *e)
+{
+    if (e)
+        program_table_release(gpu, e);
 }

@@ -193,11 +193,22 @@ static void dispatch(gpuc_kernel *k, gpuc_array *const *dsts)
                     GL_BUFFER_UPDATE_BARRIER_BIT);
 }
 
+/* A program whose sizes are uniforms is shared by kernels of other sizes: set this kernel's. */
+static void bind_sizes(const gpuc_kernel *k)
+{
+    const gpuc_dims *d[] = {&k->output, &k->grid};
+    const GLint at[] = {k->output_size_location, k->grid_location};
+    for (int i = 0; i < 2; i++)
+        if (at[i] >= 0)
+            glUniform3i(at[i], (GLint)d[i]->x, d[i]->y ? (GLint)d[i]->y : 1, d[i]->z ? (GLint)d[i]->z : 1);
+}
+
 /* Runs the kernel into dsts[0] (and its map outputs into dsts[1..nmaps]). A run whose loops llvmpipe
  * cut short fails, and leaves the outputs marked truncated. */
 static gpuc_status run_into(gpuc_kernel *k, const gpuc_arg *args, gpuc_array *const *dsts)
 {
     glUseProgram(k->program);
+    bind_sizes(k);
     gpuc_status st = bind_args(k, args);
     if (st == GPUC_OK && k->loop_guard)
         st = kernel_loops_bind(k);

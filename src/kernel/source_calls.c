@@ -99,3 +99,12 @@ bool source_find_function(const char *mask, const char *name, gpuc_type *type)
     }
     return false;
 }
+
+bool source_mentions(const char *text, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = text; (p = strstr(p, name)) != NULL; p++)
+        if (!(p > text && is_ident_char(p[-1])) && !is_ident_char(p[n]))
+            return true;
+    return false;
+}

@@ -53,6 +53,10 @@ size_t source_next_call(const char *mask, const char *name, size_t from, size_t 
 /* Whether mask calls function `name` anywhere. */
 bool source_calls(const char *mask, const char *name);
 
+/* Whether the whole word `name` occurs anywhere in text. Given the unmasked source, comments and
+ * preprocessor lines count too: a conservative answer for "may the kernel use it". */
+bool source_mentions(const char *text, const char *name);
+
 bool is_ident_start(char c);
 bool is_ident_char(char c);
 

@@ -98,6 +98,7 @@ struct bare_gl_passes {
     bare_gl *gl;
     GLuint program, input_buffer, input_view, buffers[2], views[2];
     GLint first, count, size, step_at;
+    GLint sizes[2]; /* outputSize and gpuc_grid where they are uniforms (-1 where compiled in or unused) */
     size_t n, groups;
     bool has_array;
     float step;
@@ -133,6 +134,8 @@ bare_gl_passes *bare_gl_passes_prepare(bare_gl *b, const char *glsl, const char 
     s->count = glGetUniformLocation(s->program, "gpuc_cell_count");
     s->size = glGetUniformLocation(s->program, size_name);
     s->step_at = glGetUniformLocation(s->program, "step");
+    s->sizes[0] = glGetUniformLocation(s->program, "outputSize");
+    s->sizes[1] = glGetUniformLocation(s->program, "gpuc_grid");
     return s;
 }
 
@@ -148,6 +151,9 @@ int bare_gl_passes_run(void *vs, float *out)
         if (s->has_array)
             glBindImageTexture(0, from_view, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA32F);
         glUniform3i(s->size, (GLint)s->n, 1, 1);
+        for (int i = 0; i < 2; i++)
+            if (s->sizes[i] >= 0)
+                glUniform3i(s->sizes[i], (GLint)s->n, 1, 1);
         glUniform1f(s->step_at, s->step);
         glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 0, s->buffers[to], 0, (GLsizeiptr)(s->n * 4));
         glUniform1ui(s->first, 0);
