@@ -19,19 +19,6 @@ double probe_rss_mb(void)
     return (double)resident * (double)sysconf(_SC_PAGESIZE) / (1024.0 * 1024.0);
 }
 
-/* Whether descriptor `name` (an entry of /proc/self/fd) is a file of Mesa's on-disk shader cache: its
- * writer thread holds one open for a moment while it stores a program, which is not ours to count. */
-static bool shader_cache_file(const char *name)
-{
-    char link[64], target[512];
-    snprintf(link, sizeof link, "/proc/self/fd/%s", name);
-    ssize_t n = readlink(link, target, sizeof target - 1);
-    if (n < 0)
-        return false;
-    target[n] = '\0';
-    return strstr(target, "/mesa_shader_cache") != NULL;
-}
-
 int probe_fds(void)
 {
     DIR *d = opendir("/proc/self/fd");
@@ -39,7 +26,7 @@ int probe_fds(void)
         return -1;
     int n = 0;
     for (struct dirent *e; (e = readdir(d)) != NULL;)
-        if (e->d_name[0] != '.' && !shader_cache_file(e->d_name))
+        if (e->d_name[0] != '.')
             n++;
     closedir(d);
     return n - 1; /* not the descriptor opendir itself holds */
