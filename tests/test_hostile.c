@@ -1,0 +1,128 @@
+/* test_hostile.c - inputs written to break gpuc: sizes whose products overflow, constants beyond float
+ * range, sources nested far deeper than any kernel needs, writes to read-only arrays, preprocessor
+ * tricks and JavaScript's legacy number forms. Each must give the right answer or a clear error, never
+ * a crash or a silently wrong result. */
+#include "fixture.h"
+#include "suites.h"
+
+#include <float.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static gpuc_status create(const char *src, gpuc_kernel_desc desc, bool js)
+{
+    gpuc_kernel *k = NULL;
+    gpuc_status st = js ? gpuc_create_kernel_js(gpu, src, &desc, &k) : gpuc_create_kernel(gpu, src, &desc, &k);
+    if (st != GPUC_OK)
+        ck_assert_ptr_null(k);
+    gpuc_kernel_free(k);
+    return st;
+}
+
+/* Creates and runs a kernel without arguments, returning its first output value. */
+static float run_first(const char *src, gpuc_kernel_desc desc, bool js)
+{
+    gpuc_kernel *k;
+    if (js)
+        ck_assert_gpuc_ok(gpuc_create_kernel_js(gpu, src, &desc, &k));
+    else
+        ck_assert_gpuc_ok(gpuc_create_kernel(gpu, src, &desc, &k));
+    gpuc_array *r;
+    ck_assert_gpuc_ok(gpuc_run(k, NULL, 0, &r));
+    size_t n = gpuc_array_values(r);
+    float *v = fixture_take_floats(r, n);
+    float first = v[0];
+    free(v);
+    gpuc_kernel_free(k);
+    return first;
+}
+
+/* ---- sizes ---------------------------------------------------------------------------------- */
+
+START_TEST(size_products_that_overflow_are_refused)
+{
+    /* 2^31 * 2^31 * 4 = 2^64 wrapped to 0 cells (and the fragment backend divided by it). */
+    const gpuc_dims wraps[] = {{1u << 31, 1u << 31, 4}, {UINT32_MAX, UINT32_MAX, UINT32_MAX}, {1u << 16, 1u << 16, 1u << 16}};
+    for (size_t i = 0; i < sizeof wraps / sizeof wraps[0]; i++) {
+        gpuc_dims d = wraps[i];
+        char sizes[64];
+        snprintf(sizes, sizeof sizes, "{%u, %u, %u}", d.x, d.y, d.z);
+        ck_assert_gpuc_fails(create("float k() { return 1.0; }", (gpuc_kernel_desc){.output = d}, false),
+                             GPUC_ERROR_LIMIT, sizes);
+        ck_assert_gpuc_fails(create("function () { return 1; }", (gpuc_kernel_desc){.output = d}, true),
+                             GPUC_ERROR_LIMIT, sizes);
+        gpuc_array *a = NULL;
+        ck_assert_gpuc_fails(gpuc_array_new(gpu, GPUC_FLOAT, d, &a), GPUC_ERROR_LIMIT, sizes);
+        ck_assert_ptr_null(a);
+        ck_assert_gpuc_fails(gpuc_array_from_f32(gpu, (float[1]){0}, d, &a), GPUC_ERROR_LIMIT, sizes);
+    }
+    if (!fixture_fragment_backend()) {
+        gpuc_kernel_desc scatter = {.output = {16}, .threads = {1u << 31, 1u << 31, 4}, .scatter = true};
+        ck_assert_gpuc_fails(create("float k() { return 1.0; }", scatter, false), GPUC_ERROR_LIMIT,
+                             "{2147483648, 2147483648, 4}");
+    }
+    /* The context still works. */
+    ck_assert_float_eq(run_first("float k() { return 2.0; }", (gpuc_kernel_desc){.output = {3}}, false), 2.0f);
+}
+END_TEST
+
+/* ---- constants ------------------------------------------------------------------------------ */
+
+START_TEST(float_constants_beyond_float_range_are_refused)
+{
+    const double too_big[] = {1e300, -1e39, 3.5e38};
+    for (size_t i = 0; i < sizeof too_big / sizeof too_big[0]; i++) {
+        gpuc_kernel_desc d = {.output = {1}, .constants = {{"big", too_big[i]}}};
+        ck_assert_gpuc_fails(create("float k() { return constants.big; }", d, false), GPUC_ERROR_INVALID_ARGUMENT,
+                             "constant \"big\"");
+        ck_assert_msg(strstr(gpuc_errmsg(gpu), "float range"), "%s", gpuc_errmsg(gpu));
+        ck_assert_gpuc_fails(create("function () { return this.constants.big; }", d, true),
+                             GPUC_ERROR_INVALID_ARGUMENT, "constant \"big\"");
+        d.constants[0].type = GPUC_FLOAT;
+        ck_assert_gpuc_fails(create("float k() { return constants.big; }", d, false), GPUC_ERROR_INVALID_ARGUMENT,
+                             "float range");
+    }
+    /* A whole number beyond int32 forced to int is refused too; the largest float still works. */
+    ck_assert_gpuc_fails(create("float k() { return float(constants.n); }",
+                                (gpuc_kernel_desc){.output = {1}, .constants = {{"n", 4294967296.0, GPUC_INT}}}, false),
+                         GPUC_ERROR_INVALID_ARGUMENT, "not a 32-bit integer");
+    gpuc_kernel_desc max = {.output = {1}, .constants = {{"big", FLT_MAX}}};
+    ck_assert_float_eq(run_first("float k() { return constants.big; }", max, false), FLT_MAX);
+    ck_assert_float_eq(run_first("function () { return this.constants.big; }", max, true), FLT_MAX);
+}
+END_TEST
+
+/* ---- JavaScript numbers --------------------------------------------------------------------- */
+
+START_TEST(js_legacy_octal_literals_read_as_javascript_does)
+{
+    /* Non-strict JavaScript: 0 followed by octal digits is octal; with an 8 or 9 it is decimal. */
+    static const struct { const char *literal; float value; } cases[] = {
+        {"017", 15}, {"0777", 511}, {"00", 0}, {"019", 19}, {"08", 8}, {"08.5", 8.5f}, {"019e1", 190}, {"0.5", 0.5f},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char src[96];
+        snprintf(src, sizeof src, "function () { return %s; }", cases[i].literal);
+        float got = run_first(src, (gpuc_kernel_desc){.output = {1}}, true);
+        ck_assert_msg(got == cases[i].value, "%s read as %g, JavaScript reads %g", cases[i].literal, got,
+                      cases[i].value);
+    }
+    /* An octal literal takes no fraction or exponent: JavaScript refuses these. */
+    ck_assert_gpuc_fails(create("function () { return 017.5; }", (gpuc_kernel_desc){.output = {1}}, true),
+                         GPUC_ERROR_COMPILE, "1:");
+    ck_assert_gpuc_fails(create("function () { return 017e1; }", (gpuc_kernel_desc){.output = {1}}, true),
+                         GPUC_ERROR_COMPILE, "017e1");
+}
+END_TEST
+
+Suite *suite_hostile(void)
+{
+    Suite *s = suite_create("hostile");
+    TCase *tc = fixture_tcase("hostile");
+    tcase_add_test(tc, size_products_that_overflow_are_refused);
+    tcase_add_test(tc, float_constants_beyond_float_range_are_refused);
+    tcase_add_test(tc, js_legacy_octal_literals_read_as_javascript_does);
+    suite_add_tcase(s, tc);
+    return s;
+}
