@@ -6,6 +6,7 @@
 #include "kernel/loop_budget.h"
 #include "kernel/program_cache.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,9 @@ static bool is_reserved(const char *s)
             return true;
     return false;
 }
+
+/* The smallest magnitude that rounds to infinity as a float: half an ulp above FLT_MAX. */
+#define FLOAT_OVERFLOW 0x1.ffffffp127
 
 static gpuc_status resolve_constants(gpuc *gpu, const char *kname, const gpuc_kernel_desc *desc,
                                      resolved_constant *out, int *count)
@@ -63,6 +67,10 @@ static gpuc_status resolve_constants(gpuc *gpu, const char *kname, const gpuc_ke
             return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
                              "kernel '%s': constant \"%s\" is declared int but its value %g is not a 32-bit integer",
                              kname, c->name, c->value);
+        if (type == GPUC_FLOAT && fabs(c->value) >= FLOAT_OVERFLOW)
+            return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
+                             "kernel '%s': constant \"%s\" is %g, beyond the float range (+-%.9g): as a float it "
+                             "would be infinite", kname, c->name, c->value, (double)FLT_MAX);
         snprintf(out[n].name, sizeof out[n].name, "%s", c->name);
         out[n].type = type;
         out[n].value = c->value;
