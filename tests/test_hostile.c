@@ -116,6 +116,49 @@ START_TEST(js_legacy_octal_literals_read_as_javascript_does)
 }
 END_TEST
 
+/* ---- writes to read-only arrays ------------------------------------------------------------- */
+
+START_TEST(writes_to_array_parameters_are_refused)
+{
+    static const struct { const char *src, *where; } writes[] = {
+        {"float k(float a[]) {\n    a[thread.x] = 5.0;\n    return a[thread.x];\n}", "line 2, column 5"},
+        {"float k(float a[]) { a[thread.x] += 1.0; return 0.0; }", "column 22"},
+        {"float k(float a[]) { a[thread.x]++; return 0.0; }", "column 22"},
+        {"float k(float a[]) { ++a[thread.x]; return 0.0; }", "column 24"},
+        {"float k(float a[]) { float x = 0.0; x = --a [ thread.x ]; return x; }", "column 43"},
+        {"float k(float m[][]) { m[thread.y][thread.x] = 1.0; return 0.0; }", "column 24"},
+        {"float k(float m[][]) { m[0]\n[1] *= 2.0; return 0.0; }", "line 1, column 24"},
+        {"float k(vec4 v[]) { v[thread.x].xy = vec2(1.0); return 0.0; }", "column 21"},
+        {"int k(int a[]) { a[0] <<= 1; return 0; }", "column 18"},
+    };
+    for (size_t i = 0; i < sizeof writes / sizeof writes[0]; i++) {
+        ck_assert_gpuc_fails(create(writes[i].src, (gpuc_kernel_desc){.output = {4}}, false), GPUC_ERROR_COMPILE,
+                             "array parameter `");
+        ck_assert_msg(strstr(gpuc_errmsg(gpu), writes[i].where) && strstr(gpuc_errmsg(gpu), "read-only"),
+                      "%s: message \"%s\" lacks \"%s\"", writes[i].src, gpuc_errmsg(gpu), writes[i].where);
+    }
+    /* Reads that look like writes are not. */
+    float a[4] = {1, 2, 3, 4};
+    gpuc_kernel *k;
+    ck_assert_gpuc_ok(gpuc_create_kernel(gpu,
+                                         "float k(float a[]) {\n"
+                                         "    float b[4]; int x = 0;\n"
+                                         "    b[int(a[0])] = 1.0;                   // a local array is writable\n"
+                                         "    bool same = a[0] == 1.0, le = a[1] <= 2.0, ge = a[2] >= a[1];\n"
+                                         "    float s = x+++a[thread.x];            // x++ + a[...]\n"
+                                         "    return same && le && ge && a[3] != 0.0 ? s + b[1] : -1.0;\n"
+                                         "}",
+                                         &(gpuc_kernel_desc){.output = {4}}, &k));
+    gpuc_array *r;
+    ck_assert_gpuc_ok(gpuc_run(k, (gpuc_arg[]){gpuc_arg_host_f32(a, (gpuc_dims){4})}, 1, &r));
+    float *v = fixture_take_floats(r, 4);
+    for (int i = 0; i < 4; i++)
+        ck_assert_float_eq(v[i], a[i] + 1.0f);
+    free(v);
+    gpuc_kernel_free(k);
+}
+END_TEST
+
 Suite *suite_hostile(void)
 {
     Suite *s = suite_create("hostile");
@@ -123,6 +166,7 @@ Suite *suite_hostile(void)
     tcase_add_test(tc, size_products_that_overflow_are_refused);
     tcase_add_test(tc, float_constants_beyond_float_range_are_refused);
     tcase_add_test(tc, js_legacy_octal_literals_read_as_javascript_does);
+    tcase_add_test(tc, writes_to_array_parameters_are_refused);
     suite_add_tcase(s, tc);
     return s;
 }

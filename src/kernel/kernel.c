@@ -79,7 +79,7 @@ static gpuc_status resolve_constants(gpuc *gpu, const char *kname, const gpuc_ke
     return GPUC_OK;
 }
 
-static gpuc_status check_params(gpuc *gpu, const char *kname, const kernel_signature *sig,
+static gpuc_status check_params(gpuc *gpu, const char *kname, const char *mask, const kernel_signature *sig,
                                 const resolved_constant *constants, int nconstants)
 {
     int arrays = 0;
@@ -94,6 +94,16 @@ static gpuc_status check_params(gpuc *gpu, const char *kname, const kernel_signa
                 return gpuc_fail(gpu, GPUC_ERROR_COMPILE, "kernel '%s': parameter `%s` has a constant's name; "
                                  "constants are read as constants.%s", kname, p->name, p->name);
         arrays += p->rank > 0;
+    }
+    int written;
+    size_t write_at = kernel_array_write(mask, sig, &written);
+    if (write_at != (size_t)-1) {
+        int line, col;
+        source_position(mask, write_at, &line, &col);
+        return gpuc_fail(gpu, GPUC_ERROR_COMPILE,
+                         "kernel '%s': line %d, column %d: writes to array parameter `%s`, but kernel arguments are "
+                         "read-only (a kernel returns its output cell; copy the value into a local variable to "
+                         "change it)", kname, line, col, sig->params[written].name);
     }
     if (arrays > gpu->info.max_image_units)
         return gpuc_fail(gpu, GPUC_ERROR_LIMIT,
@@ -228,7 +238,7 @@ static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_
     snprintf(k->name, sizeof k->name, "%s", desc->name ? desc->name : k->sig.name);
     st = resolve_constants(gpu, k->name, desc, constants, &nconstants);
     if (st == GPUC_OK)
-        st = check_params(gpu, k->name, &k->sig, constants, nconstants);
+        st = check_params(gpu, k->name, mask, &k->sig, constants, nconstants);
     if (st == GPUC_OK)
         st = check_loop_budget(gpu, k->name, mask, &k->sig, constants, nconstants);
     if (st == GPUC_OK)

@@ -80,3 +80,86 @@ char *kernel_rewrite(const char *src, const char *mask, const kernel_signature *
     }
     return out;
 }
+
+/* The offset just past the index chain `[..][..]` (and any `.xyz` swizzle) that starts at open. */
+static size_t access_end(const char *mask, size_t open, size_t end)
+{
+    size_t i = open;
+    for (;;) {
+        int depth = 0;
+        for (; i < end; i++) {
+            if (mask[i] == '[')
+                depth++;
+            else if (mask[i] == ']' && --depth == 0)
+                break;
+        }
+        if (i >= end)
+            return end;
+        size_t next = skip_spaces(mask, i + 1, end);
+        if (next < end && mask[next] == '[') {
+            i = next;
+            continue;
+        }
+        while (next < end && mask[next] == '.') { /* v[i].x = ...: a vecN cell's component */
+            next = skip_spaces(mask, next + 1, end);
+            while (next < end && is_ident_char(mask[next]))
+                next++;
+            next = skip_spaces(mask, next, end);
+        }
+        return next;
+    }
+}
+
+/* Whether the text at i starts an assignment (`=`, `+=`, `<<=`, ...) or a postfix `++` / `--`. */
+static bool starts_write(const char *s, size_t i, size_t end)
+{
+    char c0 = i < end ? s[i] : '\0', c1 = i + 1 < end ? s[i + 1] : '\0', c2 = i + 2 < end ? s[i + 2] : '\0';
+    if (c0 == '=')
+        return c1 != '=';
+    if (c1 == '=' && strchr("+-*/%&|^", c0))
+        return true;
+    if ((c0 == '+' || c0 == '-') && c1 == c0)
+        return true;
+    return (c0 == '<' || c0 == '>') && c1 == c0 && c2 == '=';
+}
+
+/* Whether a prefix `++` / `--` stands right before offset name (spaces skipped). A run of n `+` is read
+ * greedily as `++` pairs, so it ends in `++` exactly when n is even. */
+static bool after_prefix_update(const char *mask, size_t name)
+{
+    size_t i = name;
+    while (i > 0 && (mask[i - 1] == ' ' || mask[i - 1] == '\t' || mask[i - 1] == '\n' || mask[i - 1] == '\r'))
+        i--;
+    if (i == 0 || (mask[i - 1] != '+' && mask[i - 1] != '-'))
+        return false;
+    char sign = mask[i - 1];
+    size_t run = 0;
+    while (i > 0 && mask[i - 1] == sign) {
+        i--;
+        run++;
+    }
+    return run % 2 == 0;
+}
+
+size_t kernel_array_write(const char *mask, const kernel_signature *sig, int *param)
+{
+    for (size_t i = sig->body_begin; i < sig->body_end; i++) {
+        if (!is_ident_start(mask[i]) || is_ident_char(mask[i - 1]))
+            continue;
+        size_t e = i;
+        while (is_ident_char(mask[e]))
+            e++;
+        size_t open = skip_spaces(mask, e, sig->body_end);
+        if (mask[open] == '[' && previous_char(mask, i) != '.' && is_array_param(sig, mask + i, e - i)) {
+            size_t after = access_end(mask, open, sig->body_end);
+            if (after_prefix_update(mask, i) || starts_write(mask, after, sig->body_end)) {
+                for (int p = 0; p < sig->nparams; p++)
+                    if (strlen(sig->params[p].name) == e - i && !strncmp(sig->params[p].name, mask + i, e - i))
+                        *param = p;
+                return i;
+            }
+        }
+        i = e - 1;
+    }
+    return (size_t)-1;
+}
