@@ -18,7 +18,8 @@
  * THE KERNEL CONTRACT. A kernel is GLSL (4.30) source whose LAST function is the kernel; functions
  * before it are helpers. Its parameters name the arguments:
  *   - `float a[]`, `int a[]`, `vecN a[]` (1D), `float a[][]` (2D, read as a[y][x]), `float a[][][]`
- *     (3D, a[z][y][x]): arrays. They are read-only and live in device buffers; gpuc reads them through
+ *     (3D, a[z][y][x]): arrays. They are read-only (a write such as `a[i] = x` or `a[i]++` is refused
+ *     at creation, GPUC_ERROR_COMPILE) and live in device buffers; gpuc reads them through
  *     the fastest binding it has (an image view of the buffer), so inside the kernel `a[i]` is the only
  *     way to use them (no a.length, no passing `a` to a helper). An index outside the array reads 0.
  *     A `vec4 a[]` parameter also takes a 1D float array (device or host) and reads it four values per
@@ -27,6 +28,10 @@
  * Predeclared: `ivec3 thread` (the cell being computed), `const ivec3 outputSize` (the output size,
  * 1 in unused dimensions; GLSL reserves `output`), and `constants.<name>` for each constant (compiled
  * in, as GPU.js does). The return type (float, int, vec2, vec3, vec4) is the type of an output cell.
+ * The preprocessor: `#define` works anywhere. gpuc finds the kernel and its helpers before the driver's
+ * preprocessor runs, so it honours `#if 0`, `#if 1`, `#elif 0|1` and `#else` itself (a function in a
+ * dropped branch does not exist); other conditionals (`#ifdef`, `#if EXPR`) may surround statements and
+ * #defines, but a function defined inside one is refused (GPUC_ERROR_COMPILE, naming both lines).
  *
  * ERRORS. Every call that can fail returns a gpuc_status; the message behind the last failure is kept
  * per context (gpuc_errmsg) and names the kernel, the argument and the limit involved. A failed call

@@ -159,6 +159,48 @@ START_TEST(writes_to_array_parameters_are_refused)
 }
 END_TEST
 
+/* ---- the preprocessor ----------------------------------------------------------------------- */
+
+START_TEST(preprocessor_conditionals_around_functions)
+{
+    gpuc_kernel_desc d = {.output = {2}};
+    /* Dropped branches are dropped: the kernel is k, not the function after it in #if 0. */
+    ck_assert_float_eq(run_first("float k() { return 1.0; }\n#if 0\nfloat other() { return 2.0; }\n#endif\n", d,
+                                 false), 1.0f);
+    ck_assert_float_eq(run_first("float k() { return 1.0; }\n#if 1\n#else\nfloat other() { return 2.0; }\n#endif\n",
+                                 d, false), 1.0f);
+    ck_assert_float_eq(run_first("#if 0\nfloat k() { return 1.0; }\n#elif 1\nfloat k() { return 3.0; }\n"
+                                 "#else\nfloat k() { return 4.0; }\n#endif\n", d, false), 3.0f);
+    /* Nested, with a directive inside a comment (which is no directive) and a dropped loop. */
+    ck_assert_float_eq(run_first("#define N 4\n"
+                                 "float k() {\n"
+                                 "    float s = 0.0;\n"
+                                 "    for (int i = 0; i < N; i++) s += 1.0;\n"
+                                 "#if 0\n"
+                                 "  #ifdef ANYTHING\n"
+                                 "    /*\n#endif\n */ for (int i = 0; i < 100000000; i++) s += 1.0;\n"
+                                 "  #endif\n"
+                                 "#endif\n"
+                                 "    return s;\n"
+                                 "}\n", d, false), 4.0f);
+    /* A conditional gpuc cannot evaluate may guard statements and #defines, not functions. */
+    ck_assert_float_eq(run_first("#ifndef N\n#define N 5.0\n#endif\n"
+                                 "float k() {\n#ifdef GL_ES\n    return 0.0;\n#else\n    return N;\n#endif\n}\n", d,
+                                 false), 5.0f);
+    const char *guarded[] = {
+        "float k() { return 1.0; }\n#ifdef GL_ES\nfloat other() { return 2.0; }\n#endif\n",
+        "#if __VERSION__ > 400\nfloat k() { return 1.0; }\n#else\nfloat k() { return 2.0; }\n#endif\n",
+        "float h() { return 1.0; }\n#if 0\n#elif defined(X)\nfloat k() { return h(); }\n#endif\n",
+    };
+    for (size_t i = 0; i < sizeof guarded / sizeof guarded[0]; i++) {
+        ck_assert_gpuc_fails(create(guarded[i], d, false), GPUC_ERROR_COMPILE, "preprocessor conditional");
+        ck_assert_msg(strstr(gpuc_errmsg(gpu), "#if") != NULL, "%s", gpuc_errmsg(gpu));
+    }
+    ck_assert_gpuc_fails(create(guarded[0], d, false), GPUC_ERROR_COMPILE, "line 3: a function");
+    ck_assert_gpuc_fails(create(guarded[0], d, false), GPUC_ERROR_COMPILE, "`#ifdef GL_ES` (line 2)");
+}
+END_TEST
+
 Suite *suite_hostile(void)
 {
     Suite *s = suite_create("hostile");
@@ -167,6 +209,7 @@ Suite *suite_hostile(void)
     tcase_add_test(tc, float_constants_beyond_float_range_are_refused);
     tcase_add_test(tc, js_legacy_octal_literals_read_as_javascript_does);
     tcase_add_test(tc, writes_to_array_parameters_are_refused);
+    tcase_add_test(tc, preprocessor_conditionals_around_functions);
     suite_add_tcase(s, tc);
     return s;
 }

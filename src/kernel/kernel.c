@@ -231,7 +231,7 @@ static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_
     char *rewritten = NULL, *glsl = NULL;
     resolved_constant constants[GPUC_MAX_CONSTANTS];
     int nconstants = 0;
-    if (!source_parse_kernel(mask, &k->sig, err, sizeof err)) {
+    if (!source_check_preprocessor(source, err, sizeof err) || !source_parse_kernel(mask, &k->sig, err, sizeof err)) {
         st = gpuc_fail(gpu, GPUC_ERROR_COMPILE, "kernel '%s': %s", desc->name ? desc->name : "(unnamed)", err);
         goto done;
     }
