@@ -201,6 +201,43 @@ START_TEST(preprocessor_conditionals_around_functions)
 }
 END_TEST
 
+/* ---- errors in gpuc's own code -------------------------------------------------------------- */
+
+/* Asserts the current message blames gpuc's generated code and quotes `quoted` from it. */
+static void assert_generated_error(const char *part, const char *quoted)
+{
+    const char *msg = gpuc_errmsg(gpu);
+    ck_assert_msg(strstr(msg, "in gpuc's generated code") && strstr(msg, part), "message: %s", msg);
+    const char *quote = strstr(msg, "  gpuc | ");
+    ck_assert_msg(quote && strstr(quote, quoted), "message \"%s\" does not quote \"%s\"", msg, quoted);
+    ck_assert_msg(!strstr(msg, "GLSL error at line"), "reported as a line of the user's source: %s", msg);
+}
+
+START_TEST(errors_in_generated_code_are_reported_as_such)
+{
+    gpuc_kernel_desc d = {.output = {4}};
+    /* A #define leaks into the main() gpuc writes after the kernel. */
+    ck_assert_gpuc_fails(create("#define result 3\nfloat k() { return 1.0; }", d, false), GPUC_ERROR_COMPILE,
+                         "kernel 'k'");
+    assert_generated_error("main()", "result = k();");
+    /* A constant named with a word GLSL reserves breaks gpuc's declarations. */
+    d.constants[0] = (gpuc_constant){"input", 1};
+    ck_assert_gpuc_fails(create("float k() { return 1.0; }", d, false), GPUC_ERROR_COMPILE, "kernel 'k'");
+    assert_generated_error("declarations", "input");
+    /* Mesa reports this one with the user's source-string number: the line alone tells them apart. */
+    if (!fixture_fragment_backend()) {
+        ck_assert_gpuc_fails(create("float index() { return 1.0; }", (gpuc_kernel_desc){.output = {4}}, false),
+                             GPUC_ERROR_COMPILE, "kernel 'index'");
+        assert_generated_error("main()", "index()");
+    }
+    /* The user's own errors still quote the user's line. */
+    ck_assert_gpuc_fails(create("float k() {\n    return 1.0 +;\n}", (gpuc_kernel_desc){.output = {4}}, false),
+                         GPUC_ERROR_COMPILE, "GLSL error at line 2");
+    ck_assert_msg(strstr(gpuc_errmsg(gpu), "return 1.0 +;") && !strstr(gpuc_errmsg(gpu), "generated"), "%s",
+                  gpuc_errmsg(gpu));
+}
+END_TEST
+
 Suite *suite_hostile(void)
 {
     Suite *s = suite_create("hostile");
@@ -210,6 +247,7 @@ Suite *suite_hostile(void)
     tcase_add_test(tc, js_legacy_octal_literals_read_as_javascript_does);
     tcase_add_test(tc, writes_to_array_parameters_are_refused);
     tcase_add_test(tc, preprocessor_conditionals_around_functions);
+    tcase_add_test(tc, errors_in_generated_code_are_reported_as_such);
     suite_add_tcase(s, tc);
     return s;
 }
