@@ -69,6 +69,14 @@ extern "C" {
 #define GPUC_MAX_CONSTANTS 32
 /* Most arguments a kernel may take (further bounded by the device's image units). */
 #define GPUC_MAX_ARGS 16
+/* Deepest nesting a kernel's source may have, GLSL or JavaScript. One level is each bracket `(` `[` `{`
+ * inside another, each if / else / for / while / do body (a braced body counts once), each prefix
+ * operator applied to another (`- -x`), each right operand of `=`, `+=`, ... and `? :` (JavaScript's
+ * `**` too); the kernel's own body is the first level. Deeper sources are refused at creation with
+ * GPUC_ERROR_COMPILE naming the line and column:
+ * gpuc's source readers and the drivers' compilers recurse over the nesting, and a source ten thousand
+ * levels deep would overflow their stack. No kernel written by hand comes near it. */
+#define GPUC_MAX_NESTING 256
 /* Most named sub-outputs of a kernel map (GPU.js's createKernelMap), besides its result. */
 #define GPUC_MAX_MAP_OUTPUTS 7
 

@@ -6,6 +6,7 @@
 #include "suites.h"
 
 #include <float.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -238,6 +239,152 @@ START_TEST(errors_in_generated_code_are_reported_as_such)
 }
 END_TEST
 
+/* ---- nesting -------------------------------------------------------------------------------- */
+
+/* pre + n copies of open + mid + n copies of close + post, in a new string (caller frees). */
+static char *nest(const char *pre, const char *open, int n, const char *mid, const char *close, const char *post)
+{
+    size_t lo = strlen(open), lc = strlen(close);
+    char *s = malloc(strlen(pre) + (size_t)n * (lo + lc) + strlen(mid) + strlen(post) + 1), *p = s;
+    ck_assert_ptr_nonnull(s);
+    p = stpcpy(p, pre);
+    for (int i = 0; i < n; i++)
+        p = stpcpy(p, open);
+    p = stpcpy(p, mid);
+    for (int i = 0; i < n; i++)
+        p = stpcpy(p, close);
+    strcpy(p, post);
+    return s;
+}
+
+typedef struct nesting_case {
+    char *src;
+    bool js;
+    float want;        /* the expected first output cell, when it must compile */
+    gpuc_status st;    /* what creation returned, filled by the thread */
+    float got;
+    char msg[1024];
+} nesting_case;
+
+typedef struct nesting_job {
+    nesting_case *cases;
+    int n;
+    char open_error[1024];
+} nesting_job;
+
+/* Runs every case on its own thread's context: assertions stay on the test's thread. */
+static void *run_nesting_cases(void *arg)
+{
+    nesting_job *job = arg;
+    gpuc *ctx;
+    if (gpuc_open(&ctx, NULL) != GPUC_OK) {
+        snprintf(job->open_error, sizeof job->open_error, "%s", gpuc_errmsg(ctx));
+        gpuc_close(ctx);
+        return NULL;
+    }
+    float zeros[4] = {0};
+    for (int i = 0; i < job->n; i++) {
+        nesting_case *c = &job->cases[i];
+        gpuc_kernel_desc d = {.output = {1}};
+        gpuc_kernel *k = NULL;
+        c->st = c->js ? gpuc_create_kernel_js(ctx, c->src, &d, &k) : gpuc_create_kernel(ctx, c->src, &d, &k);
+        snprintf(c->msg, sizeof c->msg, "%s", c->st == GPUC_OK ? "" : gpuc_errmsg(ctx));
+        gpuc_array *r = NULL;
+        if (c->st == GPUC_OK)
+            c->st = gpuc_run(k, (gpuc_arg[]){gpuc_arg_host_f32(zeros, (gpuc_dims){4})}, gpuc_kernel_arg_count(k), &r);
+        if (c->st == GPUC_OK)
+            c->st = gpuc_array_read_f32(r, &c->got, 1);
+        if (c->st != GPUC_OK && !c->msg[0])
+            snprintf(c->msg, sizeof c->msg, "%s", gpuc_errmsg(ctx));
+        gpuc_array_free(r);
+        gpuc_kernel_free(k);
+    }
+    gpuc_close(ctx);
+    return NULL;
+}
+
+/* A thread's stack of 1 MiB: an eighth of the usual default, so nothing here leans on a big stack. */
+#define NESTING_STACK (1u << 20)
+
+static void run_on_small_stack(nesting_case *cases, int n)
+{
+    nesting_job job = {cases, n, ""};
+    pthread_attr_t attr;
+    pthread_t thread;
+    ck_assert_int_eq(pthread_attr_init(&attr), 0);
+    ck_assert_int_eq(pthread_attr_setstacksize(&attr, NESTING_STACK), 0);
+    ck_assert_int_eq(pthread_create(&thread, &attr, run_nesting_cases, &job), 0);
+    ck_assert_int_eq(pthread_join(thread, NULL), 0);
+    pthread_attr_destroy(&attr);
+    ck_assert_msg(!job.open_error[0], "gpuc_open on the thread: %s", job.open_error);
+}
+
+#define DEEP 100000
+
+START_TEST(sources_nested_100000_deep_are_refused)
+{
+    nesting_case cases[] = {
+        /* GLSL */
+        {nest("float k() { float x = 0.0; for (int i = 0; i < ", "(", DEEP, "4", ")", "; i++) x += 1.0; return x; }"), false},
+        {nest("float k() { float x = 0.0; for (int i = 0; i < 4; i++) { ", "if (x >= 0.0) { ", DEEP, "x += 1.0;", "}",
+              " } return x; }"), false},
+        {nest("float k() { float x = 0.0; ", "for (int i = 0; i < 2; i++) ", DEEP, "x += 1.0;", "", " return x; }"), false},
+        {nest("float k() { float x = 0.0; for (int i = 0; i < 4; i++) x += ", "- ", DEEP, "1.0", "", "; return x; }"), false},
+        {nest("float k(float a[]) { return ", "a[int(", DEEP, "0", ")]", "; }"), false},
+        {nest("float k() { float x = 0.0; ", "x = ", DEEP, "1.0", "", "; return x; }"), false},
+        {nest("float k() { return ", "true ? ", DEEP, "1.0", " : 0.0", "; }"), false},
+        {nest("float k() { float x = 0.0; ", "if (x < 0.0) x = 1.0; else ", DEEP, "x = 2.0;", "", " return x; }"), false},
+        {nest("float k() { float x = 0.0; ", "{ ", DEEP, "x = 1.0;", " }", " return x; }"), false},
+        /* JavaScript */
+        {nest("function k() { let x = 0; for (let i = 0; i < ", "(", DEEP, "4", ")", "; i++) x += 1; return x; }"), true},
+        {nest("function k() { let x = 0; ", "if (x >= 0) { ", DEEP, "x += 1;", "}", " return x; }"), true},
+        {nest("function k() { let x = 0; ", "for (let i = 0; i < 2; i++) ", DEEP, "x += 1;", "", " return x; }"), true},
+        {nest("function k() { return ", "- ", DEEP, "1", "", "; }"), true},
+        {nest("function k(a) { return ", "a[", DEEP, "0", "]", "; }"), true},
+        {nest("function k() { let x = 0; ", "x = ", DEEP, "1", "", "; return x; }"), true},
+        {nest("function k() { return ", "true ? ", DEEP, "1", " : 0", "; }"), true},
+        {nest("function k() { let x = 0; ", "if (x < 0) x = 1; else ", DEEP, "x = 2;", "", " return x; }"), true},
+        {nest("function k() { let x = 0; ", "{ ", DEEP, "x = 1;", " }", " return x; }"), true},
+        {nest("function k() { return 2", " ** 1", DEEP, "", "", "; }"), true},
+        {nest("function k() { return ", "(function () { return ", DEEP, "1", "; })()", "; }"), true},
+    };
+    int n = (int)(sizeof cases / sizeof cases[0]);
+    run_on_small_stack(cases, n);
+    for (int i = 0; i < n; i++) {
+        ck_assert_msg(cases[i].st == GPUC_ERROR_COMPILE && strstr(cases[i].msg, "nested more than 256 levels deep"),
+                      "case %d (%.60s...): %s: %s", i, cases[i].src, gpuc_status_name(cases[i].st), cases[i].msg);
+        ck_assert_msg(strstr(cases[i].msg, cases[i].js ? "1:" : "line 1, column "), "case %d: %s", i, cases[i].msg);
+        free(cases[i].src);
+    }
+}
+END_TEST
+
+START_TEST(sources_nested_within_the_limit_work)
+{
+    const int deep = 200;
+    nesting_case cases[] = {
+        {nest("float k() { return ", "(", deep, "1.0", ")", "; }"), false, 1},
+        {nest("float k() { float x = 0.0; ", "if (x >= 0.0) { ", deep, "x += 1.0;", "}", " return x; }"), false, 1},
+        {nest("float k() { return ", "- ", deep, "3.0", "", "; }"), false, 3},
+        {nest("float k() { float x = 5.0; ", "if (x < 0.0) x = 1.0; else ", deep, "x = 2.0;", "", " return x; }"), false, 2},
+        {nest("float k(float a[]) { return 1.0 + ", "a[int(", deep / 2, "0", ")]", "; }"), false, 1},
+        {nest("function k() { return ", "(", deep, "1", ")", "; }"), true, 1},
+        {nest("function k() { let x = 0; ", "if (x >= 0) { ", deep, "x += 1;", "}", " return x; }"), true, 1},
+        {nest("function k() { return ", "- ", deep, "3", "", "; }"), true, 3},
+        {nest("function k() { let x = 5; ", "if (x < 0) x = 1; else ", deep, "x = 2;", "", " return x; }"), true, 2},
+        {nest("function k(a) { return 1 + ", "a[", deep / 2, "0", "]", "; }"), true, 1},
+    };
+    int n = (int)(sizeof cases / sizeof cases[0]);
+    run_on_small_stack(cases, n);
+    for (int i = 0; i < n; i++) {
+        ck_assert_msg(cases[i].st == GPUC_OK, "case %d (%.60s...): %s: %s", i, cases[i].src,
+                      gpuc_status_name(cases[i].st), cases[i].msg);
+        ck_assert_msg(cases[i].got == cases[i].want, "case %d: %g, expected %g", i, cases[i].got, cases[i].want);
+        free(cases[i].src);
+    }
+}
+END_TEST
+
 Suite *suite_hostile(void)
 {
     Suite *s = suite_create("hostile");
@@ -248,6 +395,8 @@ Suite *suite_hostile(void)
     tcase_add_test(tc, writes_to_array_parameters_are_refused);
     tcase_add_test(tc, preprocessor_conditionals_around_functions);
     tcase_add_test(tc, errors_in_generated_code_are_reported_as_such);
+    tcase_add_test(tc, sources_nested_100000_deep_are_refused);
+    tcase_add_test(tc, sources_nested_within_the_limit_work);
     suite_add_tcase(s, tc);
     return s;
 }

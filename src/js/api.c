@@ -2,6 +2,7 @@
  * gpuc_create_kernel; and the per-context lists of added JS and native functions. */
 #include "internal.h"
 #include "js/check.h"
+#include "kernel/kernel.h"
 #include "js/translate.h"
 
 #include <stdio.h>
@@ -160,7 +161,7 @@ gpuc_status gpuc_create_kernel_js(gpuc *gpu, const char *js_source, const gpuc_k
     gpuc_kernel_desc d = *desc;
     if (!d.name)
         d.name = name;
-    st = gpuc_create_kernel(gpu, glsl, &d, out);
+    st = kernel_create_translated(gpu, glsl, &d, out);
     free(glsl);
     if (st == GPUC_ERROR_COMPILE) {
         /* The JS was accepted, so GLSL that does not compile is the front end's fault: say so. */

@@ -220,7 +220,9 @@ static void locate_uniforms(gpuc_kernel *k)
     }
 }
 
-static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_kernel_desc *desc)
+/* translated: GLSL that the JavaScript front end wrote, whose nesting it bounded in the JavaScript (the
+ * fully parenthesised GLSL nests deeper than the source it came from). */
+static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_kernel_desc *desc, bool translated)
 {
     gpuc *gpu = k->gpu;
     char err[GPUC_ERRMSG_MAX];
@@ -231,8 +233,10 @@ static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_
     char *rewritten = NULL, *glsl = NULL;
     resolved_constant constants[GPUC_MAX_CONSTANTS];
     int nconstants = 0;
-    if (!source_check_preprocessor(source, err, sizeof err) || !source_parse_kernel(mask, &k->sig, err, sizeof err)) {
-        st = gpuc_fail(gpu, GPUC_ERROR_COMPILE, "kernel '%s': %s", desc->name ? desc->name : "(unnamed)", err);
+    if (!source_check_preprocessor(source, err, sizeof err) || !source_parse_kernel(mask, &k->sig, err, sizeof err) ||
+        (!translated && !source_check_nesting(mask, err, sizeof err))) {
+        st = gpuc_fail(gpu, GPUC_ERROR_COMPILE, "kernel '%s': %s",
+                       desc->name ? desc->name : k->sig.name[0] ? k->sig.name : "(unnamed)", err);
         goto done;
     }
     snprintf(k->name, sizeof k->name, "%s", desc->name ? desc->name : k->sig.name);
@@ -281,7 +285,8 @@ done:
     return st;
 }
 
-gpuc_status gpuc_create_kernel(gpuc *gpu, const char *source, const gpuc_kernel_desc *desc, gpuc_kernel **out)
+static gpuc_status create_kernel(gpuc *gpu, const char *source, const gpuc_kernel_desc *desc, bool translated,
+                                 gpuc_kernel **out)
 {
     gpuc_status st = gpuc_enter(gpu);
     if (st != GPUC_OK)
@@ -315,7 +320,7 @@ gpuc_status gpuc_create_kernel(gpuc *gpu, const char *source, const gpuc_kernel_
     k->pipeline = desc->pipeline;
     k->graphical = desc->graphical;
     k->fragment = gpu->info.backend == GPUC_BACKEND_FRAGMENT;
-    st = build_program(k, source, desc);
+    st = build_program(k, source, desc, translated);
     if (st != GPUC_OK) {
         free(k);
         return st;
@@ -329,6 +334,16 @@ gpuc_status gpuc_create_kernel(gpuc *gpu, const char *source, const gpuc_kernel_
     gpu->kernels = k;
     *out = k;
     return GPUC_OK;
+}
+
+gpuc_status gpuc_create_kernel(gpuc *gpu, const char *source, const gpuc_kernel_desc *desc, gpuc_kernel **out)
+{
+    return create_kernel(gpu, source, desc, false, out);
+}
+
+gpuc_status kernel_create_translated(gpuc *gpu, const char *glsl, const gpuc_kernel_desc *desc, gpuc_kernel **out)
+{
+    return create_kernel(gpu, glsl, desc, true, out);
 }
 
 void gpuc_kernel_destroy(gpuc_kernel *k)

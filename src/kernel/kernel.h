@@ -45,6 +45,10 @@ bool kernel_valid_identifier(const char *s);
 /* Fragment backend: chooses k->row_width and k->tile_rows for the output (kernel creation). */
 void fragment_layout(gpuc_kernel *k);
 
+/* gpuc_create_kernel for GLSL that the JavaScript front end wrote: the same, except that the nesting
+ * limit was applied to the JavaScript (the GLSL it writes is fully parenthesised, so deeper). */
+gpuc_status kernel_create_translated(gpuc *gpu, const char *glsl, const gpuc_kernel_desc *desc, gpuc_kernel **out);
+
 /* Fragment backend: draws the kernel (program and arguments bound) into dsts[0] (the result) and
  * dsts[1..nmaps] (map outputs), tile by tile, copying each tile into the arrays on the device. */
 gpuc_status fragment_draw(gpuc_kernel *k, gpuc_array *const *dsts);

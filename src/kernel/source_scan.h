@@ -49,6 +49,10 @@ bool source_check_preprocessor(const char *src, char *err, size_t errlen);
  * (with line:column) into err and returns false. */
 bool source_parse_kernel(const char *mask, kernel_signature *sig, char *err, size_t errlen);
 
+/* False, with "line L, column C: ..." in err, when mask nests deeper than GPUC_MAX_NESTING (levels as
+ * gpuc.h counts them). Iterative, so safe on any input; run it before anything that recurses. */
+bool source_check_nesting(const char *mask, char *err, size_t errlen);
+
 /* 1-based line and column of offset pos. */
 void source_position(const char *src, size_t pos, int *line, int *column);
 
