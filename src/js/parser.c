@@ -379,24 +379,35 @@ static const char *const levels[][5] = {
 };
 #define NLEVELS ((int)(sizeof levels / sizeof levels[0]))
 
-static js_node *binary(parser *p, int level)
+/* The level of the binary operator at the current token (its text in *op), or -1 when it is none. */
+static int binary_level(parser *p, const char **op)
 {
-    if (level == NLEVELS)
-        return unary(p); /* binary() recurses at most NLEVELS deep per level of nesting */
-    js_node *left = binary(p, level + 1);
+    for (int level = 0; level < NLEVELS; level++)
+        for (int i = 0; levels[level][i]; i++)
+            if (is(p, levels[level][i])) {
+                *op = levels[level][i];
+                return level;
+            }
+    return -1;
+}
+
+/* Precedence climbing: operators of level >= min_level, left-associative. It recurses only for a right
+ * operand that holds tighter operators, so a bracket costs a few stack frames, not one per level. */
+static js_node *binary(parser *p, int min_level)
+{
+    js_node *left = unary(p);
     for (;;) {
         js_token at = p->tok;
         const char *op = NULL;
-        for (int i = 0; levels[level][i]; i++)
-            if (is(p, levels[level][i]))
-                op = levels[level][i];
-        if (!op) {
-            if (level == 6 && (is(p, "in") || is(p, "instanceof")))
+        int level = binary_level(p, &op);
+        if (level < 0) {
+            if (is(p, "in") || is(p, "instanceof"))
                 fail_at(p, at.line, at.col, "`%.*s` is not supported in kernels", (int)at.len, at.start);
-            if (level == 0 && is(p, "??"))
+            if (is(p, "??"))
                 fail_at(p, at.line, at.col, "`??` is not supported in kernels");
-            break;
         }
+        if (level < min_level)
+            break;
         next(p);
         js_node *n = node(p, level < 2 ? N_LOGICAL : N_BINARY, &at);
         snprintf(n->op, sizeof n->op, "%s", op);
