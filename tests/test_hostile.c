@@ -351,6 +351,10 @@ START_TEST(sources_nested_100000_deep_are_refused)
     };
     int n = (int)(sizeof cases / sizeof cases[0]);
     run_on_small_stack(cases, n);
+    /* A native function joins the GLSL of JavaScript kernels: it is checked when added. */
+    char *native = nest("float deep(float x) { return ", "(", DEEP, "x", ")", "; }");
+    ck_assert_gpuc_fails(gpuc_add_native_function(gpu, native), GPUC_ERROR_COMPILE, "nested more than 256");
+    free(native);
     for (int i = 0; i < n; i++) {
         ck_assert_msg(cases[i].st == GPUC_ERROR_COMPILE && strstr(cases[i].msg, "nested more than 256 levels deep"),
                       "case %d (%.60s...): %s: %s", i, cases[i].src, gpuc_status_name(cases[i].st), cases[i].msg);

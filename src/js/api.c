@@ -112,6 +112,14 @@ gpuc_status gpuc_add_native_function(gpuc *gpu, const char *glsl_source)
     char name[128], err[1024];
     if (!js_check_native(glsl_source, name, sizeof name, err, sizeof err))
         return gpuc_fail(gpu, GPUC_ERROR_COMPILE, "gpuc_add_native_function: %s", err);
+    /* It joins GLSL whose nesting nothing checks again: check its own here. */
+    char *mask = source_mask(glsl_source);
+    if (!mask)
+        return gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "gpuc_add_native_function: out of host memory");
+    bool shallow = source_check_nesting(mask, err, sizeof err);
+    free(mask);
+    if (!shallow)
+        return gpuc_fail(gpu, GPUC_ERROR_COMPILE, "gpuc_add_native_function: %s", err);
     js_registry *r = NULL;
     st = registry(gpu, &r);
     if (st != GPUC_OK)
