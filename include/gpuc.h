@@ -483,7 +483,7 @@ typedef struct gpuc_topk_cutoff_desc {
     int chunk;       /* elements each invocation counts (strided by `threads`); 0 means enough to cover n.
                       * threads * chunk must cover n, and threads and chunk must each stay under the
                       * device's loop budget (GPUC_ERROR_LIMIT): past 256 * 65,535 values on llvmpipe,
-                      * give more threads. */
+                      * give more threads. threads * chunk may not pass 2^31 - 1 (GPUC_ERROR_LIMIT). */
 } gpuc_topk_cutoff_desc;
 
 /* The seed's bisection (tutorial top-k task 4): a count-above kernel (thread x counts

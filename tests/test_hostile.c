@@ -57,12 +57,27 @@ START_TEST(size_products_that_overflow_are_refused)
         ck_assert_gpuc_fails(gpuc_array_new(gpu, GPUC_FLOAT, d, &a), GPUC_ERROR_LIMIT, sizes);
         ck_assert_ptr_null(a);
         ck_assert_gpuc_fails(gpuc_array_from_f32(gpu, (float[1]){0}, d, &a), GPUC_ERROR_LIMIT, sizes);
+        gpuc_kernel *k;
+        ck_assert_gpuc_ok(gpuc_create_kernel(gpu, "float k(float a[]) { return a[thread.x]; }",
+                                             &(gpuc_kernel_desc){.output = {4}}, &k));
+        gpuc_array *r = NULL;
+        ck_assert_gpuc_fails(gpuc_run(k, (gpuc_arg[]){gpuc_arg_host_f32((float[4]){0}, d)}, 1, &r), GPUC_ERROR_LIMIT,
+                             sizes);
+        ck_assert_ptr_null(r);
+        gpuc_kernel_free(k);
     }
     if (!fixture_fragment_backend()) {
         gpuc_kernel_desc scatter = {.output = {16}, .threads = {1u << 31, 1u << 31, 4}, .scatter = true};
         ck_assert_gpuc_fails(create("float k() { return 1.0; }", scatter, false), GPUC_ERROR_LIMIT,
                              "{2147483648, 2147483648, 4}");
     }
+    /* Strided indices i * threads + x are GLSL ints: a product past 2^31 - 1 would wrap and count zeros. */
+    float v[4] = {-1, -2, -3, -4};
+    double cutoff;
+    ck_assert_gpuc_fails(gpuc_topk_cutoff(gpu, gpuc_arg_host_f32(v, (gpuc_dims){4}),
+                                          &(gpuc_topk_cutoff_desc){.k = 2, .threads = 40000, .chunk = 60000}, &cutoff,
+                                          NULL),
+                         GPUC_ERROR_LIMIT, "40000 * 60000");
     /* The context still works. */
     ck_assert_float_eq(run_first("float k() { return 2.0; }", (gpuc_kernel_desc){.output = {3}}, false), 2.0f);
 }
