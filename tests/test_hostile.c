@@ -393,8 +393,18 @@ START_TEST(sources_nested_within_the_limit_work)
         {nest("function k() { return ", "- ", deep, "3", "", "; }"), true, 3},
         {nest("function k() { let x = 5; ", "if (x < 0) x = 1; else ", deep, "x = 2;", "", " return x; }"), true, 2},
         {nest("function k(a) { return 1 + ", "a[", deep / 2, "0", "]", "; }"), true, 1},
+        {NULL, true, 1}, /* filled in below */
     };
-    int n = (int)(sizeof cases / sizeof cases[0]);
+    const int n_cases = (int)(sizeof cases / sizeof cases[0]);
+    /* The deepest statements around the longest expression chain the JavaScript front end takes. */
+    char *chain = nest("", "1 + ", 299, "1", "", " - 299");
+    char *mid = malloc(strlen(chain) + 16);
+    ck_assert_ptr_nonnull(mid);
+    sprintf(mid, "x = %s;", chain);
+    cases[n_cases - 1].src = nest("function k() { let x = 0; ", "if (x >= 0) { ", deep, mid, "}", " return x; }");
+    free(mid);
+    free(chain);
+    int n = n_cases;
     run_on_small_stack(cases, n);
     for (int i = 0; i < n; i++) {
         ck_assert_msg(cases[i].st == GPUC_OK, "case %d (%.60s...): %s: %s", i, cases[i].src,
