@@ -18,8 +18,9 @@
  * THE KERNEL CONTRACT. A kernel is GLSL (4.30) source whose LAST function is the kernel; functions
  * before it are helpers. Its parameters name the arguments:
  *   - `float a[]`, `int a[]`, `vecN a[]` (1D), `float a[][]` (2D, read as a[y][x]), `float a[][][]`
- *     (3D, a[z][y][x]): arrays. They are read-only (a write such as `a[i] = x` or `a[i]++` is refused
- *     at creation, GPUC_ERROR_COMPILE) and live in device buffers; gpuc reads them through
+ *     (3D, a[z][y][x]): arrays. They are read-only (a write such as `a[i] = x`, `a[i]++` or `a[i]` as
+ *     an out argument is refused at creation, GPUC_ERROR_COMPILE) and live in device buffers; gpuc
+ *     reads them through
  *     the fastest binding it has (an image view of the buffer), so inside the kernel `a[i]` is the only
  *     way to use them (no a.length, no passing `a` to a helper). An index outside the array reads 0.
  *     A `vec4 a[]` parameter also takes a 1D float array (device or host) and reads it four values per

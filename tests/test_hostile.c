@@ -146,6 +146,11 @@ START_TEST(writes_to_array_parameters_are_refused)
         {"float k(float m[][]) { m[0]\n[1] *= 2.0; return 0.0; }", "line 1, column 24"},
         {"float k(vec4 v[]) { v[thread.x].xy = vec2(1.0); return 0.0; }", "column 21"},
         {"int k(int a[]) { a[0] <<= 1; return 0; }", "column 18"},
+        /* an out or inout argument writes too */
+        {"void f(inout float v) { v = 1.0; }\nfloat k(float a[]) { f(a[0]); return a[0]; }", "line 2, column 24"},
+        {"void f(float x, out float v) { v = x; }\nfloat k(float a[]) { f(1.0, a[thread.x]); return 0.0; }",
+         "line 2, column 29"},
+        {"float k(float a[]) { float w; return modf(1.5, a[0]) + w; }", "column 48"},
     };
     for (size_t i = 0; i < sizeof writes / sizeof writes[0]; i++) {
         ck_assert_gpuc_fails(create(writes[i].src, (gpuc_kernel_desc){.output = {4}}, false), GPUC_ERROR_COMPILE,
@@ -162,6 +167,7 @@ START_TEST(writes_to_array_parameters_are_refused)
                                          "    b[int(a[0])] = 1.0;                   // a local array is writable\n"
                                          "    bool same = a[0] == 1.0, le = a[1] <= 2.0, ge = a[2] >= a[1];\n"
                                          "    float s = x+++a[thread.x];            // x++ + a[...]\n"
+                                         "    float w = modf(a[0], b[2]) + max(a[0], a[1]);\n"
                                          "    return same && le && ge && a[3] != 0.0 ? s + b[1] : -1.0;\n"
                                          "}",
                                          &(gpuc_kernel_desc){.output = {4}}, &k));

@@ -1,6 +1,7 @@
 /* kernel.c - gpuc_create_kernel: validate the description, read the kernel's signature, check the
  * loop budget, generate and compile (or find cached) its program. */
 #include "kernel/kernel.h"
+#include "kernel/array_writes.h"
 #include "kernel/kernel_map.h"
 #include "kernel/kernel_rewrite.h"
 #include "kernel/loop_budget.h"

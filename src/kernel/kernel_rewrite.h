@@ -11,10 +11,4 @@
 /* Returns the rewritten copy of src (caller frees), or NULL when out of memory. */
 char *kernel_rewrite(const char *src, const char *mask, const kernel_signature *sig);
 
-/* Array parameters are read-only, but once `a[i]` is the call `a(i)` the GLSL compiler accepts
- * `a(i) = x` and drops the write. Returns the offset in the kernel's body of the first write to an
- * array parameter (`a[i] = x`, `a[i] += x`, `a[i]++`, `++a[i]`, `v[i].x = x`), with the parameter's
- * index in *param, or (size_t)-1 when there is none. */
-size_t kernel_array_write(const char *mask, const kernel_signature *sig, int *param);
-
 #endif
