@@ -20,9 +20,9 @@
  *   - `float a[]`, `int a[]`, `vecN a[]` (1D), `float a[][]` (2D, read as a[y][x]), `float a[][][]`
  *     (3D, a[z][y][x]): arrays. They are read-only (a write such as `a[i] = x`, `a[i]++` or `a[i]` as
  *     an out argument is refused at creation, GPUC_ERROR_COMPILE) and live in device buffers; gpuc
- *     reads them through
- *     the fastest binding it has (an image view of the buffer), so inside the kernel `a[i]` is the only
- *     way to use them (no a.length, no passing `a` to a helper). An index outside the array reads 0.
+ *     reads them through the fastest binding it has (an image view of the buffer), so inside the
+ *     kernel `a[i]` is the only way to use them (no a.length, no passing `a` to a helper). An index
+ *     outside the array reads 0.
  *     A `vec4 a[]` parameter also takes a 1D float array (device or host) and reads it four values per
  *     cell (cell i is values 4i..4i+3, zeros past the end): the fastest way to stream floats.
  *   - `float t`, `int n`: scalars. They become uniforms: a new value never recompiles.
