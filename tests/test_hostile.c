@@ -44,7 +44,8 @@ static float run_first(const char *src, gpuc_kernel_desc desc, bool js)
 START_TEST(size_products_that_overflow_are_refused)
 {
     /* 2^31 * 2^31 * 4 = 2^64 wrapped to 0 cells (and the fragment backend divided by it). */
-    const gpuc_dims wraps[] = {{1u << 31, 1u << 31, 4}, {UINT32_MAX, UINT32_MAX, UINT32_MAX}, {1u << 16, 1u << 16, 1u << 16}};
+    const gpuc_dims wraps[] = {
+        {1u << 31, 1u << 31, 4}, {UINT32_MAX, UINT32_MAX, UINT32_MAX}, {1u << 16, 1u << 16, 1u << 16}};
     for (size_t i = 0; i < sizeof wraps / sizeof wraps[0]; i++) {
         gpuc_dims d = wraps[i];
         char sizes[64];
@@ -347,18 +348,23 @@ START_TEST(sources_nested_100000_deep_are_refused)
 {
     nesting_case cases[] = {
         /* GLSL */
-        {nest("float k() { float x = 0.0; for (int i = 0; i < ", "(", DEEP, "4", ")", "; i++) x += 1.0; return x; }"), false},
+        {nest("float k() { float x = 0.0; for (int i = 0; i < ", "(", DEEP, "4", ")",
+              "; i++) x += 1.0; return x; }"), false},
         {nest("float k() { float x = 0.0; for (int i = 0; i < 4; i++) { ", "if (x >= 0.0) { ", DEEP, "x += 1.0;", "}",
               " } return x; }"), false},
-        {nest("float k() { float x = 0.0; ", "for (int i = 0; i < 2; i++) ", DEEP, "x += 1.0;", "", " return x; }"), false},
-        {nest("float k() { float x = 0.0; for (int i = 0; i < 4; i++) x += ", "- ", DEEP, "1.0", "", "; return x; }"), false},
+        {nest("float k() { float x = 0.0; ", "for (int i = 0; i < 2; i++) ", DEEP, "x += 1.0;", "", " return x; }"),
+         false},
+        {nest("float k() { float x = 0.0; for (int i = 0; i < 4; i++) x += ", "- ", DEEP, "1.0", "", "; return x; }"),
+         false},
         {nest("float k(float a[]) { return ", "a[int(", DEEP, "0", ")]", "; }"), false},
         {nest("float k() { float x = 0.0; ", "x = ", DEEP, "1.0", "", "; return x; }"), false},
         {nest("float k() { return ", "true ? ", DEEP, "1.0", " : 0.0", "; }"), false},
-        {nest("float k() { float x = 0.0; ", "if (x < 0.0) x = 1.0; else ", DEEP, "x = 2.0;", "", " return x; }"), false},
+        {nest("float k() { float x = 0.0; ", "if (x < 0.0) x = 1.0; else ", DEEP, "x = 2.0;", "", " return x; }"),
+         false},
         {nest("float k() { float x = 0.0; ", "{ ", DEEP, "x = 1.0;", " }", " return x; }"), false},
         /* JavaScript */
-        {nest("function k() { let x = 0; for (let i = 0; i < ", "(", DEEP, "4", ")", "; i++) x += 1; return x; }"), true},
+        {nest("function k() { let x = 0; for (let i = 0; i < ", "(", DEEP, "4", ")", "; i++) x += 1; return x; }"),
+         true},
         {nest("function k() { let x = 0; ", "if (x >= 0) { ", DEEP, "x += 1;", "}", " return x; }"), true},
         {nest("function k() { let x = 0; ", "for (let i = 0; i < 2; i++) ", DEEP, "x += 1;", "", " return x; }"), true},
         {nest("function k() { return ", "- ", DEEP, "1", "", "; }"), true},
@@ -392,7 +398,8 @@ START_TEST(sources_nested_within_the_limit_work)
         {nest("float k() { return ", "(", deep, "1.0", ")", "; }"), false, 1},
         {nest("float k() { float x = 0.0; ", "if (x >= 0.0) { ", deep, "x += 1.0;", "}", " return x; }"), false, 1},
         {nest("float k() { return ", "- ", deep, "3.0", "", "; }"), false, 3},
-        {nest("float k() { float x = 5.0; ", "if (x < 0.0) x = 1.0; else ", deep, "x = 2.0;", "", " return x; }"), false, 2},
+        {nest("float k() { float x = 5.0; ", "if (x < 0.0) x = 1.0; else ", deep, "x = 2.0;", "", " return x; }"),
+         false, 2},
         {nest("float k(float a[]) { return 1.0 + ", "a[int(", deep / 2, "0", ")]", "; }"), false, 1},
         {nest("function k() { return ", "(", deep, "1", ")", "; }"), true, 1},
         {nest("function k() { let x = 0; ", "if (x >= 0) { ", deep, "x += 1;", "}", " return x; }"), true, 1},
