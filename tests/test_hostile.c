@@ -428,6 +428,46 @@ START_TEST(sources_nested_within_the_limit_work)
 }
 END_TEST
 
+/* The documented count, exactly, and the same in both front ends: at GPUC_MAX_NESTING a kernel is
+ * accepted, one level more is refused. */
+START_TEST(the_nesting_limit_is_exact_and_shared)
+{
+    /* pre, open (repeated), mid, close (repeated), post; and how many opens reach the limit */
+    static const struct { const char *glsl[5], *js[5]; int at_limit; } shapes[] = {
+        /* the kernel's body is level 1, each `(` one more */
+        {{"float k() { return ", "(", "1.0", ")", "; }"}, {"function k() { return ", "(", "1", ")", "; }"},
+         GPUC_MAX_NESTING - 1},
+        /* each braced if one level; the assignment's right operand one more */
+        {{"float k() { float x = 0.0; ", "if (x >= 0.0) { ", "x += 1.0;", "}", " return x; }"},
+         {"function k() { let x = 0; ", "if (x >= 0) { ", "x += 1;", "}", " return x; }"}, GPUC_MAX_NESTING - 2},
+        /* each else-if one level */
+        {{"float k() { float x = 0.0; ", "if (x < 0.0) x = 1.0; else ", "x = 2.0;", "", " return x; }"},
+         {"function k() { let x = 0; ", "if (x < 0) x = 1; else ", "x = 2;", "", " return x; }"},
+         GPUC_MAX_NESTING - 2},
+        /* each prefix operator one level */
+        {{"float k() { return ", "- ", "1.0", "", "; }"}, {"function k() { return ", "- ", "1", "", "; }"},
+         GPUC_MAX_NESTING - 1},
+    };
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        for (int js = 0; js < 2; js++) {
+            const char *const *t = js ? shapes[i].js : shapes[i].glsl;
+            for (int extra = 0; extra < 2; extra++) {
+                int n = shapes[i].at_limit + extra;
+                char *src = nest(t[0], t[1], n, t[2], t[3], t[4]);
+                gpuc_status st = create(src, (gpuc_kernel_desc){.output = {1}}, js);
+                free(src);
+                if (extra == 0)
+                    ck_assert_msg(st == GPUC_OK, "%s shape %zu with %d: %s", js ? "JS" : "GLSL", i, n,
+                                  gpuc_errmsg(gpu));
+                else
+                    ck_assert_msg(st == GPUC_ERROR_COMPILE && strstr(gpuc_errmsg(gpu), "nested more than 256"),
+                                  "%s shape %zu with %d: %s", js ? "JS" : "GLSL", i, n, gpuc_errmsg(gpu));
+            }
+        }
+    }
+}
+END_TEST
+
 Suite *suite_hostile(void)
 {
     Suite *s = suite_create("hostile");
@@ -440,6 +480,7 @@ Suite *suite_hostile(void)
     tcase_add_test(tc, errors_in_generated_code_are_reported_as_such);
     tcase_add_test(tc, sources_nested_100000_deep_are_refused);
     tcase_add_test(tc, sources_nested_within_the_limit_work);
+    tcase_add_test(tc, the_nesting_limit_is_exact_and_shared);
     suite_add_tcase(s, tc);
     return s;
 }
