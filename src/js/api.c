@@ -147,6 +147,12 @@ gpuc_status gpuc_create_kernel_js(gpuc *gpu, const char *js_source, const gpuc_k
         return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
                          "gpuc_create_kernel_js: loop_max_iterations is %d; use a positive count (0 means 1000)",
                          desc->loop_max_iterations);
+    /* The translation reads this.output: check the size first, so its error is not taken for the GLSL's. */
+    size_t cells;
+    int rank;
+    st = gpuc_dims_check(gpu, desc->output, "kernel output", &cells, &rank);
+    if (st != GPUC_OK)
+        return st;
     js_registry *r = gpu->js;
     js_settings s = {
         .output = desc->output,
