@@ -13,7 +13,8 @@
 /* Source-string numbers in the generated program. */
 enum { SOURCE_USER = 0, SOURCE_DECLARATIONS = 1, SOURCE_MAIN = 2 };
 
-/* Line L of gpuc's declarations is numbered CODEGEN_DECLARATIONS_LINE + L, of main() CODEGEN_MAIN_LINE + L. */
+/* Line L of gpuc's declarations is numbered CODEGEN_DECLARATIONS_LINE + L, of main() CODEGEN_MAIN_LINE + L
+ * (a kernel source of a million lines would blur them; none is that long). */
 #define CODEGEN_DECLARATIONS_LINE 1000000
 #define CODEGEN_MAIN_LINE 2000000
 
