@@ -76,7 +76,9 @@ extern "C" {
  * `**` too); the kernel's own body is the first level. Deeper sources are refused at creation with
  * GPUC_ERROR_COMPILE naming the line and column:
  * gpuc's source readers and the drivers' compilers recurse over the nesting, and a source ten thousand
- * levels deep would overflow their stack. No kernel written by hand comes near it. */
+ * levels deep would overflow their stack. No kernel written by hand comes near it. JavaScript helpers
+ * called inside one another add up, since the front end follows each call into its helper: at most
+ * 4 * GPUC_MAX_NESTING statements and operators along a chain of calls. */
 #define GPUC_MAX_NESTING 256
 /* Most named sub-outputs of a kernel map (GPU.js's createKernelMap), besides its result. */
 #define GPUC_MAX_MAP_OUTPUTS 7

@@ -430,6 +430,45 @@ START_TEST(sources_nested_within_the_limit_work)
 }
 END_TEST
 
+/* count helpers, each nested `depth` ifs deep around a call of the next; the kernel calls the first. */
+static char *helper_chain(int count, int depth)
+{
+    size_t cap = (size_t)count * ((size_t)depth * 32 + 128) + 64, used = 0;
+    char *s = malloc(cap);
+    ck_assert_ptr_nonnull(s);
+    for (int i = 0; i < count; i++) {
+        char call[64];
+        if (i + 1 < count)
+            snprintf(call, sizeof call, "x += f%d(x);", i + 1);
+        else
+            snprintf(call, sizeof call, "x += 1;");
+        char head[64];
+        snprintf(head, sizeof head, "function f%d(y) { let x = y; ", i);
+        char *body = nest(head, "if (x >= 0) { ", depth, call, "}", " return x; }\n");
+        used += (size_t)sprintf(s + used, "%s", body);
+        free(body);
+    }
+    sprintf(s + used, "function k() { return f0(1); }");
+    return s;
+}
+
+START_TEST(helpers_nested_inside_one_another_are_bounded_in_all)
+{
+    /* The checker follows calls: each helper's nesting adds to its caller's. */
+    nesting_case cases[] = {
+        {helper_chain(60, 240), true},
+        {helper_chain(8, 40), true, 9}, /* what real kernels do works: f0(1) = 1 + 1 + ... + f7(1) = 9 */
+    };
+    run_on_small_stack(cases, 2);
+    ck_assert_msg(cases[0].st == GPUC_ERROR_COMPILE && strstr(cases[0].msg, "helpers it calls inside one another"),
+                  "%s: %s", gpuc_status_name(cases[0].st), cases[0].msg);
+    ck_assert_msg(cases[1].st == GPUC_OK && cases[1].got == cases[1].want, "%s: %s (%g)",
+                  gpuc_status_name(cases[1].st), cases[1].msg, cases[1].got);
+    free(cases[0].src);
+    free(cases[1].src);
+}
+END_TEST
+
 /* The documented count, exactly, and the same in both front ends: at GPUC_MAX_NESTING a kernel is
  * accepted, one level more is refused. */
 START_TEST(the_nesting_limit_is_exact_and_shared)
@@ -483,6 +522,7 @@ Suite *suite_hostile(void)
     tcase_add_test(tc, sources_nested_100000_deep_are_refused);
     tcase_add_test(tc, sources_nested_within_the_limit_work);
     tcase_add_test(tc, the_nesting_limit_is_exact_and_shared);
+    tcase_add_test(tc, helpers_nested_inside_one_another_are_bounded_in_all);
     suite_add_tcase(s, tc);
     return s;
 }
