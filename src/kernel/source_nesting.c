@@ -7,7 +7,6 @@
  * another; the right operand of an assignment or of `?`. */
 #include "kernel/source_scan.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
