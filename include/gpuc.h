@@ -18,15 +18,21 @@
  * THE KERNEL CONTRACT. A kernel is GLSL (4.30) source whose LAST function is the kernel; functions
  * before it are helpers. Its parameters name the arguments:
  *   - `float a[]`, `int a[]`, `vecN a[]` (1D), `float a[][]` (2D, read as a[y][x]), `float a[][][]`
- *     (3D, a[z][y][x]): arrays. They are read-only and live in device buffers; gpuc reads them through
- *     the fastest binding it has (an image view of the buffer), so inside the kernel `a[i]` is the only
- *     way to use them (no a.length, no passing `a` to a helper). An index outside the array reads 0.
+ *     (3D, a[z][y][x]): arrays. They are read-only (a write such as `a[i] = x`, `a[i]++` or `a[i]` as
+ *     an out argument is refused at creation, GPUC_ERROR_COMPILE) and live in device buffers; gpuc
+ *     reads them through the fastest binding it has (an image view of the buffer), so inside the
+ *     kernel `a[i]` is the only way to use them (no a.length, no passing `a` to a helper). An index
+ *     outside the array reads 0.
  *     A `vec4 a[]` parameter also takes a 1D float array (device or host) and reads it four values per
  *     cell (cell i is values 4i..4i+3, zeros past the end): the fastest way to stream floats.
  *   - `float t`, `int n`: scalars. They become uniforms: a new value never recompiles.
  * Predeclared: `ivec3 thread` (the cell being computed), `const ivec3 outputSize` (the output size,
  * 1 in unused dimensions; GLSL reserves `output`), and `constants.<name>` for each constant (compiled
  * in, as GPU.js does). The return type (float, int, vec2, vec3, vec4) is the type of an output cell.
+ * The preprocessor: `#define` works anywhere. gpuc finds the kernel and its helpers before the driver's
+ * preprocessor runs, so it honours `#if 0`, `#if 1`, `#elif 0|1` and `#else` itself (a function in a
+ * dropped branch does not exist); other conditionals (`#ifdef`, `#if EXPR`) may surround statements and
+ * #defines, but a function defined inside one is refused (GPUC_ERROR_COMPILE, naming both lines).
  *
  * LOOPS AND LLVMPIPE'S LOOP BUDGET. llvmpipe (gpuc_info.loop_budget = 65,535; 0 on hardware drivers)
  * silently stops all the loops of one invocation after that many iterations in total, counting every
@@ -86,6 +92,16 @@ extern "C" {
 #define GPUC_MAX_CONSTANTS 32
 /* Most arguments a kernel may take (further bounded by the device's image units). */
 #define GPUC_MAX_ARGS 16
+/* Deepest nesting a kernel's source may have, GLSL or JavaScript. One level is each bracket `(` `[` `{`
+ * inside another, each if / else / for / while / do body (a braced body counts once), each prefix
+ * operator applied to another (`- -x`), each right operand of `=`, `+=`, ... and `? :` (JavaScript's
+ * `**` too); the kernel's own body is the first level. Deeper sources are refused at creation with
+ * GPUC_ERROR_COMPILE naming the line and column:
+ * gpuc's source readers and the drivers' compilers recurse over the nesting, and a source ten thousand
+ * levels deep would overflow their stack. No kernel written by hand comes near it. JavaScript helpers
+ * called inside one another add up, since the front end follows each call into its helper: at most
+ * 4 * GPUC_MAX_NESTING statements and operators along a chain of calls. */
+#define GPUC_MAX_NESTING 256
 /* Most named sub-outputs of a kernel map (GPU.js's createKernelMap), besides its result. */
 #define GPUC_MAX_MAP_OUTPUTS 7
 
@@ -474,7 +490,8 @@ GPUC_API gpuc_status gpuc_add_function(gpuc *gpu, const char *js_source);
 
 /* GPU.js's addNativeFunction: registers a GLSL function (`float name(float a, vec2 b) { ... }`;
  * parameter and return types float, int, bool, vec2, vec3, vec4) that JavaScript kernels created
- * afterwards may call by name. It is compiled as given, before the kernel's helpers. */
+ * afterwards may call by name. It is compiled as given, before the kernel's helpers. Like a kernel,
+ * it may nest at most GPUC_MAX_NESTING levels. */
 GPUC_API gpuc_status gpuc_add_native_function(gpuc *gpu, const char *glsl_source);
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -522,7 +539,7 @@ typedef struct gpuc_topk_cutoff_desc {
     int chunk;       /* elements each invocation counts (strided by `threads`); 0 means enough to cover n.
                       * threads * chunk must cover n, and threads and chunk must each stay under the
                       * device's loop budget (GPUC_ERROR_LIMIT): past 256 * 65,535 values on llvmpipe,
-                      * give more threads. */
+                      * give more threads. threads * chunk may not pass 2^31 - 1 (GPUC_ERROR_LIMIT). */
 } gpuc_topk_cutoff_desc;
 
 /* The seed's bisection (tutorial top-k task 4): a count-above kernel (thread x counts

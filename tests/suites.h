@@ -22,7 +22,8 @@
     GPUC_SUITE(graphical) \
     GPUC_SUITE(kernel_map) \
     GPUC_SUITE(loops) \
-    GPUC_SUITE(program_cache)
+    GPUC_SUITE(program_cache) \
+    GPUC_SUITE(hostile)
 
 #define GPUC_SUITE(name) Suite *suite_##name(void);
 GPUC_TEST_SUITES

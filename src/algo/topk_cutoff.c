@@ -84,6 +84,12 @@ static gpuc_status check_shape(gpuc *gpu, const gpuc_topk_cutoff_desc *desc, siz
         return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
                          "gpuc_topk_cutoff: threads * chunk = %d * %d does not cover the %zu values", *threads, *chunk,
                          n);
+    /* The kernels index i * threads + x in a GLSL int: a larger product wraps to indices that read 0. */
+    if ((int64_t)*threads * *chunk > INT32_MAX)
+        return gpuc_fail(gpu, GPUC_ERROR_LIMIT,
+                         "gpuc_topk_cutoff: threads * chunk = %d * %d = %lld is more than 2^31 - 1, the largest index "
+                         "its kernels can form; give a smaller chunk (0 picks one that just covers n)",
+                         *threads, *chunk, (long long)*threads * *chunk);
     int64_t budget = gpuc_get_info(gpu)->loop_budget;
     if (budget > 0 && (*chunk >= budget || *threads >= budget))
         return gpuc_fail(gpu, GPUC_ERROR_LIMIT,

@@ -8,6 +8,8 @@
 
 /* Cells above this make thread indices overflow a GLSL int. */
 #define MAX_CELLS ((size_t)INT32_MAX)
+/* Byte counts (cells * 4 components * 4 bytes < 2^35) are size_t products that need 64 bits. */
+_Static_assert(sizeof(size_t) >= 8, "gpuc's size arithmetic assumes a 64-bit size_t");
 
 int gpuc_type_components(gpuc_type type)
 {
@@ -46,7 +48,12 @@ gpuc_status gpuc_dims_check(gpuc *gpu, gpuc_dims dims, const char *what, size_t 
     if (dims.z && !dims.y)
         return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
                          "%s: size {%u, 0, %u} has z without y (use {x}, {x, y} or {x, y, z})", what, dims.x, dims.z);
-    uint64_t total = (uint64_t)dims.x * (dims.y ? dims.y : 1) * (dims.z ? dims.z : 1);
+    /* Checked: {2^31, 2^31, 4} is 2^64 cells, which a plain product wraps to 0. */
+    uint64_t total;
+    if (__builtin_mul_overflow((uint64_t)dims.x, (uint64_t)(dims.y ? dims.y : 1), &total) ||
+        __builtin_mul_overflow(total, (uint64_t)(dims.z ? dims.z : 1), &total))
+        return gpuc_fail(gpu, GPUC_ERROR_LIMIT, "%s: size {%u, %u, %u} is more than 2^64 cells; gpuc's limit is %zu "
+                         "(2^31 - 1)", what, dims.x, dims.y, dims.z, MAX_CELLS);
     if (total > MAX_CELLS)
         return gpuc_fail(gpu, GPUC_ERROR_LIMIT, "%s: size {%u, %u, %u} is %llu cells; gpuc's limit is %zu (2^31 - 1)",
                          what, dims.x, dims.y, dims.z, (unsigned long long)total, MAX_CELLS);

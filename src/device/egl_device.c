@@ -212,6 +212,30 @@ static bool try_surfaceless(bool debug, egl_device *dev, char *err, size_t errle
     return true;
 }
 
+/* Device "gpu" found no hardware device it could open: say what EGL showed instead, since the usual
+ * cause is a machine without a GPU (or without its EGL driver), not a missing Mesa. */
+static void explain_no_hardware(EGLDeviceEXT *devices, EGLint count, PFNEGLQUERYDEVICESTRINGEXTPROC query_string,
+                                char *err, size_t errlen)
+{
+    int hardware = 0;
+    for (int i = 0; i < count; i++)
+        hardware += !device_is_software(query_string, devices[i]);
+    if (hardware)
+        note(err, errlen, "device \"gpu\": none of the %d hardware EGL device(s) above gave an OpenGL 4.3 core "
+                          "context; check the GPU driver's EGL and OpenGL support", hardware);
+    else /* nothing was tried: the log so far says nothing useful */
+        snprintf(err, errlen, "device \"gpu\": no hardware EGL device was found; EGL lists %d device(s)%s",
+                 (int)count, count ? ":" : "");
+    for (int i = 0; !hardware && i < count; i++) {
+        const char *drm = query_string ? query_string(devices[i], EGL_DRM_DEVICE_FILE_EXT) : NULL;
+        note(err, errlen, "%s EGL device %d (%s%s%s)", i ? "," : "", i,
+             device_is_software(query_string, devices[i]) ? "software: Mesa's llvmpipe" : "hardware",
+             drm ? ", " : "", drm ? drm : "");
+    }
+    note(err, errlen, ". Use device \"auto\" or \"cpu\" to run on the CPU with llvmpipe, or install the GPU's "
+                      "driver with EGL support.");
+}
+
 bool egl_device_open(egl_choice choice, bool debug, egl_device *dev, char *err, size_t errlen)
 {
     memset(dev, 0, sizeof *dev);
@@ -252,8 +276,10 @@ bool egl_device_open(egl_choice choice, bool debug, egl_device *dev, char *err, 
         }
         if (choice.kind != EGL_CHOICE_GPU && try_surfaceless(debug, dev, err, errlen))
             return true;
-        if (choice.kind == EGL_CHOICE_GPU && count >= 0)
-            note(err, errlen, "  (device \"gpu\" accepts hardware EGL devices only; \"auto\" falls back to llvmpipe)\n");
+        if (choice.kind == EGL_CHOICE_GPU) {
+            explain_no_hardware(devices, count, query_string, err, errlen);
+            return false;
+        }
     }
     note(err, errlen, "Install Mesa's EGL and llvmpipe (apt-get install libegl1 libegl-mesa0 libgl1-mesa-dri), "
                       "or a GPU driver with EGL support.");

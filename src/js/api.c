@@ -3,6 +3,7 @@
 #include "internal.h"
 #include "kernel/kernel.h"
 #include "js/check.h"
+#include "kernel/kernel.h"
 #include "js/translate.h"
 
 #include <stdio.h>
@@ -112,6 +113,14 @@ gpuc_status gpuc_add_native_function(gpuc *gpu, const char *glsl_source)
     char name[128], err[1024];
     if (!js_check_native(glsl_source, name, sizeof name, err, sizeof err))
         return gpuc_fail(gpu, GPUC_ERROR_COMPILE, "gpuc_add_native_function: %s", err);
+    /* It joins GLSL whose nesting nothing checks again: check its own here. */
+    char *mask = source_mask(glsl_source);
+    if (!mask)
+        return gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "gpuc_add_native_function: out of host memory");
+    bool shallow = source_check_nesting(mask, err, sizeof err);
+    free(mask);
+    if (!shallow)
+        return gpuc_fail(gpu, GPUC_ERROR_COMPILE, "gpuc_add_native_function: %s", err);
     js_registry *r = NULL;
     st = registry(gpu, &r);
     if (st != GPUC_OK)
@@ -139,6 +148,12 @@ gpuc_status gpuc_create_kernel_js(gpuc *gpu, const char *js_source, const gpuc_k
         return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
                          "gpuc_create_kernel_js: loop_max_iterations is %d; use a positive count (0 means 1000)",
                          desc->loop_max_iterations);
+    /* The translation reads this.output: check the size first, so its error is not taken for the GLSL's. */
+    size_t cells;
+    int rank;
+    st = gpuc_dims_check(gpu, desc->output, "kernel output", &cells, &rank);
+    if (st != GPUC_OK)
+        return st;
     js_registry *r = gpu->js;
     js_settings s = {
         .output = desc->output,

@@ -265,7 +265,24 @@ static void check_return(js_ctx *c, js_node *n)
     }
 }
 
+void js_check_deeper(js_ctx *c, const js_node *at)
+{
+    if (++c->check_depth > JS_MAX_CHECK_DEPTH)
+        js_fail(c, at, "the kernel and the helpers it calls inside one another nest more than %d statements and "
+                       "operators deep in all; call fewer deeply nested helpers from inside one another",
+                JS_MAX_CHECK_DEPTH);
+}
+
+static void check_stmt_kind(js_ctx *c, js_node *n);
+
 static void check_stmt(js_ctx *c, js_node *n)
+{
+    js_check_deeper(c, n);
+    check_stmt_kind(c, n);
+    c->check_depth--;
+}
+
+static void check_stmt_kind(js_ctx *c, js_node *n)
 {
     switch (n->kind) {
     case N_VAR:

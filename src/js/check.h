@@ -14,6 +14,11 @@
 #define JS_MAX_NATIVES 64
 #define JS_MAX_PARAMS 16
 #define JS_MAX_SCOPE 512
+/* The checker follows each call into the helper it calls, so the nesting of a kernel and of the
+ * helpers it calls inside one another adds up on its stack: bound the sum (statements and expressions
+ * the checker is inside of at once). One function alone stays under it: its statements nest at most
+ * GPUC_MAX_NESTING deep and its expressions at most 400. */
+#define JS_MAX_CHECK_DEPTH (4 * GPUC_MAX_NESTING)
 
 struct js_var {
     const char *name;
@@ -71,6 +76,7 @@ typedef struct js_ctx {
     int scope_base;       /* the first scope entry of the function being checked */
     bool changed;         /* a variable's type changed in this pass: check again */
     int loop_depth, switch_depth;
+    int check_depth;      /* statements and expressions being checked, along the calls (JS_MAX_CHECK_DEPTH) */
     int temps;
 
     /* runtime helpers the emitted GLSL needs */
@@ -91,6 +97,7 @@ js_func *js_find_func(js_ctx *c, const char *name);
 int js_find_native(js_ctx *c, const char *name);
 js_type js_set_type(js_node *n, js_type t);
 js_type js_lit(js_node *n, double v);        /* a compile-time number: T_LIT if an int32, else T_FLOAT */
+void js_check_deeper(js_ctx *c, const js_node *at); /* one level deeper (JS_MAX_CHECK_DEPTH); undo with --check_depth */
 
 /* ---- check_expr.c ---- */
 js_type js_check_expr(js_ctx *c, js_node *n);

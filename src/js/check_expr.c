@@ -353,7 +353,17 @@ static js_type check_array(js_ctx *c, js_node *n)
     return js_set_type(n, n->nlist == 2 ? T_VEC2 : n->nlist == 3 ? T_VEC3 : T_VEC4);
 }
 
+static js_type check_expr_kind(js_ctx *c, js_node *n);
+
 js_type js_check_expr(js_ctx *c, js_node *n)
+{
+    js_check_deeper(c, n);
+    js_type t = check_expr_kind(c, n);
+    c->check_depth--;
+    return t;
+}
+
+static js_type check_expr_kind(js_ctx *c, js_node *n)
 {
     switch (n->kind) {
     case N_NUMBER:

@@ -75,6 +75,17 @@ static const char *const punctuators[] = {
     "?.", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "**", "<<", ">>", "{", "}", "(", ")",
     "[", "]", ";", ",", "<", ">", "+", "-", "*", "/", "%", "&", "|", "^", "!", "~", "?", ":", "=", ".", NULL};
 
+/* A legacy octal literal: 0 followed only by the digits 0-7 (Annex B of ECMAScript). */
+static bool is_legacy_octal(const char *s)
+{
+    if (s[0] != '0' || !isdigit((unsigned char)s[1]))
+        return false;
+    for (size_t i = 1; isdigit((unsigned char)s[i]); i++)
+        if (s[i] > '7')
+            return false;
+    return true;
+}
+
 static void lex_number(js_lexer *lx, js_token *t)
 {
     const char *s = lx->src + lx->pos;
@@ -93,6 +104,15 @@ static void lex_number(js_lexer *lx, js_token *t)
         }
         t->number = v;
         t->kind = i > 2 ? TK_NUMBER : TK_ERROR;
+        end = (char *)s + i;
+    } else if (is_legacy_octal(s)) {
+        /* Sloppy-mode JavaScript (GPU.js parses kernels so) reads 017 as octal 15; 019 and 08 are decimal. */
+        double v = 0;
+        size_t i = 1;
+        for (; isdigit((unsigned char)s[i]); i++)
+            v = v * 8 + (s[i] - '0');
+        t->number = v;
+        t->kind = TK_NUMBER;
         end = (char *)s + i;
     } else {
         size_t i = 0;

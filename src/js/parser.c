@@ -8,13 +8,13 @@
  * (a = test or NULL for default, list = statements); N_FUNCDECL/N_FUNCEXPR name(list) a. */
 #include "js/parser.h"
 #include "js/lexer.h"
+#include "gpuc.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#define MAX_DEPTH 200
 #define MAX_HEIGHT 400 /* expression tree height: `a + b + ... ` chains are built by loops */
 
 typedef struct parser {
@@ -143,15 +143,26 @@ static js_node *grown(parser *p, js_node *n)
     return n;
 }
 
+/* One level deeper: each bracket, block, statement body, prefix operator and right operand of `=`,
+ * `**` or `?:` inside another is one level, GPUC_MAX_NESTING at most. Every recursion of the parser
+ * passes through one, so its stack (and the checker's and emitter's) stays bounded. */
 static void enter(parser *p)
 {
-    if (++p->depth > MAX_DEPTH)
-        fail_at(p, p->tok.line, p->tok.col, "the source is nested more than %d levels deep", MAX_DEPTH);
+    if (++p->depth > GPUC_MAX_NESTING)
+        fail_at(p, p->tok.line, p->tok.col,
+                "the source is nested more than %d levels deep (GPUC_MAX_NESTING: brackets, blocks, statement "
+                "bodies and operators inside one another)", GPUC_MAX_NESTING);
+}
+
+static void leave(parser *p)
+{
+    p->depth--;
 }
 
 static js_node *expression(parser *p);
 static js_node *assignment(parser *p);
 static js_node *statement(parser *p);
+static js_node *body(parser *p);
 static js_node *block(parser *p);
 static js_node *function_rest(parser *p, js_kind kind, const js_token *at);
 
@@ -236,14 +247,20 @@ static js_node *primary(parser *p)
                 fail_at(p, at.line, at.col, "arrow functions are not supported inside kernels");
             fail_at(p, at.line, at.col, "empty parentheses");
         }
+        enter(p);
         js_node *e = expression(p);
+        leave(p);
         expect(p, ")");
         if (is(p, "=>"))
             fail_at(p, at.line, at.col, "arrow functions are not supported inside kernels");
         return e;
     }
-    if (accept(p, "["))
-        return array_literal(p, &at);
+    if (accept(p, "[")) {
+        enter(p);
+        js_node *a = array_literal(p, &at);
+        leave(p);
+        return a;
+    }
     if (is(p, "{"))
         fail_at(p, at.line, at.col, "object literals are not supported in kernels");
     if (at.kind == TK_IDENT && !is_reserved_word(p)) {
@@ -273,7 +290,9 @@ static js_node *postfix(parser *p)
             ix->line = e->line;
             ix->col = e->col;
             ix->a = e;
+            enter(p);
             ix->b = expression(p);
+            leave(p);
             expect(p, "]");
             e = grown(p, ix);
         } else if (accept(p, "(")) {
@@ -282,6 +301,7 @@ static js_node *postfix(parser *p)
             c->line = e->line;
             c->col = e->col;
             c->a = e;
+            enter(p);
             while (!is(p, ")")) {
                 if (is(p, "..."))
                     fail_at(p, p->tok.line, p->tok.col, "spread (`...`) is not supported in kernels");
@@ -289,6 +309,7 @@ static js_node *postfix(parser *p)
                 if (!accept(p, ","))
                     break;
             }
+            leave(p);
             expect(p, ")");
             e = grown(p, c);
         } else if (is(p, "?.")) {
@@ -315,20 +336,23 @@ static js_node *postfix(parser *p)
 static js_node *unary(parser *p)
 {
     js_token at = p->tok;
-    enter(p);
     js_node *n;
     if (is(p, "!") || is(p, "-") || is(p, "+") || is(p, "~")) {
         next(p);
         n = node(p, N_UNARY, &at);
         snprintf(n->op, sizeof n->op, "%.1s", at.start);
+        enter(p);
         n->a = unary(p);
+        leave(p);
         grown(p, n);
     } else if (is(p, "++") || is(p, "--")) {
         next(p);
         n = node(p, N_UPDATE, &at);
         snprintf(n->op, sizeof n->op, "%.2s", at.start);
         n->prefix = true;
+        enter(p);
         n->a = unary(p);
+        leave(p);
         grown(p, n);
     } else {
         n = postfix(p);
@@ -339,10 +363,11 @@ static js_node *unary(parser *p)
         js_node *b = node(p, N_BINARY, &op);
         strcpy(b->op, "**");
         b->a = n;
+        enter(p);
         b->b = unary(p);
+        leave(p);
         n = grown(p, b);
     }
-    p->depth--;
     return n;
 }
 
@@ -354,25 +379,35 @@ static const char *const levels[][5] = {
 };
 #define NLEVELS ((int)(sizeof levels / sizeof levels[0]))
 
-static js_node *binary(parser *p, int level)
+/* The level of the binary operator at the current token (its text in *op), or -1 when it is none. */
+static int binary_level(parser *p, const char **op)
 {
-    if (level == NLEVELS)
-        return unary(p);
-    enter(p);
-    js_node *left = binary(p, level + 1);
+    for (int level = 0; level < NLEVELS; level++)
+        for (int i = 0; levels[level][i]; i++)
+            if (is(p, levels[level][i])) {
+                *op = levels[level][i];
+                return level;
+            }
+    return -1;
+}
+
+/* Precedence climbing: operators of level >= min_level, left-associative. It recurses only for a right
+ * operand that holds tighter operators, so a bracket costs a few stack frames, not one per level. */
+static js_node *binary(parser *p, int min_level)
+{
+    js_node *left = unary(p);
     for (;;) {
         js_token at = p->tok;
         const char *op = NULL;
-        for (int i = 0; levels[level][i]; i++)
-            if (is(p, levels[level][i]))
-                op = levels[level][i];
-        if (!op) {
-            if (level == 6 && (is(p, "in") || is(p, "instanceof")))
+        int level = binary_level(p, &op);
+        if (level < 0) {
+            if (is(p, "in") || is(p, "instanceof"))
                 fail_at(p, at.line, at.col, "`%.*s` is not supported in kernels", (int)at.len, at.start);
-            if (level == 0 && is(p, "??"))
+            if (is(p, "??"))
                 fail_at(p, at.line, at.col, "`??` is not supported in kernels");
-            break;
         }
+        if (level < min_level)
+            break;
         next(p);
         js_node *n = node(p, level < 2 ? N_LOGICAL : N_BINARY, &at);
         snprintf(n->op, sizeof n->op, "%s", op);
@@ -380,7 +415,6 @@ static js_node *binary(parser *p, int level)
         n->b = binary(p, level + 1);
         left = grown(p, n);
     }
-    p->depth--;
     return left;
 }
 
@@ -392,9 +426,11 @@ static js_node *conditional(parser *p)
         return c;
     js_node *n = node(p, N_COND, &at);
     n->a = c;
+    enter(p);
     n->b = assignment(p);
     expect(p, ":");
     n->c = assignment(p);
+    leave(p);
     return grown(p, n);
 }
 
@@ -403,7 +439,6 @@ static const char *const assign_ops[] = {"=", "+=", "-=", "*=", "/=", "%=", "**=
 
 static js_node *assignment(parser *p)
 {
-    enter(p);
     js_node *left = conditional(p);
     js_token at = p->tok;
     for (int i = 0; assign_ops[i]; i++) {
@@ -412,14 +447,14 @@ static js_node *assignment(parser *p)
             js_node *n = node(p, N_ASSIGN, &at);
             snprintf(n->op, sizeof n->op, "%s", assign_ops[i]);
             n->a = left;
+            enter(p);
             n->b = assignment(p);
-            p->depth--;
+            leave(p);
             return grown(p, n);
         }
     }
     if (is(p, "&&=") || is(p, "||="))
         fail_at(p, at.line, at.col, "logical assignment is not supported in kernels");
-    p->depth--;
     return left;
 }
 
@@ -498,7 +533,7 @@ static js_node *for_statement(parser *p, const js_token *at)
     if (!is(p, ")"))
         n->c = expression(p);
     expect(p, ")");
-    n->d = statement(p);
+    n->d = body(p);
     return n;
 }
 
@@ -509,6 +544,7 @@ static js_node *switch_statement(parser *p, const js_token *at)
     n->a = expression(p);
     expect(p, ")");
     expect(p, "{");
+    enter(p);
     int cap = 0;
     bool seen_default = false;
     while (!accept(p, "}")) {
@@ -529,6 +565,7 @@ static js_node *switch_statement(parser *p, const js_token *at)
             push(p, &c->list, &c->nlist, &scap, statement(p));
         push(p, &n->list, &n->nlist, &cap, c);
     }
+    leave(p);
     return n;
 }
 
@@ -558,7 +595,6 @@ static js_node *simple_statement(parser *p, const js_token *at)
 static js_node *statement(parser *p)
 {
     js_token at = p->tok;
-    enter(p);
     js_node *n;
     if (is(p, "{")) {
         n = block(p);
@@ -569,9 +605,9 @@ static js_node *statement(parser *p)
         expect(p, "(");
         n->a = expression(p);
         expect(p, ")");
-        n->b = statement(p);
+        n->b = body(p);
         if (accept(p, "else"))
-            n->c = statement(p);
+            n->c = body(p);
     } else if (accept(p, "for")) {
         n = for_statement(p, &at);
     } else if (accept(p, "while")) {
@@ -579,10 +615,10 @@ static js_node *statement(parser *p)
         expect(p, "(");
         n->a = expression(p);
         expect(p, ")");
-        n->b = statement(p);
+        n->b = body(p);
     } else if (accept(p, "do")) {
         n = node(p, N_DOWHILE, &at);
-        n->b = statement(p);
+        n->b = body(p);
         expect(p, "while");
         expect(p, "(");
         n->a = expression(p);
@@ -597,7 +633,17 @@ static js_node *statement(parser *p)
     } else {
         n = simple_statement(p, &at);
     }
-    p->depth--;
+    return n;
+}
+
+/* The body of an if, else, for, while or do: one level deeper, a block or not. */
+static js_node *body(parser *p)
+{
+    if (is(p, "{"))
+        return block(p);
+    enter(p);
+    js_node *n = statement(p);
+    leave(p);
     return n;
 }
 
@@ -605,6 +651,7 @@ static js_node *block(parser *p)
 {
     js_token at = p->tok;
     expect(p, "{");
+    enter(p);
     js_node *n = node(p, N_BLOCK, &at);
     int cap = 0;
     while (!accept(p, "}")) {
@@ -612,6 +659,7 @@ static js_node *block(parser *p)
             unexpected(p, "`}`");
         push(p, &n->list, &n->nlist, &cap, statement(p));
     }
+    leave(p);
     return n;
 }
 

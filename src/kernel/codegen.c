@@ -181,7 +181,7 @@ char *codegen_program(const kernel_signature *sig, const char *user_source, code
     dims_text(shape.output, ox, oy, oz);
     dims_text(shape.grid, gx, gy, gz);
 
-    strbuf_printf(&sb, "#version 430\n#line 1 %d\n", SOURCE_DECLARATIONS);
+    strbuf_printf(&sb, "#version 430\n#line %d %d\n", CODEGEN_DECLARATIONS_LINE + 1, SOURCE_DECLARATIONS);
     const char *out_fields[] = {"OUT_X", ox, "OUT_Y", oy, "OUT_Z", oz, "GRID_X", gx, "GRID_Y", gy, "GRID_Z", gz, NULL};
     bool ok = glsl_emit(&sb, gpuc_glsl_kernel_prelude, "prelude", NULL) &&
               glsl_emit(&sb, gpuc_glsl_kernel_prelude, shape.sizes_uniform ? "sizes_uniform" : "sizes_const",
@@ -210,7 +210,7 @@ char *codegen_program(const kernel_signature *sig, const char *user_source, code
 
     strbuf_printf(&sb, "#line 1 %d\n", SOURCE_USER);
     strbuf_puts(&sb, user_source);
-    strbuf_printf(&sb, "\n#line 1 %d\n", SOURCE_MAIN);
+    strbuf_printf(&sb, "\n#line %d %d\n", CODEGEN_MAIN_LINE + 1, SOURCE_MAIN);
     ok = ok && emit_main(&sb, sig, shape, &before, &store, &outs);
     strbuf_free(&before);
     strbuf_free(&store);
@@ -220,4 +220,39 @@ char *codegen_program(const kernel_signature *sig, const char *user_source, code
         return NULL;
     }
     return strbuf_take(&sb);
+}
+
+int codegen_part_of(int source, int line, int *part_line)
+{
+    if (line > CODEGEN_MAIN_LINE || (source == SOURCE_MAIN && line <= CODEGEN_DECLARATIONS_LINE)) {
+        *part_line = line > CODEGEN_MAIN_LINE ? line - CODEGEN_MAIN_LINE : line;
+        return SOURCE_MAIN;
+    }
+    if (line > CODEGEN_DECLARATIONS_LINE || source == SOURCE_DECLARATIONS) {
+        *part_line = line > CODEGEN_DECLARATIONS_LINE ? line - CODEGEN_DECLARATIONS_LINE : line;
+        return SOURCE_DECLARATIONS;
+    }
+    *part_line = line;
+    return SOURCE_USER;
+}
+
+void codegen_generated_line(const char *glsl, int line, char *out, size_t outlen)
+{
+    int current = 1; /* the number the compiler gives the line starting at p */
+    out[0] = '\0';
+    for (const char *p = glsl; p && *p;) {
+        size_t len = strcspn(p, "\n");
+        int set;
+        if (!strncmp(p, "#line ", 6) && sscanf(p + 6, "%d", &set) == 1) {
+            current = set;
+        } else {
+            if (current == line) {
+                size_t lead = strspn(p, " \t");
+                snprintf(out, outlen, "%.*s", (int)(len - lead), p + lead);
+                return;
+            }
+            current++;
+        }
+        p = p[len] ? p + len + 1 : NULL;
+    }
 }

@@ -1,6 +1,8 @@
 /* codegen.h - assembles the GLSL compute program of a kernel from glsl/'s sections and the user's
  * (rewritten) source. The program has three source strings, told apart by `#line L S`:
- * S = 1 gpuc's declarations, S = 0 the user's source (line numbers are the user's), S = 2 main(). */
+ * S = 1 gpuc's declarations, S = 0 the user's source (line numbers are the user's), S = 2 main().
+ * gpuc's two parts also number their lines from far above any user line (CODEGEN_*_LINE), because
+ * Mesa reports some errors (calls, initialisers) with source string 0 whatever the `#line` said. */
 #ifndef GPUC_CODEGEN_H
 #define GPUC_CODEGEN_H
 
@@ -13,6 +15,19 @@
 
 /* Source-string numbers in the generated program. */
 enum { SOURCE_USER = 0, SOURCE_DECLARATIONS = 1, SOURCE_MAIN = 2 };
+
+/* Line L of gpuc's declarations is numbered CODEGEN_DECLARATIONS_LINE + L, of main() CODEGEN_MAIN_LINE + L
+ * (a kernel source of a million lines would blur them; none is that long). */
+#define CODEGEN_DECLARATIONS_LINE 1000000
+#define CODEGEN_MAIN_LINE 2000000
+
+/* The part of the program a reported (source, line) lies in, by the line first: SOURCE_USER,
+ * SOURCE_DECLARATIONS or SOURCE_MAIN. Sets *part_line to the line within that part. */
+int codegen_part_of(int source, int line, int *part_line);
+
+/* Copies the line of the generated program `glsl` that the compiler numbers `line` (as `#line` set it)
+ * into out, without its newline and leading spaces; "" when there is none. */
+void codegen_generated_line(const char *glsl, int line, char *out, size_t outlen);
 
 typedef struct resolved_constant {
     char name[KERNEL_NAME_MAX];

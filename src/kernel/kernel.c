@@ -1,12 +1,14 @@
 /* kernel.c - gpuc_create_kernel: validate the description, read the kernel's signature, check the
  * loops against the loop budget, generate and compile (or find cached) its program. */
 #include "kernel/kernel.h"
+#include "kernel/array_writes.h"
 #include "kernel/kernel_map.h"
 #include "kernel/kernel_rewrite.h"
 #include "kernel/kernel_loops.h"
 #include "kernel/loop_guard.h"
 #include "kernel/program_cache.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +35,9 @@ static bool is_reserved(const char *s)
             return true;
     return false;
 }
+
+/* The smallest magnitude that rounds to infinity as a float: half an ulp above FLT_MAX. */
+#define FLOAT_OVERFLOW 0x1.ffffffp127
 
 static gpuc_status resolve_constants(gpuc *gpu, const char *kname, const gpuc_kernel_desc *desc,
                                      resolved_constant *out, int *count)
@@ -64,6 +69,10 @@ static gpuc_status resolve_constants(gpuc *gpu, const char *kname, const gpuc_ke
             return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
                              "kernel '%s': constant \"%s\" is declared int but its value %g is not a 32-bit integer",
                              kname, c->name, c->value);
+        if (type == GPUC_FLOAT && fabs(c->value) >= FLOAT_OVERFLOW)
+            return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
+                             "kernel '%s': constant \"%s\" is %g, beyond the float range (+-%.9g): as a float it "
+                             "would be infinite", kname, c->name, c->value, (double)FLT_MAX);
         snprintf(out[n].name, sizeof out[n].name, "%s", c->name);
         out[n].type = type;
         out[n].value = c->value;
@@ -72,7 +81,7 @@ static gpuc_status resolve_constants(gpuc *gpu, const char *kname, const gpuc_ke
     return GPUC_OK;
 }
 
-static gpuc_status check_params(gpuc *gpu, const char *kname, const kernel_signature *sig,
+static gpuc_status check_params(gpuc *gpu, const char *kname, const char *mask, const kernel_signature *sig,
                                 const resolved_constant *constants, int nconstants)
 {
     int arrays = 0;
@@ -87,6 +96,16 @@ static gpuc_status check_params(gpuc *gpu, const char *kname, const kernel_signa
                 return gpuc_fail(gpu, GPUC_ERROR_COMPILE, "kernel '%s': parameter `%s` has a constant's name; "
                                  "constants are read as constants.%s", kname, p->name, p->name);
         arrays += p->rank > 0;
+    }
+    int written;
+    size_t write_at = kernel_array_write(mask, sig, &written);
+    if (write_at != (size_t)-1) {
+        int line, col;
+        source_position(mask, write_at, &line, &col);
+        return gpuc_fail(gpu, GPUC_ERROR_COMPILE,
+                         "kernel '%s': line %d, column %d: writes to array parameter `%s`, but kernel arguments are "
+                         "read-only (a kernel returns its output cell; copy the value into a local variable to "
+                         "change it)", kname, line, col, sig->params[written].name);
     }
     if (arrays > gpu->info.max_image_units)
         return gpuc_fail(gpu, GPUC_ERROR_LIMIT,
@@ -265,6 +284,8 @@ static gpuc_status compile_program(gpuc_kernel *k, const char *source, const cha
                      "(please report it with the kernel): %s", k->name, gpu->info.renderer, guarded_error);
 }
 
+/* origin: where GLSL the JavaScript front end wrote comes from (NULL for the user's own GLSL). Such
+ * GLSL had its nesting bounded in the JavaScript (fully parenthesised, it nests deeper than that). */
 static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_kernel_desc *desc,
                                  const kernel_origin *origin)
 {
@@ -278,14 +299,16 @@ static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_
     int nconstants = 0;
     loop_scan scan = {0};
     bool readable = true;
-    if (!source_parse_kernel(mask, &k->sig, err, sizeof err)) {
-        st = gpuc_fail(gpu, GPUC_ERROR_COMPILE, "kernel '%s': %s", desc->name ? desc->name : "(unnamed)", err);
+    if (!source_check_preprocessor(source, err, sizeof err) || !source_parse_kernel(mask, &k->sig, err, sizeof err) ||
+        (!origin && !source_check_nesting(mask, err, sizeof err))) {
+        st = gpuc_fail(gpu, GPUC_ERROR_COMPILE, "kernel '%s': %s",
+                       desc->name ? desc->name : k->sig.name[0] ? k->sig.name : "(unnamed)", err);
         goto done;
     }
     snprintf(k->name, sizeof k->name, "%s", desc->name ? desc->name : k->sig.name);
     st = resolve_constants(gpu, k->name, desc, constants, &nconstants);
     if (st == GPUC_OK)
-        st = check_params(gpu, k->name, &k->sig, constants, nconstants);
+        st = check_params(gpu, k->name, mask, &k->sig, constants, nconstants);
     if (st == GPUC_OK)
         st = kernel_loops_check(k, source, mask, constants, nconstants, origin, &scan, &readable);
     if (st == GPUC_OK)
@@ -319,11 +342,6 @@ done:
         k->cached = NULL;
     }
     return st;
-}
-
-gpuc_status gpuc_create_kernel(gpuc *gpu, const char *source, const gpuc_kernel_desc *desc, gpuc_kernel **out)
-{
-    return kernel_create(gpu, source, desc, NULL, out);
 }
 
 gpuc_status kernel_create(gpuc *gpu, const char *source, const gpuc_kernel_desc *desc, const kernel_origin *origin,
@@ -375,6 +393,11 @@ gpuc_status kernel_create(gpuc *gpu, const char *source, const gpuc_kernel_desc 
     gpu->kernels = k;
     *out = k;
     return GPUC_OK;
+}
+
+gpuc_status gpuc_create_kernel(gpuc *gpu, const char *source, const gpuc_kernel_desc *desc, gpuc_kernel **out)
+{
+    return kernel_create(gpu, source, desc, NULL, out);
 }
 
 void gpuc_kernel_destroy(gpuc_kernel *k)

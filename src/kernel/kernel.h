@@ -60,7 +60,9 @@ typedef struct kernel_origin {
     int nloops;
 } kernel_origin;
 
-/* gpuc_create_kernel with the origin of generated source (NULL for the user's own GLSL). */
+/* gpuc_create_kernel with the origin of generated source (NULL for the user's own GLSL). GLSL the
+ * JavaScript front end wrote skips the nesting check: the limit was applied to the JavaScript (the
+ * GLSL it writes is fully parenthesised, so deeper). */
 gpuc_status kernel_create(gpuc *gpu, const char *source, const gpuc_kernel_desc *desc, const kernel_origin *origin,
                           gpuc_kernel **out);
 

@@ -10,8 +10,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Statements nested deeper than this are refused: the reader recurses once per level. */
-#define LOOP_SCAN_MAX_NESTING 256
+/* Statements or brackets nested deeper than this are refused: the reader recurses once per statement
+ * level. Sources the user writes are held to GPUC_MAX_NESTING (256) before this reader runs; GLSL the
+ * JavaScript front end writes from such a source nests deeper (it is fully parenthesised, and a loop
+ * becomes a block holding a loop), hence the room. */
+#define LOOP_SCAN_MAX_NESTING 2048
 
 typedef enum loop_kind { LOOP_FOR, LOOP_WHILE, LOOP_DO } loop_kind;
 

@@ -44,21 +44,26 @@ static bool first_error(const char *log, diagnostic *d)
     return false;
 }
 
-static gpuc_status report_compile_error(gpuc *gpu, const char *log, const char *kernel_name, const char *user_source)
+static gpuc_status report_compile_error(gpuc *gpu, const char *log, const char *kernel_name, const char *user_source,
+                                        const char *glsl)
 {
     diagnostic d;
     if (!first_error(log, &d))
         return gpuc_fail(gpu, GPUC_ERROR_COMPILE, "kernel '%s': GLSL compile failed:\n%s", kernel_name, log);
-    if (d.source != SOURCE_USER) {
-        const char *part = d.source == SOURCE_DECLARATIONS ? "the declarations gpuc makes from the kernel's "
-                                                             "parameters and constants"
-                                                           : "the main() gpuc wraps around the kernel";
-        return gpuc_fail(gpu, GPUC_ERROR_COMPILE,
-                         "kernel '%s': GLSL error in %s (check names that clash with GLSL keywords or with "
-                         "`thread`, `outputSize`, `constants`): %.*s",
-                         kernel_name, part, (int)d.text_len, d.text);
-    }
+    int part_line, part = codegen_part_of(d.source, d.line, &part_line);
     char line[256];
+    if (part != SOURCE_USER) {
+        /* Not the user's line: say so, and quote gpuc's own code the compiler stopped at. */
+        codegen_generated_line(glsl, d.line, line, sizeof line);
+        const char *what = part == SOURCE_DECLARATIONS ? "the declarations gpuc makes from the kernel's parameters "
+                                                         "and constants"
+                                                       : "the main() gpuc wraps around the kernel";
+        return gpuc_fail(gpu, GPUC_ERROR_COMPILE,
+                         "kernel '%s': GLSL error in gpuc's generated code (%s, its line %d), not in the kernel's "
+                         "source: %.*s\n  gpuc | %s\nUsually a name in the source clashes with one gpuc's code "
+                         "uses: a #define, or a function or parameter named like a GLSL keyword or a name in the "
+                         "line above", kernel_name, what, part_line, (int)d.text_len, d.text, line);
+    }
     source_line(user_source, d.line, line, sizeof line);
     char where[64];
     if (d.column > 0)
@@ -105,7 +110,7 @@ static gpuc_status compile_stage(gpuc *gpu, GLenum stage, const char *glsl, cons
         char *log = info_log(shader, false);
         glDeleteShader(shader);
         gpu->gl_debug_error[0] = '\0'; /* a debug context's copy of this error: reported below, not later */
-        gpuc_status st = report_compile_error(gpu, log ? log : "(no log)", kernel_name, user_source);
+        gpuc_status st = report_compile_error(gpu, log ? log : "(no log)", kernel_name, user_source, glsl);
         free(log);
         return st;
     }

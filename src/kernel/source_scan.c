@@ -21,14 +21,13 @@ static bool is_space(char c)
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
 
-char *source_mask(const char *src)
+char *source_mask_comments(const char *src)
 {
     size_t n = strlen(src);
     char *m = malloc(n + 1);
     if (!m)
         return NULL;
     memcpy(m, src, n + 1);
-    bool line_start = true;
     for (size_t i = 0; i < n;) {
         if (m[i] == '/' && m[i + 1] == '/') {
             while (i < n && m[i] != '\n')
@@ -43,16 +42,20 @@ char *source_mask(const char *src)
             }
             for (int k = 0; k < 2 && i < n; k++)
                 m[i++] = ' ';
-        } else if (line_start && m[i] == '#') {
-            while (i < n && m[i] != '\n')
-                m[i++] = ' ';
         } else {
-            if (m[i] == '\n')
-                line_start = true;
-            else if (!is_space(m[i]))
-                line_start = false;
             i++;
         }
+    }
+    return m;
+}
+
+char *source_mask(const char *src)
+{
+    /* Comments go first, as in the compiler: a directive inside a comment is no directive. */
+    char *m = source_mask_comments(src);
+    if (m) {
+        size_t function_at, directive_at;
+        source_blank_preprocessor(m, &function_at, &directive_at);
     }
     return m;
 }

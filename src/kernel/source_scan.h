@@ -28,13 +28,30 @@ typedef struct kernel_signature {
     size_t body_begin, body_end;     /* '{' and its matching '}' */
 } kernel_signature;
 
-/* A copy of src with comments and preprocessor lines replaced by spaces. NULL when out of memory. */
+/* A copy of src with comments, preprocessor lines and the branches the preprocessor certainly drops
+ * (`#if 0`, the `#else` of `#if 1`) replaced by spaces. NULL when out of memory. */
 char *source_mask(const char *src);
+
+/* A copy of src with only its comments replaced by spaces. NULL when out of memory. */
+char *source_mask_comments(const char *src);
+
+/* In a comment-free mask, blanks directive lines and the branches `#if 0` / `#if 1` drop. Sets
+ * *function_at to the `{` of the first top-level function defined inside a conditional gpuc cannot
+ * evaluate (#ifdef, #if EXPR) and *directive_at to that conditional's line, or both to (size_t)-1. */
+void source_blank_preprocessor(char *mask, size_t *function_at, size_t *directive_at);
+
+/* False, with a message (line numbers) in err, when a function's existence depends on a conditional
+ * gpuc cannot evaluate: the kernel it would pick might not be the one the compiler sees. */
+bool source_check_preprocessor(const char *src, char *err, size_t errlen);
 
 /* Finds the last top-level function in mask and parses its signature (it may return void: only a
  * graphical kernel may, which the caller checks). On failure writes a message
  * (with line:column) into err and returns false. */
 bool source_parse_kernel(const char *mask, kernel_signature *sig, char *err, size_t errlen);
+
+/* False, with "line L, column C: ..." in err, when mask nests deeper than GPUC_MAX_NESTING (levels as
+ * gpuc.h counts them). Iterative, so safe on any input; run it before anything that recurses. */
+bool source_check_nesting(const char *mask, char *err, size_t errlen);
 
 /* 1-based line and column of offset pos. */
 void source_position(const char *src, size_t pos, int *line, int *column);
