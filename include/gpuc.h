@@ -35,8 +35,18 @@
  * DESCRIPTOR STRUCTS. Zero means "the default" everywhere, so initialise only what you need:
  * `(gpuc_dims){n}`, `{"chunk", 256}`. Under -Wextra that style needs -Wno-missing-field-initializers.
  *
- * THREADS. A context belongs to the thread that opened it; use it from that thread only. Several
- * contexts may live in one process and thread: each call makes its own context current.
+ * THREADS. A context serves one thread at a time: the first call on a thread makes the context current
+ * there, and it stays current on that thread (it is "held") until gpuc_detach or gpuc_close. A call on
+ * another thread while one thread holds it fails with GPUC_ERROR_NO_DEVICE. Several contexts may live
+ * in one process and thread: each call makes its own context current. gpuc_array_free and
+ * gpuc_kernel_free are the exception: they may be called on any thread. Where the context cannot be
+ * made current (another thread holds it) the object is queued and destroyed at the context's next
+ * call on the thread that holds it, or at gpuc_close (gpuc_stats.frees_pending counts the queue); GL
+ * is never called on another context. A thread that exits while holding a context leaves it current
+ * to a dead thread, and EGL (Mesa) then never lets any thread make it current again: the context can
+ * still be closed, which frees gpuc's host memory, but the driver's objects of that context (buffers,
+ * programs) stay allocated until the process ends. Call gpuc_detach (or gpuc_close) on a thread
+ * before it exits if another thread is to go on with its context.
  */
 #ifndef GPUC_H
 #define GPUC_H
@@ -139,8 +149,17 @@ typedef struct gpuc_options {
 GPUC_API gpuc_status gpuc_open(gpuc **gpu, const gpuc_options *opts);
 
 /* Releases the context and everything still made in it (kernels, arrays): their handles are invalid
- * afterwards, so do not free them again. NULL is ignored. */
+ * afterwards, so do not free them again. NULL is ignored. Call it on the thread that holds the context,
+ * or on any thread once that one called gpuc_detach. Elsewhere (the holder is still running, or it
+ * exited without letting go) it frees gpuc's host memory but no GL call can be made: the driver
+ * releases the context's objects only when the holding thread lets go of it, never if it exited. */
 GPUC_API void gpuc_close(gpuc *gpu);
+
+/* Lets the calling thread go of the context (if it holds it; otherwise does nothing), first
+ * destroying what other threads queued for freeing. The next call on any thread takes it. Call it
+ * before a thread that used a context exits, when the context is to be used or closed on another
+ * thread. GPUC_ERROR_INVALID_ARGUMENT for NULL or a failed context. */
+GPUC_API gpuc_status gpuc_detach(gpuc *gpu);
 
 /* The message of the most recent failed call on this context ("" while none has failed); a later
  * success does not clear it. A NULL gpu gives a fixed message. The pointer stays valid until the
@@ -186,6 +205,10 @@ typedef struct gpuc_stats {
     uint64_t readbacks;         /* device -> host copies */
     uint64_t bytes_uploaded;
     uint64_t bytes_read_back;
+    /* gpuc_array_free / gpuc_kernel_free calls made where another thread held the context (see
+     * THREADS), and how many of those objects still wait for that thread's next call. */
+    uint64_t frees_deferred;
+    uint64_t frees_pending;
 } gpuc_stats;
 
 /* Fills *stats. Returns GPUC_ERROR_INVALID_ARGUMENT for NULL arguments or a failed context. */
@@ -219,7 +242,8 @@ GPUC_API gpuc_type gpuc_array_type(const gpuc_array *a);
 GPUC_API size_t gpuc_array_cells(const gpuc_array *a);  /* x * y * z, absent dimensions counting 1 */
 GPUC_API size_t gpuc_array_values(const gpuc_array *a); /* cells * components per cell */
 
-/* Releases an array. NULL is ignored. */
+/* Releases an array. NULL is ignored. May be called on any thread: where another thread holds the
+ * context, the array is queued and its memory released at that thread's next call (THREADS, above). */
 GPUC_API void gpuc_array_free(gpuc_array *a);
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -289,7 +313,7 @@ typedef struct gpuc_kernel_desc {
 GPUC_API gpuc_status gpuc_create_kernel(gpuc *gpu, const char *source, const gpuc_kernel_desc *desc,
                                gpuc_kernel **out);
 
-/* Releases a kernel (arrays it returned stay valid). NULL is ignored. */
+/* Releases a kernel (arrays it returned stay valid). NULL is ignored. Any thread, as gpuc_array_free. */
 GPUC_API void gpuc_kernel_free(gpuc_kernel *k);
 
 /* The kernel's parameters as parsed from its signature, and the cell type of its result (the return

@@ -20,7 +20,8 @@
     GPUC_SUITE(js_features) \
     GPUC_SUITE(fragment) \
     GPUC_SUITE(graphical) \
-    GPUC_SUITE(kernel_map)
+    GPUC_SUITE(kernel_map) \
+    GPUC_SUITE(threads)
 
 #define GPUC_SUITE(name) Suite *suite_##name(void);
 GPUC_TEST_SUITES

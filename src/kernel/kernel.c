@@ -7,6 +7,7 @@
 #include "kernel/program_cache.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -263,6 +264,18 @@ done:
     return st;
 }
 
+/* The kernel's own objects: its upload scratch arrays and render targets (programs belong to the cache). */
+static void kernel_destroy(gpuc_child *child, bool gl)
+{
+    gpuc_kernel *k = (gpuc_kernel *)((char *)child - offsetof(gpuc_kernel, child));
+    for (int i = 0; i < GPUC_MAX_ARGS; i++)
+        if (k->upload[i])
+            gpuc_array_destroy_gl(k->upload[i], gl);
+    if (k->targets[0] && gl)
+        fragment_targets_free(k);
+    free(k);
+}
+
 gpuc_status gpuc_create_kernel(gpuc *gpu, const char *source, const gpuc_kernel_desc *desc, gpuc_kernel **out)
 {
     gpuc_status st = gpuc_enter(gpu);
@@ -305,38 +318,15 @@ gpuc_status gpuc_create_kernel(gpuc *gpu, const char *source, const gpuc_kernel_
     k->cells_per_dispatch = cells_per_dispatch(k);
     if (k->fragment)
         fragment_layout(k);
-    k->next = gpu->kernels;
-    if (k->next)
-        k->next->prev = k;
-    gpu->kernels = k;
+    gpuc_child_add(gpu, &k->child, kernel_destroy);
     *out = k;
     return GPUC_OK;
 }
 
-void gpuc_kernel_destroy(gpuc_kernel *k)
-{
-    gpuc *gpu = k->gpu;
-    if (k->prev)
-        k->prev->next = k->next;
-    else
-        gpu->kernels = k->next;
-    if (k->next)
-        k->next->prev = k->prev;
-    for (int i = 0; i < GPUC_MAX_ARGS; i++)
-        if (k->upload[i])
-            gpuc_array_destroy(k->upload[i]);
-    if (k->targets[0])
-        fragment_targets_free(k);
-    free(k);
-}
-
 void gpuc_kernel_free(gpuc_kernel *k)
 {
-    if (!k)
-        return;
-    if (k->gpu->opened)
-        egl_device_make_current(&k->gpu->device);
-    gpuc_kernel_destroy(k);
+    if (k)
+        gpuc_child_free(k->gpu, &k->child);
 }
 
 int gpuc_kernel_arg_count(const gpuc_kernel *k)

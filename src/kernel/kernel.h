@@ -35,7 +35,7 @@ struct gpuc_kernel {
     gpuc_array *upload[GPUC_MAX_ARGS];    /* reused device copies of host-array arguments */
     int cells_per_invocation;             /* > 1 only for loop-free kernels (see compute_main.glsl) */
     size_t cells_per_dispatch;            /* grid cells; a multiple of 1024 (keeps range offsets aligned) */
-    gpuc_kernel *prev, *next;
+    gpuc_child child;                     /* how its context destroys it */
 };
 
 /* Whether s can name a constant, parameter or map output: a GLSL identifier under KERNEL_NAME_MAX

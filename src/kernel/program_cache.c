@@ -13,12 +13,14 @@ struct program_entry {
     program_entry *next;
 };
 
-void gpuc_program_cache_clear(gpuc *gpu)
+/* The cache's close hook (gpuc_on_close). */
+static void program_cache_clear(gpuc *gpu, bool gl)
 {
     while (gpu->programs) {
         program_entry *e = gpu->programs;
         gpu->programs = e->next;
-        glDeleteProgram(e->program);
+        if (gl)
+            glDeleteProgram(e->program);
         free(e->glsl);
         free(e);
     }
@@ -176,6 +178,9 @@ gpuc_status program_get(gpuc *gpu, const char *glsl, bool fragment, const char *
             return GPUC_OK;
         }
     }
+    gpuc_status st = gpuc_on_close(gpu, program_cache_clear);
+    if (st != GPUC_OK)
+        return st;
     program_entry *e = calloc(1, sizeof *e);
     char *copy = strdup(glsl);
     if (!e || !copy) {
@@ -183,7 +188,7 @@ gpuc_status program_get(gpuc *gpu, const char *glsl, bool fragment, const char *
         free(copy);
         return gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "out of host memory caching kernel '%s'", kernel_name);
     }
-    gpuc_status st = compile(gpu, glsl, fragment, kernel_name, user_source, &e->program);
+    st = compile(gpu, glsl, fragment, kernel_name, user_source, &e->program);
     if (st != GPUC_OK) {
         free(e);
         free(copy);
