@@ -124,7 +124,15 @@ typedef enum gpuc_backend {
     /* GPU.js's own model: each kernel is a fragment shader drawn over a float render target (R32F,
      * RG32F, RGBA32F; R32I for int results) whose pixels are the output cells, copied into the result
      * array on the device. Outputs larger than one target are drawn in tiles of rows. Gather only:
-     * scatter kernels fail with GPUC_ERROR_INVALID_ARGUMENT. */
+     * scatter kernels fail with GPUC_ERROR_INVALID_ARGUMENT.
+     * Denormals (float32 magnitudes below 1.2e-38): llvmpipe runs fragment shaders with denormals
+     * flushed to zero, so in a kernel on this backend a denormal operand of arithmetic (+ - * /, min,
+     * max, ...) counts as a zero of its sign and a denormal result becomes one; comparisons (<, ==, ...)
+     * see a denormal as zero (1e-40 > 0.0 is false, 1e-40 == 0.0 true). Moving a value unchanged
+     * (reading, returning, storing it), negation, abs(), floatBitsToInt / intBitsToFloat and isnan()
+     * keep every bit; compare floatBitsToInt keys where denormals matter. NaN compares as on compute
+     * (false, except !=). On compute every float32 is a value. gpuc's own algorithms (sort, top-k,
+     * compaction, scan of ints) compare bit keys and give the same answers on both backends. */
     GPUC_BACKEND_FRAGMENT
 } gpuc_backend;
 
@@ -593,13 +601,16 @@ typedef enum gpuc_compact_method {
 } gpuc_compact_method;
 
 typedef struct gpuc_compact_desc {
-    /* Either a comparison with a threshold... Float values compare in float32 (the threshold is
-     * rounded to float; NaN passes only GPUC_NOT_EQUAL); int values compare as ints and need a whole
-     * threshold within int32. */
+    /* Either a comparison with a threshold... Float values compare as C compares float32 values (the
+     * threshold is rounded to float), on both backends alike: denormals are values (1e-40 > 0),
+     * -0.0 == 0.0, and NaN on either side passes only GPUC_NOT_EQUAL. Int values compare as ints and
+     * need a whole threshold within int32. */
     gpuc_compare op;
     double threshold;
     /* ...or a predicate: kernel source (THE KERNEL CONTRACT) taking one parameter, the values array
-     * (`float v[]` or `int v[]`), and returning int or float for cell thread.x: nonzero keeps it. */
+     * (`float v[]` or `int v[]`), and returning int or float for cell thread.x: nonzero keeps it
+     * (as C tests it: -0.0 drops, NaN and denormal results keep). The predicate is your code: on the
+     * fragment backend its own float comparisons see denormals as zero (gpuc_backend). */
     const char *predicate;
     gpuc_compact_method method;
     /* *packed keeps the input's length: the survivors first, zeros after. A kernel's output size is
