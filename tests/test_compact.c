@@ -243,19 +243,30 @@ START_TEST(compact_denormals_signed_zeros_and_nan_as_c_compares)
                  -big_denormal, NAN, -NAN, INFINITY, -INFINITY, 1.0f, -1.0f, 1e-40f, 0.0f};
     const uint32_t n = sizeof v / sizeof v[0];
     const float thresholds[] = {0.0f, -0.0f, 1e-40f, -1e-40f, tiny, -tiny, FLT_MIN, big_denormal, NAN, INFINITY};
+    size_t count = 0;
+    gpuc_array *packed = NULL;
     for (gpuc_compare op = GPUC_GREATER; op <= GPUC_NOT_EQUAL; op++) {
         for (size_t t = 0; t < sizeof thresholds / sizeof thresholds[0]; t++) {
             check_compact_with(v, n, op, thresholds[t], t % 2 == 0, GPUC_COMPACT_GATHER, false);
             check_compact_with(v, n, op, thresholds[t], t % 2 == 1, GPUC_COMPACT_SCATTER, t % 3 == 0);
         }
     }
+    /* A predicate's result is nonzero as C tests it: its identity keeps NaN and denormals (moved
+     * unchanged, they keep their bits on fragment too) and drops both zeros. */
+    float results[] = {-0.0f, NAN, 1e-40f, 0.0f, 2.0f, -tiny};
+    ck_assert_gpuc_ok(gpuc_compact(gpu, gpuc_arg_host_f32(results, (gpuc_dims){6}),
+                                   &(gpuc_compact_desc){.predicate = "float same(float v[]) { return v[thread.x]; }"},
+                                   &packed, &count));
+    ck_assert_uint_eq(count, 4);
+    float *kept = fixture_take_floats(packed, 4);
+    ck_assert(isnan(kept[0]) && kept[1] == 1e-40f && kept[2] == 2.0f && kept[3] == -tiny);
+    free(kept);
+
     /* The case that differed: {1e-40, 0, -1e-40} > 0 keeps 1e-40 on both backends. */
-    size_t count = 0;
-    gpuc_array *packed = NULL;
     ck_assert_gpuc_ok(gpuc_compact(gpu, gpuc_arg_host_f32(v, (gpuc_dims){3}),
                                    &(gpuc_compact_desc){.op = GPUC_GREATER, .threshold = 0.0}, &packed, &count));
     ck_assert_uint_eq(count, 1);
-    float *kept = fixture_take_floats(packed, 1);
+    kept = fixture_take_floats(packed, 1);
     ck_assert_float_eq(kept[0], 1e-40f);
     free(kept);
 }
