@@ -49,7 +49,7 @@ static size_t count_lines(const char *s)
 static void check_signature(const char *src, const char *mask, const kernel_signature *sig, size_t len)
 {
     REQUIRE(sig->nparams >= 0 && sig->nparams <= GPUC_MAX_ARGS);
-    REQUIRE(sig->params_begin < sig->params_end && sig->params_end < len);
+    REQUIRE(sig->params_begin <= sig->params_end && sig->params_end < len);
     REQUIRE(sig->body_begin < sig->body_end && sig->body_end < len);
     REQUIRE(mask[sig->body_begin] == '{' && mask[sig->body_end] == '}');
     REQUIRE(memchr(sig->name, '\0', sizeof sig->name));
