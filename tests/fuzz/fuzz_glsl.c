@@ -87,7 +87,7 @@ static void wrap_maps(const char *src, const char *mask, const kernel_signature 
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (size < 1 || size > 1 << 16)
+    if (size < 1 || size > 1 << 20) /* large enough for the deep-nesting inputs kept in the corpus */
         return 0;
     uint8_t mode = data[0];
     char *src = malloc(size);
