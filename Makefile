@@ -207,10 +207,10 @@ $(FUZZ_GLSL_BIN): $(FUZZ_GLSL_SRC) $(wildcard src/kernel/*.h) src/util/strbuf.h
 # First every kept input once at its full length (fuzzing cuts inputs to -max_len, and the deep-nesting
 # crashers are longer), then the fuzzing itself.
 fuzz: $(FUZZ_BIN) $(FUZZ_GLSL_BIN)
-	$(FUZZ_BIN) tests/fuzz/corpus/*
-	$(FUZZ_GLSL_BIN) tests/fuzz/corpus_glsl/*
+	$(FUZZ_BIN) -timeout=10 tests/fuzz/corpus/*
+	$(FUZZ_GLSL_BIN) -timeout=10 tests/fuzz/corpus_glsl/*
 	$(FUZZ_BIN) $(FUZZ_RUN) build/fuzz/corpus tests/fuzz/corpus
-	$(FUZZ_GLSL_BIN) $(FUZZ_RUN) build/fuzz/corpus_glsl tests/fuzz/corpus_glsl
+	$(FUZZ_GLSL_BIN) $(FUZZ_RUN) -dict=tests/fuzz/glsl.dict build/fuzz/corpus_glsl tests/fuzz/corpus_glsl
 
 clean:
 	rm -rf build
