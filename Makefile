@@ -68,7 +68,7 @@ help:
 	@echo "  make uninstall PREFIX=...        remove what install put there"
 	@echo "  make deps            install the Debian packages the build and tests need (scripts/install-deps.sh)"
 	@echo "  make glad            regenerate the committed GL 4.3 loader in src/glad/ (scripts/gen-glad.sh)"
-	@echo "  make fuzz            build the JavaScript front end's libFuzzer target (clang) and run it FUZZ_SECONDS (60)"
+	@echo "  make fuzz            build the libFuzzer targets (clang; JS front end, GLSL source readers) and run each FUZZ_SECONDS (60)"
 	@echo "  make clean           remove build/"
 	@echo "Variables: DEBUG=1 (-O0), SANITIZE=1, PREFIX, CC, CFLAGS; GPUC_DEVICE=auto|gpu|cpu|N picks the device,"
 	@echo "           GPUC_BACKEND=compute|fragment the backend."
@@ -205,20 +205,36 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/include/gpuc.h $(DESTDIR)$(PREFIX)/lib/libgpuc.a \
 		$(DESTDIR)$(PREFIX)/lib/libgpuc.so* $(DESTDIR)$(PREFIX)/lib/pkgconfig/gpuc.pc
 
-# libFuzzer over the JavaScript front end (parser, checker, GLSL writer; no GL). The corpus directory
-# keeps inputs that found bugs; new finds go to build/fuzz/corpus.
+# libFuzzer over the source readers, no GL in either: the JavaScript front end (parser, checker, GLSL
+# writer) and the GLSL kernel's readers (mask, signature scan, accessor rewrite, kernel map wrapping,
+# call finders, loop budget). `make fuzz` runs each for FUZZ_SECONDS. The corpus directories in
+# tests/fuzz keep seeds and the inputs that found bugs; new finds go to build/fuzz/.
 FUZZ_SECONDS ?= 60
+FUZZ_CC := clang -std=c11 $(WARNFLAGS) -Wno-missing-field-initializers -g -O1 -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=all -Iinclude -Isrc -Isrc/glad/include -D_POSIX_C_SOURCE=200809L
+FUZZ_RUN = -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 -rss_limit_mb=2048
 FUZZ_SRC := tests/fuzz/fuzz_js.c $(filter-out src/js/api.c,$(wildcard src/js/*.c)) src/util/strbuf.c
 FUZZ_BIN := build/fuzz/fuzz_js
+FUZZ_GLSL_SRC := tests/fuzz/fuzz_glsl.c src/kernel/source_scan.c src/kernel/source_calls.c src/kernel/kernel_rewrite.c \
+	src/kernel/kernel_map_wrap.c src/kernel/source_preprocessor.c src/kernel/loop_scan.c src/kernel/loop_trips.c \
+	src/kernel/loop_budget.c src/kernel/loop_guard.c src/util/strbuf.c
+FUZZ_GLSL_BIN := build/fuzz/fuzz_glsl
 
 $(FUZZ_BIN): $(FUZZ_SRC) $(wildcard src/js/*.h)
 	@mkdir -p $(dir $@) build/fuzz/corpus
-	clang -std=c11 $(WARNFLAGS) -Wno-missing-field-initializers -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-Iinclude -Isrc -D_POSIX_C_SOURCE=200809L -o $@ $(FUZZ_SRC) -lm
+	$(FUZZ_CC) -o $@ $(FUZZ_SRC) -lm
 
-fuzz: $(FUZZ_BIN)
-	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
-		build/fuzz/corpus tests/fuzz/corpus
+$(FUZZ_GLSL_BIN): $(FUZZ_GLSL_SRC) $(wildcard src/kernel/*.h) src/util/strbuf.h
+	@mkdir -p $(dir $@) build/fuzz/corpus_glsl
+	$(FUZZ_CC) -o $@ $(FUZZ_GLSL_SRC) -lm
+
+# First every kept input once at its full length (fuzzing cuts inputs to -max_len, and the deep-nesting
+# crashers are longer), then the fuzzing itself.
+fuzz: $(FUZZ_BIN) $(FUZZ_GLSL_BIN)
+	$(FUZZ_BIN) -timeout=10 tests/fuzz/corpus/*
+	$(FUZZ_GLSL_BIN) -timeout=10 tests/fuzz/corpus_glsl/*
+	$(FUZZ_BIN) $(FUZZ_RUN) build/fuzz/corpus tests/fuzz/corpus
+	$(FUZZ_GLSL_BIN) $(FUZZ_RUN) -dict=tests/fuzz/glsl.dict build/fuzz/corpus_glsl tests/fuzz/corpus_glsl
 
 clean:
 	rm -rf build

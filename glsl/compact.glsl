@@ -3,7 +3,8 @@
 
 // Compaction evaluates FLAG, the predicate of element i (`i < n && v[i] > threshold`, or
 // `i < n && keep[i] != 0` over a user predicate's results; its parameters are PARAMS) once, into
-// one bit mask per block of BLOCK elements. The masks' bit counts are scanned (inclusive: the
+// one bit mask per block of BLOCK elements. Float values are compared by their order keys
+// (order_key), never as floats: fragment shaders on llvmpipe compare denormals as zero. The masks' bit counts are scanned (inclusive: the
 // running count at each block's end), and survivors placed by block, then by rank in the mask.
 
 //@ scan_block_sums
@@ -37,6 +38,26 @@ $SUM_TERMS
 
 //@ sum_term
     sum += first + $K < end ? v[first + $K] : $T(0);
+
+//@ order_key
+// A float's order key: an int whose signed order is the float's order, -0.0 and +0.0 one key (0),
+// denormals keys of their own. Only bits move (floatBitsToInt), so no backend flushes anything.
+// NaN is unordered, as in C: compactOrdered is false when either side is NaN (NaN's key is never
+// computed; a NaN threshold arrives as COMPACT_NAN_KEY, above every ordered key).
+const int COMPACT_NAN_KEY = 0x7fffffff;
+int compactKey(float x)
+{
+    int b = floatBitsToInt(x);
+    int m = b & 0x7fffffff;
+    return b < 0 ? -m : m;
+}
+bool compactOrdered(float x, int thresholdKey)
+{
+    return (floatBitsToInt(x) & 0x7fffffff) <= 0x7f800000 && thresholdKey != COMPACT_NAN_KEY;
+}
+// Nonzero as C tests it, on bits: -0.0 is zero, NaN and denormals are not.
+bool compactNonzero(float x) { return (floatBitsToInt(x) & 0x7fffffff) != 0; }
+bool compactNonzero(int x) { return x != 0; }
 
 //@ block_masks
 // The flags of block thread.x as bits: bit j set when element thread.x * BLOCK + j survives. The

@@ -63,8 +63,18 @@
  * DESCRIPTOR STRUCTS. Zero means "the default" everywhere, so initialise only what you need:
  * `(gpuc_dims){n}`, `{"chunk", 256}`. Under -Wextra that style needs -Wno-missing-field-initializers.
  *
- * THREADS. A context belongs to the thread that opened it; use it from that thread only. Several
- * contexts may live in one process and thread: each call makes its own context current.
+ * THREADS. A context serves one thread at a time: the first call on a thread makes the context current
+ * there, and it stays current on that thread (it is "held") until gpuc_detach or gpuc_close. A call on
+ * another thread while one thread holds it fails with GPUC_ERROR_NO_DEVICE. Several contexts may live
+ * in one process and thread: each call makes its own context current. gpuc_array_free and
+ * gpuc_kernel_free are the exception: they may be called on any thread. Where the context cannot be
+ * made current (another thread holds it) the object is queued and destroyed at the context's next
+ * call on the thread that holds it, or at gpuc_close (gpuc_stats.frees_pending counts the queue); GL
+ * is never called on another context. A thread that exits while holding a context leaves it current
+ * to a dead thread, and EGL (Mesa) then never lets any thread make it current again: the context can
+ * still be closed, which frees gpuc's host memory, but the driver's objects of that context (buffers,
+ * programs) stay allocated until the process ends. Call gpuc_detach (or gpuc_close) on a thread
+ * before it exits if another thread is to go on with its context.
  */
 #ifndef GPUC_H
 #define GPUC_H
@@ -152,7 +162,15 @@ typedef enum gpuc_backend {
     /* GPU.js's own model: each kernel is a fragment shader drawn over a float render target (R32F,
      * RG32F, RGBA32F; R32I for int results) whose pixels are the output cells, copied into the result
      * array on the device. Outputs larger than one target are drawn in tiles of rows. Gather only:
-     * scatter kernels fail with GPUC_ERROR_INVALID_ARGUMENT. */
+     * scatter kernels fail with GPUC_ERROR_INVALID_ARGUMENT.
+     * Denormals (float32 magnitudes below 1.2e-38): llvmpipe runs fragment shaders with denormals
+     * flushed to zero, so in a kernel on this backend a denormal operand of arithmetic (+ - * /, min,
+     * max, ...) counts as a zero of its sign and a denormal result becomes one; comparisons (<, ==, ...)
+     * see a denormal as zero (1e-40 > 0.0 is false, 1e-40 == 0.0 true). Moving a value unchanged
+     * (reading, returning, storing it), negation, abs(), floatBitsToInt / intBitsToFloat and isnan()
+     * keep every bit; compare floatBitsToInt keys where denormals matter. NaN compares as on compute
+     * (false, except !=). On compute every float32 is a value. gpuc's own algorithms (sort, top-k,
+     * compaction, scan of ints) compare bit keys and give the same answers on both backends. */
     GPUC_BACKEND_FRAGMENT
 } gpuc_backend;
 
@@ -190,8 +208,17 @@ typedef struct gpuc_options {
 GPUC_API gpuc_status gpuc_open(gpuc **gpu, const gpuc_options *opts);
 
 /* Releases the context and everything still made in it (kernels, arrays): their handles are invalid
- * afterwards, so do not free them again. NULL is ignored. */
+ * afterwards, so do not free them again. NULL is ignored. Call it on the thread that holds the context,
+ * or on any thread once that one called gpuc_detach. Elsewhere (the holder is still running, or it
+ * exited without letting go) it frees gpuc's host memory but no GL call can be made: the driver
+ * releases the context's objects only when the holding thread lets go of it, never if it exited. */
 GPUC_API void gpuc_close(gpuc *gpu);
+
+/* Lets the calling thread go of the context (if it holds it; otherwise does nothing), first
+ * destroying what other threads queued for freeing. The next call on any thread takes it. Call it
+ * before a thread that used a context exits, when the context is to be used or closed on another
+ * thread. GPUC_ERROR_INVALID_ARGUMENT for NULL or a failed context. */
+GPUC_API gpuc_status gpuc_detach(gpuc *gpu);
 
 /* The message of the most recent failed call on this context ("" while none has failed); a later
  * success does not clear it. A NULL gpu gives a fixed message. The pointer stays valid until the
@@ -241,6 +268,10 @@ typedef struct gpuc_stats {
     uint64_t bytes_uploaded;
     uint64_t bytes_read_back;
     uint64_t loop_checks;       /* runs of guarded kernels, checked for loops llvmpipe cut short */
+    /* gpuc_array_free / gpuc_kernel_free calls made where another thread held the context (see
+     * THREADS), and how many of those objects still wait for that thread's next call. */
+    uint64_t frees_deferred;
+    uint64_t frees_pending;
 } gpuc_stats;
 
 /* Fills *stats. Returns GPUC_ERROR_INVALID_ARGUMENT for NULL arguments or a failed context. */
@@ -275,7 +306,8 @@ GPUC_API gpuc_type gpuc_array_type(const gpuc_array *a);
 GPUC_API size_t gpuc_array_cells(const gpuc_array *a);  /* x * y * z, absent dimensions counting 1 */
 GPUC_API size_t gpuc_array_values(const gpuc_array *a); /* cells * components per cell */
 
-/* Releases an array. NULL is ignored. */
+/* Releases an array. NULL is ignored. May be called on any thread: where another thread holds the
+ * context, the array is queued and its memory released at that thread's next call (THREADS, above). */
 GPUC_API void gpuc_array_free(gpuc_array *a);
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -353,7 +385,7 @@ typedef struct gpuc_kernel_desc {
 GPUC_API gpuc_status gpuc_create_kernel(gpuc *gpu, const char *source, const gpuc_kernel_desc *desc,
                                gpuc_kernel **out);
 
-/* Releases a kernel (arrays it returned stay valid). NULL is ignored. */
+/* Releases a kernel (arrays it returned stay valid). NULL is ignored. Any thread, as gpuc_array_free. */
 GPUC_API void gpuc_kernel_free(gpuc_kernel *k);
 
 /* The kernel's parameters as parsed from its signature, and the cell type of its result (the return
@@ -639,13 +671,16 @@ typedef enum gpuc_compact_method {
 } gpuc_compact_method;
 
 typedef struct gpuc_compact_desc {
-    /* Either a comparison with a threshold... Float values compare in float32 (the threshold is
-     * rounded to float; NaN passes only GPUC_NOT_EQUAL); int values compare as ints and need a whole
-     * threshold within int32. */
+    /* Either a comparison with a threshold... Float values compare as C compares float32 values (the
+     * threshold is rounded to float), on both backends alike: denormals are values (1e-40 > 0),
+     * -0.0 == 0.0, and NaN on either side passes only GPUC_NOT_EQUAL. Int values compare as ints and
+     * need a whole threshold within int32. */
     gpuc_compare op;
     double threshold;
     /* ...or a predicate: kernel source (THE KERNEL CONTRACT) taking one parameter, the values array
-     * (`float v[]` or `int v[]`), and returning int or float for cell thread.x: nonzero keeps it. */
+     * (`float v[]` or `int v[]`), and returning int or float for cell thread.x: nonzero keeps it
+     * (as C tests it: -0.0 drops, NaN and denormal results keep). The predicate is your code: on the
+     * fragment backend its own float comparisons see denormals as zero (gpuc_backend). */
     const char *predicate;
     gpuc_compact_method method;
     /* *packed keeps the input's length: the survivors first, zeros after (otherwise it holds exactly

@@ -1,5 +1,6 @@
 /* internal.h - the structures behind gpuc.h's opaque handles, shared by the device and kernel layers.
- * Nothing here is public; only src/ includes it. */
+ * Nothing here is public; only src/ includes it. The device layer reads only the device's fields and
+ * the children; the fields below them belong to the layers named beside them. */
 #ifndef GPUC_INTERNAL_H
 #define GPUC_INTERNAL_H
 
@@ -8,11 +9,29 @@
 
 #include <glad/gl.h>
 
+#include <stdatomic.h>
+
 #define GPUC_ERRMSG_MAX 2048
+/* Layers above the device that keep per-context state (program cache, fragment state, JS registry). */
+#define GPUC_MAX_CLOSE_HOOKS 8
 
 typedef struct program_entry program_entry; /* kernel/program_table.h */
 typedef struct program_table program_table; /* kernel/program_table.c */
 typedef struct js_registry js_registry;     /* js/api.c: gpuc_add_function / gpuc_add_native_function */
+
+/* A kernel or array as its context owns it (device/children.c): embedded in the object, with the
+ * function that destroys it. gl: the context is current, delete its GL objects; false when it cannot
+ * be made current (gpuc_close on a thread that does not hold it): free host memory only. */
+typedef struct gpuc_child gpuc_child;
+typedef void gpuc_child_destroy_fn(gpuc_child *child, bool gl);
+struct gpuc_child {
+    gpuc_child_destroy_fn *destroy;
+    gpuc_child *prev, *next; /* the context's list of live children */
+    gpuc_child *queued_next; /* the queue of frees waiting for the context's own thread */
+};
+
+/* A layer's teardown of its per-context state at gpuc_close (gl as above). */
+typedef void gpuc_close_hook(gpuc *gpu, bool gl);
 
 struct gpuc {
     bool opened;          /* false for a handle returned by a failed gpuc_open */
@@ -22,12 +41,19 @@ struct gpuc {
     gpuc_stats stats;
     char errmsg[GPUC_ERRMSG_MAX];
     char gl_debug_error[512]; /* first error reported through KHR_debug since the last check */
-    program_table *programs;  /* compiled programs, keyed by their GLSL text (made on first use) */
+    /* What the context owns (device/children.c); the device layer destroys it without knowing what
+     * it is. */
+    gpuc_child *children;                /* live kernels and user arrays, newest first */
+    _Atomic(gpuc_child *) queued;         /* freed on a thread that could not use the context */
+    atomic_uint_least64_t frees_deferred; /* gpuc_stats.frees_deferred / frees_pending */
+    atomic_uint_least64_t frees_pending;
+    gpuc_close_hook *close_hooks[GPUC_MAX_CLOSE_HOOKS];
+    int nclose_hooks;
+    /* State of the layers above, owned by them and torn down by their close hooks. */
+    program_table *programs;  /* kernel/program_table.c: compiled programs, keyed by their GLSL text */
     int max_unused_programs;  /* gpuc_options.max_unused_programs, resolved: programs no kernel uses kept */
-    gpuc_array *arrays;       /* every live array, released by gpuc_close */
-    gpuc_kernel *kernels;     /* every live kernel, released by gpuc_close */
-    js_registry *js;          /* functions added for JavaScript kernels */
-    /* Fragment backend: the vertex array and framebuffer every draw uses (made on first draw). */
+    js_registry *js;          /* js/api.c: functions added for JavaScript kernels */
+    /* kernel/fragment_run.c: the vertex array and framebuffer every draw uses (made on first draw). */
     GLuint fragment_vao, fragment_fbo;
     /* The word guarded kernels raise when llvmpipe cut a loop short (kernel/kernel_loops.c). */
     GLuint loop_status;
@@ -44,11 +70,11 @@ struct gpuc_array {
     GLuint view;        /* a buffer texture over `buffer`, made on first use as an input */
     void *mirror;       /* host copy of the contents, valid while mirror_valid */
     bool mirror_valid;
-    bool internal;      /* owned by a kernel (upload scratch), not on the user's list */
+    bool internal;      /* owned by a kernel (upload scratch), not a child of the context */
     /* Non-empty while the array holds a result cut short (llvmpipe's loop budget): the kernel's name.
      * Reading it or passing it to a kernel fails until it is written or run into again. */
     char truncated_by[64];
-    gpuc_array *prev, *next;
+    gpuc_child child;
 };
 
 /* ---- errors (device/context.c) ---- */
@@ -62,6 +88,28 @@ gpuc_status gpuc_enter(gpuc *gpu);
 
 /* Turns pending GL errors (glGetError, KHR_debug) into a failure naming `what`. */
 gpuc_status gpuc_check_gl(gpuc *gpu, const char *what);
+
+/* ---- what a context owns (device/children.c) ---- */
+
+/* Makes `child` the context's, destroyed by `destroy` at gpuc_close unless freed before. */
+void gpuc_child_add(gpuc *gpu, gpuc_child *child, gpuc_child_destroy_fn *destroy);
+
+/* Takes `child` off the context's list (before destroying it on an internal path). */
+void gpuc_child_remove(gpuc *gpu, gpuc_child *child);
+
+/* A public free: destroys `child` now if the context is or can be made current on this thread (and
+ * puts back what was current), else queues it for the context's next call on its own thread. */
+void gpuc_child_free(gpuc *gpu, gpuc_child *child);
+
+/* Destroys the queued children; the context is current on this thread (gpuc_enter calls it). */
+void gpuc_children_collect(gpuc *gpu);
+
+/* Registers a layer's teardown once (calling it again with the same hook does nothing). Hooks run at
+ * gpuc_close after every child is destroyed, newest first. */
+gpuc_status gpuc_on_close(gpuc *gpu, gpuc_close_hook *hook);
+
+/* gpuc_close: destroys the queue, every child, then runs the hooks. */
+void gpuc_children_close(gpuc *gpu, bool gl);
 
 /* ---- arrays (device/array.c) ---- */
 
@@ -82,7 +130,10 @@ enum {
 
 /* Makes an array, zero-filled unless ARRAY_OVERWRITTEN. */
 gpuc_status gpuc_array_make(gpuc *gpu, gpuc_type type, gpuc_dims dims, unsigned flags, gpuc_array **out);
+/* Destroys an array now; the context is current. */
 void gpuc_array_destroy(gpuc_array *a);
+/* Destroys an array, deleting its GL objects only when gl (see gpuc_child_destroy_fn). */
+void gpuc_array_destroy_gl(gpuc_array *a, bool gl);
 
 /* Uploads host data into an array of the same value count (no checks beyond GL errors). */
 gpuc_status gpuc_array_upload(gpuc_array *a, const void *data);
@@ -95,16 +146,5 @@ gpuc_status gpuc_array_refuse_truncated(const gpuc_array *a, const char *doing);
 
 /* Reads the array's contents into its host mirror (one device -> host copy); refuses a truncated one. */
 gpuc_status gpuc_array_fetch_mirror(gpuc_array *a);
-
-/* ---- JavaScript front end (js/) ---- */
-void gpuc_js_registry_free(gpuc *gpu);
-
-/* ---- kernels (kernel/) ---- */
-void gpuc_kernel_destroy(gpuc_kernel *k);
-void gpuc_program_cache_clear(gpuc *gpu);
-/* Deletes the fragment backend's vertex array and framebuffer (kernel/fragment_run.c). */
-void fragment_state_release(gpuc *gpu);
-/* Deletes the loop-status buffer (kernel/kernel_loops.c). */
-void kernel_loops_release(gpuc *gpu);
 
 #endif

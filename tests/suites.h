@@ -23,7 +23,8 @@
     GPUC_SUITE(kernel_map) \
     GPUC_SUITE(loops) \
     GPUC_SUITE(program_cache) \
-    GPUC_SUITE(hostile)
+    GPUC_SUITE(hostile) \
+    GPUC_SUITE(threads)
 
 #define GPUC_SUITE(name) Suite *suite_##name(void);
 GPUC_TEST_SUITES

@@ -4,6 +4,7 @@
 #include "fixture.h"
 #include "suites.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -230,6 +231,44 @@ START_TEST(compact_nan_and_last_bit)
         check_compact_f32(v, 9, op, 1.0f, false);
         check_compact_f32(v, 9, op, 0.0f, true);
     }
+}
+END_TEST
+
+/* Denormals, signed zeros and NaN as values and thresholds, every operator: both backends keep what C
+ * keeps (fragment shaders compare denormals as zero; the driver compares order keys instead). */
+START_TEST(compact_denormals_signed_zeros_and_nan_as_c_compares)
+{
+    const float tiny = nextafterf(0.0f, 1.0f), big_denormal = nextafterf(FLT_MIN, 0.0f);
+    float v[] = {1e-40f, 0.0f, -1e-40f, -0.0f, tiny,     -tiny,     FLT_MIN,   -FLT_MIN, big_denormal,
+                 -big_denormal, NAN, -NAN, INFINITY, -INFINITY, 1.0f, -1.0f, 1e-40f, 0.0f};
+    const uint32_t n = sizeof v / sizeof v[0];
+    const float thresholds[] = {0.0f, -0.0f, 1e-40f, -1e-40f, tiny, -tiny, FLT_MIN, big_denormal, NAN, INFINITY};
+    size_t count = 0;
+    gpuc_array *packed = NULL;
+    for (gpuc_compare op = GPUC_GREATER; op <= GPUC_NOT_EQUAL; op++) {
+        for (size_t t = 0; t < sizeof thresholds / sizeof thresholds[0]; t++) {
+            check_compact_with(v, n, op, thresholds[t], t % 2 == 0, GPUC_COMPACT_GATHER, false);
+            check_compact_with(v, n, op, thresholds[t], t % 2 == 1, GPUC_COMPACT_SCATTER, t % 3 == 0);
+        }
+    }
+    /* A predicate's result is nonzero as C tests it: its identity keeps NaN and denormals (moved
+     * unchanged, they keep their bits on fragment too) and drops both zeros. */
+    float results[] = {-0.0f, NAN, 1e-40f, 0.0f, 2.0f, -tiny};
+    ck_assert_gpuc_ok(gpuc_compact(gpu, gpuc_arg_host_f32(results, (gpuc_dims){6}),
+                                   &(gpuc_compact_desc){.predicate = "float same(float v[]) { return v[thread.x]; }"},
+                                   &packed, &count));
+    ck_assert_uint_eq(count, 4);
+    float *kept = fixture_take_floats(packed, 4);
+    ck_assert(isnan(kept[0]) && kept[1] == 1e-40f && kept[2] == 2.0f && kept[3] == -tiny);
+    free(kept);
+
+    /* The case that differed: {1e-40, 0, -1e-40} > 0 keeps 1e-40 on both backends. */
+    ck_assert_gpuc_ok(gpuc_compact(gpu, gpuc_arg_host_f32(v, (gpuc_dims){3}),
+                                   &(gpuc_compact_desc){.op = GPUC_GREATER, .threshold = 0.0}, &packed, &count));
+    ck_assert_uint_eq(count, 1);
+    kept = fixture_take_floats(packed, 1);
+    ck_assert_float_eq(kept[0], 1e-40f);
+    free(kept);
 }
 END_TEST
 
@@ -505,6 +544,7 @@ Suite *suite_compact(void)
     TCase *compact = fixture_tcase("compact");
     tcase_add_test(compact, compact_every_op_float);
     tcase_add_test(compact, compact_nan_and_last_bit);
+    tcase_add_test(compact, compact_denormals_signed_zeros_and_nan_as_c_compares);
     tcase_add_test(compact, compact_int_and_edges);
     tcase_add_test(compact, compact_user_predicate);
     tcase_add_test(compact, compact_scatter_and_full_length);

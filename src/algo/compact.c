@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const char *op_glsl(gpuc_compare op)
 {
@@ -67,7 +68,7 @@ typedef struct flag_source {
     uint32_t blocks;      /* of COMPACT_BLOCK elements */
     uint32_t span;        /* the gather's widest search range, in blocks */
     char params[96];      /* the kernel parameters `flag` needs */
-    char flag[96];        /* GLSL: is element i kept? */
+    char flag[160];       /* GLSL: is element i kept? */
     gpuc_arg args[3];     /* the arguments for `params` */
     gpuc_array *keep;     /* a predicate's results (owned) */
 } flag_source;
@@ -120,14 +121,39 @@ static gpuc_status compact_kernel(gpuc *gpu, const char *const *sections, const 
     return st;
 }
 
+/* glsl/compact.glsl's order key of a float, computed here for the threshold (COMPACT_NAN_KEY for NaN). */
+static int32_t float_order_key(float t)
+{
+    uint32_t b;
+    memcpy(&b, &t, sizeof b);
+    int32_t m = (int32_t)(b & 0x7fffffffu);
+    if (m > 0x7f800000)
+        return 0x7fffffff;
+    return (b & 0x80000000u) ? -m : m;
+}
+
+/* Int values compare as ints. Float values compare by order keys (glsl/compact.glsl), so that both
+ * backends keep what C's comparison keeps: denormals are not zero, -0.0 equals 0.0, and NaN on
+ * either side passes only GPUC_NOT_EQUAL. */
 static void threshold_source(const gpuc_compact_desc *desc, const gpuc_array *values, flag_source *src)
 {
-    const char *t = algo_glsl_type(src->type);
-    snprintf(src->params, sizeof src->params, "%s v[], %s threshold, int n", t, t);
-    snprintf(src->flag, sizeof src->flag, "i < n && v[i] %s threshold", op_glsl(desc->op));
+    const char *op = op_glsl(desc->op);
     src->args[0] = gpuc_arg_array(values);
-    src->args[1] = src->type == GPUC_INT ? gpuc_arg_i32((int32_t)desc->threshold) : gpuc_arg_f32((float)desc->threshold);
     src->args[2] = gpuc_arg_i32((int32_t)values->cells);
+    if (src->type == GPUC_INT) {
+        snprintf(src->params, sizeof src->params, "int v[], int threshold, int n");
+        snprintf(src->flag, sizeof src->flag, "i < n && v[i] %s threshold", op);
+        src->args[1] = gpuc_arg_i32((int32_t)desc->threshold);
+        return;
+    }
+    snprintf(src->params, sizeof src->params, "float v[], int thresholdKey, int n");
+    if (desc->op == GPUC_NOT_EQUAL)
+        snprintf(src->flag, sizeof src->flag,
+                 "i < n && (!compactOrdered(v[i], thresholdKey) || compactKey(v[i]) != thresholdKey)");
+    else
+        snprintf(src->flag, sizeof src->flag,
+                 "i < n && compactOrdered(v[i], thresholdKey) && compactKey(v[i]) %s thresholdKey", op);
+    src->args[1] = gpuc_arg_i32(float_order_key((float)desc->threshold));
 }
 
 /* Runs the user's predicate kernel over the values; nonzero results keep. */
@@ -152,7 +178,7 @@ static gpuc_status predicate_source(gpuc *gpu, const char *source, const gpuc_ar
         return st;
     const char *kt = algo_glsl_type(rt);
     snprintf(src->params, sizeof src->params, "%s v[], %s keep[], int n", algo_glsl_type(src->type), kt);
-    snprintf(src->flag, sizeof src->flag, "i < n && keep[i] != %s(0)", kt);
+    snprintf(src->flag, sizeof src->flag, "i < n && compactNonzero(keep[i])");
     src->args[0] = gpuc_arg_array(values);
     src->args[1] = gpuc_arg_array(src->keep);
     src->args[2] = gpuc_arg_i32((int32_t)values->cells);
@@ -167,7 +193,7 @@ static gpuc_status block_masks_and_counts(gpuc *gpu, const flag_source *src, uin
     gpuc_kernel *mk = NULL, *ck = NULL;
     gpuc_array *counts = NULL;
     gpuc_kernel_desc kd = {.output = {.x = blocks}};
-    gpuc_status st = compact_kernel(gpu, (const char *[]){"block_masks", NULL}, src, kd, &mk);
+    gpuc_status st = compact_kernel(gpu, (const char *[]){"order_key", "block_masks", NULL}, src, kd, &mk);
     if (st == GPUC_OK)
         st = compact_kernel(gpu, (const char *[]){"block_counts", NULL}, src, kd, &ck);
     if (st == GPUC_OK)

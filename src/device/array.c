@@ -3,6 +3,7 @@
  * bandwidth (see notes/platform.md: SSBO loads are 8-30x slower on llvmpipe). */
 #include "internal.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,23 +63,9 @@ gpuc_status gpuc_dims_check(gpuc *gpu, gpuc_dims dims, const char *what, size_t 
     return GPUC_OK;
 }
 
-static void list_insert(gpuc_array *a)
+static void array_child_destroy(gpuc_child *child, bool gl)
 {
-    a->next = a->gpu->arrays;
-    if (a->next)
-        a->next->prev = a;
-    a->gpu->arrays = a;
-}
-
-static void list_remove(gpuc_array *a)
-{
-    if (a->prev)
-        a->prev->next = a->next;
-    else if (a->gpu->arrays == a)
-        a->gpu->arrays = a->next;
-    if (a->next)
-        a->next->prev = a->prev;
-    a->prev = a->next = NULL;
+    gpuc_array_destroy_gl((gpuc_array *)((char *)child - offsetof(gpuc_array, child)), gl);
 }
 
 gpuc_status gpuc_array_make(gpuc *gpu, gpuc_type type, gpuc_dims dims, unsigned flags, gpuc_array **out)
@@ -130,20 +117,27 @@ gpuc_status gpuc_array_make(gpuc *gpu, gpuc_type type, gpuc_dims dims, unsigned 
         return st;
     }
     if (!a->internal)
-        list_insert(a);
+        gpuc_child_add(gpu, &a->child, array_child_destroy);
     *out = a;
     return GPUC_OK;
+}
+
+void gpuc_array_destroy_gl(gpuc_array *a, bool gl)
+{
+    if (gl) {
+        if (a->view)
+            glDeleteTextures(1, &a->view);
+        glDeleteBuffers(1, &a->buffer);
+    }
+    free(a->mirror);
+    free(a);
 }
 
 void gpuc_array_destroy(gpuc_array *a)
 {
     if (!a->internal)
-        list_remove(a);
-    if (a->view)
-        glDeleteTextures(1, &a->view);
-    glDeleteBuffers(1, &a->buffer);
-    free(a->mirror);
-    free(a);
+        gpuc_child_remove(a->gpu, &a->child);
+    gpuc_array_destroy_gl(a, true);
 }
 
 gpuc_status gpuc_array_new(gpuc *gpu, gpuc_type type, gpuc_dims dims, gpuc_array **out)
@@ -335,9 +329,6 @@ size_t gpuc_array_values(const gpuc_array *a)
 
 void gpuc_array_free(gpuc_array *a)
 {
-    if (!a)
-        return;
-    if (a->gpu->opened)
-        egl_device_make_current(&a->gpu->device);
-    gpuc_array_destroy(a);
+    if (a)
+        gpuc_child_free(a->gpu, &a->child);
 }

@@ -40,8 +40,13 @@ gpuc_status gpuc_enter(gpuc *gpu)
         return GPUC_ERROR_INVALID_ARGUMENT;
     if (!gpu->opened)
         return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "this gpuc context failed to open and cannot be used");
-    if (!egl_device_make_current(&gpu->device))
+    if (!egl_device_make_current(&gpu->device)) {
+        if (egl_device_failed_as_held_elsewhere())
+            return gpuc_fail(gpu, GPUC_ERROR_NO_DEVICE, "this gpuc context is in use on another thread: a context "
+                             "serves one thread at a time (gpuc_detach on that thread hands it over)");
         return gpuc_fail(gpu, GPUC_ERROR_NO_DEVICE, "could not make the GL context current on this thread");
+    }
+    gpuc_children_collect(gpu); /* frees other threads queued for this context */
     return GPUC_OK;
 }
 
@@ -176,22 +181,30 @@ void gpuc_close(gpuc *gpu)
 {
     if (!gpu)
         return;
-    if (gpu->opened && egl_device_make_current(&gpu->device)) {
-        while (gpu->kernels)
-            gpuc_kernel_destroy(gpu->kernels);
-        while (gpu->arrays)
-            gpuc_array_destroy(gpu->arrays);
-        gpuc_program_cache_clear(gpu);
-        fragment_state_release(gpu);
-        kernel_loops_release(gpu);
-        if (gpu->debug)
-            glDebugMessageCallback(NULL, NULL);
-    }
+    /* On a thread where the context cannot be made current (it is current on another thread, or that
+     * thread exited holding it) no GL call may be made: host memory is freed, and the context's GL
+     * objects go with the context when EGL can destroy it (gpuc.h, THREADS). */
+    bool gl = gpu->opened && egl_device_make_current(&gpu->device);
+    gpuc_children_close(gpu, gl);
+    if (gl && gpu->debug)
+        glDebugMessageCallback(NULL, NULL);
     if (gpu->opened)
         egl_device_close(&gpu->device);
     device_info_free(&gpu->info);
-    gpuc_js_registry_free(gpu);
     free(gpu);
+}
+
+gpuc_status gpuc_detach(gpuc *gpu)
+{
+    if (!gpu)
+        return GPUC_ERROR_INVALID_ARGUMENT;
+    if (!gpu->opened)
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "this gpuc context failed to open and cannot be used");
+    if (egl_device_is_current(&gpu->device)) {
+        gpuc_children_collect(gpu);
+        egl_device_release(&gpu->device);
+    }
+    return GPUC_OK;
 }
 
 const char *gpuc_errmsg(const gpuc *gpu)
@@ -211,5 +224,7 @@ gpuc_status gpuc_get_stats(const gpuc *gpu, gpuc_stats *stats)
     if (!gpu || !stats || !gpu->opened)
         return GPUC_ERROR_INVALID_ARGUMENT;
     *stats = gpu->stats;
+    stats->frees_deferred = atomic_load(&gpu->frees_deferred);
+    stats->frees_pending = atomic_load(&gpu->frees_pending);
     return GPUC_OK;
 }

@@ -293,6 +293,46 @@ bool egl_device_make_current(const egl_device *dev)
     return eglMakeCurrent((EGLDisplay)dev->display, EGL_NO_SURFACE, EGL_NO_SURFACE, (EGLContext)dev->context);
 }
 
+bool egl_device_failed_as_held_elsewhere(void)
+{
+    return eglGetError() == EGL_BAD_ACCESS;
+}
+
+bool egl_device_borrow(const egl_device *dev, egl_binding *saved)
+{
+    EGLContext current = eglGetCurrentContext();
+    *saved = (egl_binding){eglGetCurrentDisplay(), current, eglGetCurrentSurface(EGL_DRAW),
+                           eglGetCurrentSurface(EGL_READ), false};
+    if (current == (EGLContext)dev->context)
+        return true;
+    if (!eglMakeCurrent((EGLDisplay)dev->display, EGL_NO_SURFACE, EGL_NO_SURFACE, (EGLContext)dev->context))
+        return false;
+    saved->switched = true;
+    return true;
+}
+
+void egl_device_give_back(const egl_binding *saved)
+{
+    if (!saved->switched)
+        return;
+    if (saved->context != EGL_NO_CONTEXT)
+        eglMakeCurrent((EGLDisplay)saved->display, (EGLSurface)saved->draw, (EGLSurface)saved->read,
+                       (EGLContext)saved->context);
+    else
+        eglMakeCurrent(eglGetCurrentDisplay(), EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+}
+
+bool egl_device_is_current(const egl_device *dev)
+{
+    return eglGetCurrentContext() == (EGLContext)dev->context;
+}
+
+void egl_device_release(const egl_device *dev)
+{
+    if (egl_device_is_current(dev))
+        eglMakeCurrent((EGLDisplay)dev->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+}
+
 void egl_device_close(egl_device *dev)
 {
     if (!dev->display)

@@ -32,6 +32,29 @@ bool egl_device_open(egl_choice choice, bool debug, egl_device *dev, char *err, 
 /* Makes dev's context current on this thread if it is not already. */
 bool egl_device_make_current(const egl_device *dev);
 
+/* After egl_device_make_current failed on this thread: whether it failed because the context is
+ * current on another thread (EGL_BAD_ACCESS). Reads and clears this thread's EGL error. */
+bool egl_device_failed_as_held_elsewhere(void);
+
+/* This thread's EGL binding before a borrow, so that it can be put back. */
+typedef struct egl_binding {
+    void *display, *context, *draw, *read;
+    bool switched; /* the borrow changed the binding */
+} egl_binding;
+
+/* Makes dev's context current on this thread for a moment (to delete something in it), keeping
+ * what was current in *saved. False when it cannot be made current here. */
+bool egl_device_borrow(const egl_device *dev, egl_binding *saved);
+
+/* Puts back the binding a successful egl_device_borrow replaced (nothing if it replaced nothing). */
+void egl_device_give_back(const egl_binding *saved);
+
+/* Whether dev's context is current on this thread. */
+bool egl_device_is_current(const egl_device *dev);
+
+/* Lets go of dev's context if it is current on this thread, so that another thread may take it. */
+void egl_device_release(const egl_device *dev);
+
 /* Destroys the context; terminates the display when no other gpuc context uses it. */
 void egl_device_close(egl_device *dev);
 

@@ -23,8 +23,10 @@ struct js_registry {
     uint32_t seed_counter; /* varies Math.random's seed between kernels created with random_seed 0 */
 };
 
-void gpuc_js_registry_free(gpuc *gpu)
+/* The registry's close hook (gpuc_on_close); it holds no GL objects. */
+static void js_registry_free(gpuc *gpu, bool gl)
 {
+    (void)gl;
     js_registry *r = gpu->js;
     if (!r)
         return;
@@ -42,6 +44,9 @@ void gpuc_js_registry_free(gpuc *gpu)
 
 static gpuc_status registry(gpuc *gpu, js_registry **out)
 {
+    gpuc_status st = gpuc_on_close(gpu, js_registry_free);
+    if (st != GPUC_OK)
+        return st;
     if (!gpu->js)
         gpu->js = calloc(1, sizeof *gpu->js);
     if (!gpu->js)

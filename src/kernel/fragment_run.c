@@ -48,10 +48,23 @@ void fragment_layout(gpuc_kernel *k)
     k->tile_rows = (int)(rows < tile ? rows : tile);
 }
 
+/* The fragment backend's close hook: its vertex array and framebuffer (gpuc_on_close). */
+static void fragment_state_release(gpuc *gpu, bool gl)
+{
+    if (gl && gpu->fragment_vao)
+        glDeleteVertexArrays(1, &gpu->fragment_vao);
+    if (gl && gpu->fragment_fbo)
+        glDeleteFramebuffers(1, &gpu->fragment_fbo);
+    gpu->fragment_vao = gpu->fragment_fbo = 0;
+}
+
 static gpuc_status make_targets(gpuc_kernel *k)
 {
     gpuc *gpu = k->gpu;
     if (!gpu->fragment_vao) {
+        gpuc_status st = gpuc_on_close(gpu, fragment_state_release);
+        if (st != GPUC_OK)
+            return st;
         glGenVertexArrays(1, &gpu->fragment_vao);
         glGenFramebuffers(1, &gpu->fragment_fbo);
     }
@@ -139,13 +152,4 @@ void fragment_targets_free(gpuc_kernel *k)
     glDeleteRenderbuffers(1 + k->nmaps, k->targets);
     for (int i = 0; i <= k->nmaps; i++)
         k->targets[i] = 0;
-}
-
-void fragment_state_release(gpuc *gpu)
-{
-    if (gpu->fragment_vao)
-        glDeleteVertexArrays(1, &gpu->fragment_vao);
-    if (gpu->fragment_fbo)
-        glDeleteFramebuffers(1, &gpu->fragment_fbo);
-    gpu->fragment_vao = gpu->fragment_fbo = 0;
 }

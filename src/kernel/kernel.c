@@ -10,6 +10,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -278,7 +279,7 @@ static gpuc_status compile_program(gpuc_kernel *k, const char *source, const cha
     free(plain);
     if (st != GPUC_OK)
         return st; /* the user's own error, at the user's own line and column */
-    program_put(gpu, unguarded);
+    program_put(gpu, unguarded, true);
     return gpuc_fail(gpu, GPUC_ERROR_COMPILE,
                      "kernel '%s': the loop guard gpuc adds on %s made the kernel fail to compile, a bug in gpuc "
                      "(please report it with the kernel): %s", k->name, gpu->info.renderer, guarded_error);
@@ -338,10 +339,24 @@ done:
     free(mask);
     if (st != GPUC_OK) {
         kernel_loops_free(k);
-        program_put(gpu, k->cached); /* a program compiled for a kernel refused after all */
+        program_put(gpu, k->cached, true); /* a program compiled for a kernel refused after all */
         k->cached = NULL;
     }
     return st;
+}
+
+/* The kernel's own objects: its upload scratch arrays and render targets (programs belong to the cache). */
+static void kernel_destroy(gpuc_child *child, bool gl)
+{
+    gpuc_kernel *k = (gpuc_kernel *)((char *)child - offsetof(gpuc_kernel, child));
+    for (int i = 0; i < GPUC_MAX_ARGS; i++)
+        if (k->upload[i])
+            gpuc_array_destroy_gl(k->upload[i], gl);
+    if (k->targets[0] && gl)
+        fragment_targets_free(k);
+    kernel_loops_free(k);
+    program_put(k->gpu, k->cached, gl);
+    free(k);
 }
 
 gpuc_status kernel_create(gpuc *gpu, const char *source, const gpuc_kernel_desc *desc, const kernel_origin *origin,
@@ -387,10 +402,7 @@ gpuc_status kernel_create(gpuc *gpu, const char *source, const gpuc_kernel_desc 
     k->cells_per_dispatch = cells_per_dispatch(k);
     if (k->fragment)
         fragment_layout(k);
-    k->next = gpu->kernels;
-    if (k->next)
-        k->next->prev = k;
-    gpu->kernels = k;
+    gpuc_child_add(gpu, &k->child, kernel_destroy);
     *out = k;
     return GPUC_OK;
 }
@@ -400,32 +412,10 @@ gpuc_status gpuc_create_kernel(gpuc *gpu, const char *source, const gpuc_kernel_
     return kernel_create(gpu, source, desc, NULL, out);
 }
 
-void gpuc_kernel_destroy(gpuc_kernel *k)
-{
-    gpuc *gpu = k->gpu;
-    if (k->prev)
-        k->prev->next = k->next;
-    else
-        gpu->kernels = k->next;
-    if (k->next)
-        k->next->prev = k->prev;
-    for (int i = 0; i < GPUC_MAX_ARGS; i++)
-        if (k->upload[i])
-            gpuc_array_destroy(k->upload[i]);
-    if (k->targets[0])
-        fragment_targets_free(k);
-    kernel_loops_free(k);
-    program_put(gpu, k->cached);
-    free(k);
-}
-
 void gpuc_kernel_free(gpuc_kernel *k)
 {
-    if (!k)
-        return;
-    if (k->gpu->opened)
-        egl_device_make_current(&k->gpu->device);
-    gpuc_kernel_destroy(k);
+    if (k)
+        gpuc_child_free(k->gpu, &k->child);
 }
 
 int gpuc_kernel_arg_count(const gpuc_kernel *k)

@@ -42,7 +42,7 @@ struct gpuc_kernel {
     bool loop_guard;
     int nloops;
     char (*loop_names)[160];
-    gpuc_kernel *prev, *next;
+    gpuc_child child;                     /* how its context destroys it */
 };
 
 /* Where the loops of a kernel gpuc generated come from in the user's own source (the JavaScript

@@ -106,10 +106,21 @@ gpuc_status kernel_loops_unreadable(gpuc_kernel *k, const char *mask, const loop
                      scan->error, k->gpu->info.renderer);
 }
 
+/* The loop-status buffer's close hook (gpuc_on_close). */
+static void loop_status_release(gpuc *gpu, bool gl)
+{
+    if (gpu->loop_status && gl)
+        glDeleteBuffers(1, &gpu->loop_status);
+    gpu->loop_status = 0;
+}
+
 gpuc_status kernel_loops_bind(gpuc_kernel *k)
 {
     gpuc *gpu = k->gpu;
     if (!gpu->loop_status) {
+        gpuc_status hooked = gpuc_on_close(gpu, loop_status_release);
+        if (hooked != GPUC_OK)
+            return hooked;
         /* The cut loop's id (0: none), then the tick guarded loops never reach (see loop_guard). */
         const GLuint initial[4] = {0, 0xffffffffu, 0, 0};
         glGenBuffers(1, &gpu->loop_status);
@@ -148,11 +159,4 @@ void kernel_loops_free(gpuc_kernel *k)
     free(k->loop_names);
     k->loop_names = NULL;
     k->nloops = 0;
-}
-
-void kernel_loops_release(gpuc *gpu)
-{
-    if (gpu->loop_status)
-        glDeleteBuffers(1, &gpu->loop_status);
-    gpu->loop_status = 0;
 }

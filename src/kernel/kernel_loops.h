@@ -31,7 +31,4 @@ gpuc_status kernel_loops_verify(gpuc_kernel *k);
 /* Frees what kernel_loops_describe allocated for k. */
 void kernel_loops_free(gpuc_kernel *k);
 
-/* Deletes the context's loop-status buffer (gpuc_close). */
-void kernel_loops_release(gpuc *gpu);
-
 #endif

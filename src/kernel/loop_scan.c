@@ -412,15 +412,10 @@ static size_t statement(reader *r, size_t pos)
     return end;
 }
 
-/* The name of the function whose parameter list closes at close_paren, into name. */
-static bool function_name(const reader *r, size_t close_paren, char *name)
+/* The name of the function whose parameter list opens at open_paren, into name. */
+static bool function_name(const reader *r, size_t open_paren, char *name)
 {
-    int depth = 0;
-    size_t i = close_paren + 1;
-    do {
-        i--;
-        depth += (r->s[i] == ')') - (r->s[i] == '(');
-    } while (i > 0 && depth > 0);
+    size_t i = open_paren;
     while (i > 0 && strchr(" \t\n\r\f\v", r->s[i - 1]))
         i--;
     size_t end = i;
@@ -433,13 +428,13 @@ static bool function_name(const reader *r, size_t close_paren, char *name)
     return true;
 }
 
-static bool read_function(reader *r, size_t open, size_t close_paren)
+static bool read_function(reader *r, size_t open, size_t open_paren)
 {
     loop_scan *o = r->out;
     if (!grow(r, (void **)&o->functions, o->nfunctions, sizeof *o->functions))
         return false;
     loop_function *f = &o->functions[o->nfunctions];
-    if (!function_name(r, close_paren, f->name))
+    if (!function_name(r, open_paren, f->name))
         f->name[0] = '\0';
     f->body_begin = open;
     r->function = o->nfunctions++;
@@ -456,24 +451,25 @@ static bool read_function(reader *r, size_t open, size_t close_paren)
 /* Top level: declarations up to `;`, and function definitions `... ) { ... }`. */
 static bool read_top_level(reader *r)
 {
-    size_t last = NOWHERE; /* the last character seen at depth 0 that is not a space */
+    size_t params = NOWHERE; /* the `(` of the parenthesised text just before, at depth 0 */
     for (size_t i = 0; i < r->n; i++) {
         char c = r->s[i];
         if (strchr(" \t\n\r\f\v", c))
             continue;
-        if (c == '{' && last != NOWHERE && r->s[last] == ')') {
-            if (!read_function(r, i, last))
+        if (c == '{' && params != NOWHERE) {
+            if (!read_function(r, i, params))
                 return false;
             i = r->out->functions[r->function].body_end;
-            last = NOWHERE;
+            params = NOWHERE;
             continue;
         }
+        size_t open = i;
         if (c == '(' || c == '[' || c == '{') {
             i = closing(r, i);
             if (i == NOWHERE)
                 return false;
         }
-        last = i;
+        params = c == '(' ? open : NOWHERE;
     }
     return true;
 }

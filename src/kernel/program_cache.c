@@ -7,9 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-void gpuc_program_cache_clear(gpuc *gpu)
+/* The cache's close hook (gpuc_on_close). */
+static void program_cache_clear(gpuc *gpu, bool gl)
 {
-    program_table_clear(gpu);
+    program_table_clear(gpu, gl);
 }
 
 /* One diagnostic of an info log: its source string, line, column (0 when not given) and text. */
@@ -169,6 +170,9 @@ gpuc_status program_get(gpuc *gpu, const char *glsl, bool fragment, const char *
         *out = e;
         return GPUC_OK;
     }
+    gpuc_status st = gpuc_on_close(gpu, program_cache_clear);
+    if (st != GPUC_OK)
+        return st;
     e = calloc(1, sizeof *e);
     char *copy = strdup(glsl);
     if (!e || !copy) {
@@ -176,7 +180,7 @@ gpuc_status program_get(gpuc *gpu, const char *glsl, bool fragment, const char *
         free(copy);
         return gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "out of host memory caching kernel '%s'", kernel_name);
     }
-    gpuc_status st = compile(gpu, glsl, fragment, kernel_name, user_source, &e->program);
+    st = compile(gpu, glsl, fragment, kernel_name, user_source, &e->program);
     if (st != GPUC_OK) {
         free(e);
         free(copy);
@@ -195,8 +199,8 @@ gpuc_status program_get(gpuc *gpu, const char *glsl, bool fragment, const char *
     return GPUC_OK;
 }
 
-void program_put(gpuc *gpu, program_entry *e)
+void program_put(gpuc *gpu, program_entry *e, bool gl)
 {
     if (e)
-        program_table_release(gpu, e);
+        program_table_release(gpu, e, gl);
 }

@@ -14,8 +14,9 @@
 gpuc_status program_get(gpuc *gpu, const char *glsl, bool fragment, const char *kernel_name,
                         const char *user_source, program_entry **entry);
 
-/* Gives back a reference program_get took (NULL is ignored). The program may then be deleted (least
- * recently used beyond gpuc_options.max_unused_programs): the context must be current. */
-void program_put(gpuc *gpu, program_entry *entry);
+/* Gives back a reference program_get took (NULL is ignored). With gl (the context is current), the
+ * program may then be deleted (least recently used beyond gpuc_options.max_unused_programs); without,
+ * nothing is deleted until the context closes. */
+void program_put(gpuc *gpu, program_entry *entry, bool gl);
 
 #endif

@@ -98,7 +98,7 @@ static void unlist_unused(program_table *t, program_entry *e)
     t->unused--;
 }
 
-static void remove_entry(gpuc *gpu, program_entry *e)
+static void remove_entry(gpuc *gpu, program_entry *e, bool gl)
 {
     program_table *t = gpu->programs;
     program_entry **p = &t->buckets[e->hash & (t->nbuckets - 1)];
@@ -107,7 +107,8 @@ static void remove_entry(gpuc *gpu, program_entry *e)
     *p = e->bucket_next;
     t->count--;
     gpu->stats.programs_held = t->count;
-    glDeleteProgram(e->program);
+    if (gl)
+        glDeleteProgram(e->program);
     free(e->glsl);
     free(e);
 }
@@ -118,7 +119,7 @@ void program_table_acquire(gpuc *gpu, program_entry *e)
         unlist_unused(gpu->programs, e);
 }
 
-void program_table_release(gpuc *gpu, program_entry *e)
+void program_table_release(gpuc *gpu, program_entry *e, bool gl)
 {
     program_table *t = gpu->programs;
     if (--e->refs > 0)
@@ -131,15 +132,15 @@ void program_table_release(gpuc *gpu, program_entry *e)
         t->oldest_unused = e;
     t->newest_unused = e;
     t->unused++;
-    while (t->unused > (size_t)gpu->max_unused_programs) {
+    while (gl && t->unused > (size_t)gpu->max_unused_programs) {
         program_entry *victim = t->oldest_unused;
         unlist_unused(t, victim);
-        remove_entry(gpu, victim);
+        remove_entry(gpu, victim, gl);
         gpu->stats.programs_evicted++;
     }
 }
 
-void program_table_clear(gpuc *gpu)
+void program_table_clear(gpuc *gpu, bool gl)
 {
     program_table *t = gpu->programs;
     if (!t)
@@ -148,7 +149,8 @@ void program_table_clear(gpuc *gpu)
         while (t->buckets[i]) {
             program_entry *e = t->buckets[i];
             t->buckets[i] = e->bucket_next;
-            glDeleteProgram(e->program);
+            if (gl)
+                glDeleteProgram(e->program);
             free(e->glsl);
             free(e);
         }

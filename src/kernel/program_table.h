@@ -29,12 +29,13 @@ bool program_table_add(gpuc *gpu, program_entry *e);
 /* A kernel starts using e: takes it off the unused list if it was there, and counts the reference. */
 void program_table_acquire(gpuc *gpu, program_entry *e);
 
-/* A kernel stops using e. When it was the last, e joins the unused list as its most recent entry and
- * the least recently used ones beyond the bound are deleted (their GL programs too: the context must
- * be current). */
-void program_table_release(gpuc *gpu, program_entry *e);
+/* A kernel stops using e. When it was the last, e joins the unused list as its most recent entry and,
+ * with gl (the context is current), the least recently used ones beyond the bound are deleted, their
+ * GL programs too. */
+void program_table_release(gpuc *gpu, program_entry *e, bool gl);
 
-/* Deletes every entry, used or not (gpuc_close, after every kernel is gone). */
-void program_table_clear(gpuc *gpu);
+/* Deletes every entry, used or not (gpuc_close, after every kernel is gone); their GL programs too
+ * with gl, else only gpuc's memory (a context that cannot be made current). */
+void program_table_clear(gpuc *gpu, bool gl);
 
 #endif

@@ -269,12 +269,14 @@ bool source_parse_kernel(const char *mask, kernel_signature *sig, char *err, siz
         size_t close = j - 1;
         int pd = 0;
         size_t open = close;
+        /* A parameter list holds no braces or semicolons: stopping at one keeps the whole scan linear
+         * (a source of many `){}` would otherwise walk back to the start for each). */
         for (;; open--) {
             if (mask[open] == ')')
                 pd++;
             else if (mask[open] == '(' && --pd == 0)
                 break;
-            if (open == 0)
+            if (open == 0 || mask[open - 1] == '{' || mask[open - 1] == '}' || mask[open - 1] == ';')
                 break;
         }
         if (mask[open] != '(' || pd != 0)

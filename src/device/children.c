@@ -1,0 +1,88 @@
+/* children.c - what a context owns and how each thing goes: kernels and arrays register as children
+ * with the function that destroys them, the layers above register a hook for their per-context
+ * state, and a free on a thread that cannot use the context is queued, never run on another context. */
+#include "internal.h"
+
+void gpuc_child_add(gpuc *gpu, gpuc_child *child, gpuc_child_destroy_fn *destroy)
+{
+    child->destroy = destroy;
+    child->prev = NULL;
+    child->queued_next = NULL;
+    child->next = gpu->children;
+    if (child->next)
+        child->next->prev = child;
+    gpu->children = child;
+}
+
+void gpuc_child_remove(gpuc *gpu, gpuc_child *child)
+{
+    if (child->prev)
+        child->prev->next = child->next;
+    else if (gpu->children == child)
+        gpu->children = child->next;
+    if (child->next)
+        child->next->prev = child->prev;
+    child->prev = child->next = NULL;
+}
+
+static void destroy_queued(gpuc *gpu, bool gl)
+{
+    gpuc_child *child = atomic_exchange(&gpu->queued, NULL);
+    while (child) {
+        gpuc_child *next = child->queued_next;
+        gpuc_child_remove(gpu, child);
+        child->destroy(child, gl);
+        atomic_fetch_sub(&gpu->frees_pending, 1);
+        child = next;
+    }
+}
+
+void gpuc_children_collect(gpuc *gpu)
+{
+    if (atomic_load_explicit(&gpu->queued, memory_order_acquire))
+        destroy_queued(gpu, true);
+}
+
+void gpuc_child_free(gpuc *gpu, gpuc_child *child)
+{
+    /* GL names are per context: deleting with another context current would delete whatever that
+     * context has under the same name. So: this context, now, or later on its own thread. */
+    egl_binding saved;
+    if (gpu->opened && egl_device_borrow(&gpu->device, &saved)) {
+        gpuc_child_remove(gpu, child);
+        child->destroy(child, true);
+        destroy_queued(gpu, true);
+        egl_device_give_back(&saved);
+        return;
+    }
+    child->queued_next = atomic_load(&gpu->queued);
+    while (!atomic_compare_exchange_weak(&gpu->queued, &child->queued_next, child))
+        ;
+    atomic_fetch_add(&gpu->frees_deferred, 1);
+    atomic_fetch_add(&gpu->frees_pending, 1);
+}
+
+gpuc_status gpuc_on_close(gpuc *gpu, gpuc_close_hook *hook)
+{
+    for (int i = 0; i < gpu->nclose_hooks; i++)
+        if (gpu->close_hooks[i] == hook)
+            return GPUC_OK;
+    if (gpu->nclose_hooks == GPUC_MAX_CLOSE_HOOKS)
+        return gpuc_fail(gpu, GPUC_ERROR_LIMIT, "internal: more than %d layers keep per-context state",
+                         GPUC_MAX_CLOSE_HOOKS);
+    gpu->close_hooks[gpu->nclose_hooks++] = hook;
+    return GPUC_OK;
+}
+
+void gpuc_children_close(gpuc *gpu, bool gl)
+{
+    destroy_queued(gpu, gl);
+    while (gpu->children) {
+        gpuc_child *child = gpu->children;
+        gpuc_child_remove(gpu, child);
+        child->destroy(child, gl);
+    }
+    /* Newest first: a layer set up later may lean on one set up earlier. */
+    while (gpu->nclose_hooks > 0)
+        gpu->close_hooks[--gpu->nclose_hooks](gpu, gl);
+}

@@ -1,0 +1,307 @@
+/* test_threads.c - contexts on several threads: a free on a thread that cannot use the array's context
+ * is queued (never run on the context that thread holds), gpuc_detach hands a context over, and a
+ * context whose thread exited still closes. Workers record what they saw; the main thread asserts. */
+#include "fixture.h"
+#include "suites.h"
+
+#include <EGL/egl.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <stdio.h>
+#include <string.h>
+
+#define N 64
+
+static const char *const TWICE = "float twice(float a[]) { return 2.0 * a[thread.x]; }";
+
+/* What a worker did, for the main thread to check. */
+typedef struct worker {
+    gpuc *other;       /* a context the worker was given (opened on the main thread) */
+    gpuc_array *array; /* an array of `other` to free, or one the worker made */
+    gpuc_kernel *kernel;
+    gpuc_status status;
+    char message[256];
+    float values[N];
+    gpuc_stats other_stats;
+    gpuc *own; /* a context the worker opened */
+} worker;
+
+static void fill(float *v, float base)
+{
+    for (int i = 0; i < N; i++)
+        v[i] = base + (float)i;
+}
+
+static void run_thread(void *(*body)(void *), worker *w)
+{
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, body, w), 0);
+    ck_assert_int_eq(pthread_join(t, NULL), 0);
+}
+
+/* Opens its own context, makes an array there, then frees the main thread's array and kernel (whose
+ * context the main thread holds) and reads its own array back. */
+static void *free_foreign_objects(void *arg)
+{
+    worker *w = arg;
+    float mine[N];
+    fill(mine, 1000.0f);
+    gpuc *own;
+    gpuc_array *a = NULL;
+    w->status = gpuc_open(&own, NULL);
+    if (w->status == GPUC_OK)
+        w->status = gpuc_array_from_f32(own, mine, (gpuc_dims){N}, &a);
+    if (w->status == GPUC_OK) {
+        gpuc_array_free(w->array);
+        gpuc_kernel_free(w->kernel);
+        gpuc_get_stats(w->other, &w->other_stats);
+        w->status = gpuc_array_read_f32(a, w->values, N);
+    }
+    snprintf(w->message, sizeof w->message, "%s", gpuc_errmsg(own));
+    gpuc_close(own);
+    return NULL;
+}
+
+START_TEST(free_where_another_thread_holds_the_context_is_queued)
+{
+    float data[N], kept[N];
+    fill(data, 0.0f);
+    gpuc_array *doomed, *keep;
+    gpuc_kernel *k;
+    ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, data, (gpuc_dims){N}, &doomed));
+    ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, data, (gpuc_dims){N}, &keep));
+    ck_assert_gpuc_ok(gpuc_create_kernel(gpu, TWICE, &(gpuc_kernel_desc){.output = {N}}, &k));
+    worker w = {.other = gpu, .array = doomed, .kernel = k};
+    run_thread(free_foreign_objects, &w);
+    ck_assert_msg(w.status == GPUC_OK, "worker: %s: %s", gpuc_status_name(w.status), w.message);
+    /* The worker's array has the same GL buffer name in its context as `doomed` in ours: deleting by
+     * name there would have destroyed it. */
+    for (int i = 0; i < N; i++)
+        ck_assert_float_eq(w.values[i], 1000.0f + (float)i);
+    ck_assert_uint_eq(w.other_stats.frees_deferred, 2);
+    ck_assert_uint_eq(w.other_stats.frees_pending, 2);
+    /* Our next call (on the thread that holds the context) destroys them. */
+    ck_assert_gpuc_ok(gpuc_array_read_f32(keep, kept, N));
+    ck_assert_float_eq(kept[N - 1], (float)(N - 1));
+    gpuc_stats s;
+    ck_assert_gpuc_ok(gpuc_get_stats(gpu, &s));
+    ck_assert_uint_eq(s.frees_deferred, 2);
+    ck_assert_uint_eq(s.frees_pending, 0);
+    gpuc_array_free(keep);
+}
+END_TEST
+
+/* Frees an array of a context that no thread holds, and tries a call on it. */
+static void *free_on_a_bare_thread(void *arg)
+{
+    worker *w = arg;
+    gpuc_array_free(w->array);
+    gpuc_get_stats(w->other, &w->other_stats);
+    return NULL;
+}
+
+START_TEST(free_where_no_thread_holds_the_context_is_immediate_and_hands_it_back)
+{
+    float data[N], out[N];
+    fill(data, 5.0f);
+    gpuc_array *doomed, *keep;
+    ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, data, (gpuc_dims){N}, &doomed));
+    ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, data, (gpuc_dims){N}, &keep));
+    ck_assert_gpuc_ok(gpuc_detach(gpu));
+    worker w = {.other = gpu, .array = doomed};
+    run_thread(free_on_a_bare_thread, &w);
+    ck_assert_uint_eq(w.other_stats.frees_deferred, 0);
+    ck_assert_uint_eq(w.other_stats.frees_pending, 0);
+    /* The worker borrowed the context and let go of it: it did not exit holding it. */
+    ck_assert_gpuc_ok(gpuc_array_read_f32(keep, out, N));
+    ck_assert_float_eq(out[3], 8.0f);
+    gpuc_array_free(keep);
+}
+END_TEST
+
+static void *call_on_a_held_context(void *arg)
+{
+    worker *w = arg;
+    gpuc_array *a = NULL;
+    w->status = gpuc_array_new(w->other, GPUC_FLOAT, (gpuc_dims){N}, &a);
+    snprintf(w->message, sizeof w->message, "%s", gpuc_errmsg(w->other));
+    w->array = a;
+    gpuc_detach(w->other); /* else this thread would exit holding the context (gpuc.h, THREADS) */
+    return NULL;
+}
+
+START_TEST(call_where_another_thread_holds_the_context_says_so)
+{
+    gpuc_array *mine;
+    ck_assert_gpuc_ok(gpuc_array_new(gpu, GPUC_FLOAT, (gpuc_dims){N}, &mine));
+    worker w = {.other = gpu};
+    run_thread(call_on_a_held_context, &w);
+    ck_assert_int_eq(w.status, GPUC_ERROR_NO_DEVICE);
+    ck_assert_ptr_null(w.array);
+    ck_assert_msg(strstr(w.message, "in use on another thread") && strstr(w.message, "gpuc_detach"), "message: %s",
+                  w.message);
+    /* After gpuc_detach here, the same call there works. */
+    ck_assert_gpuc_ok(gpuc_detach(gpu));
+    worker w2 = {.other = gpu};
+    run_thread(call_on_a_held_context, &w2);
+    ck_assert_msg(w2.status == GPUC_OK, "%s", w2.message);
+    gpuc_array_free(w2.array);
+    gpuc_array_free(mine);
+}
+END_TEST
+
+/* A stranded context's driver memory is lost for good (gpuc.h, THREADS), which LeakSanitizer would
+ * report: the worker that strands one makes its allocations unseen by it. gpuc's own freeing on a
+ * thread that cannot use the context is checked by closing_where_a_live_thread_holds_the_context. */
+#if defined(__SANITIZE_ADDRESS__)
+void __lsan_disable(void);
+void __lsan_enable(void);
+#define LSAN_DISABLE() __lsan_disable()
+#define LSAN_ENABLE() __lsan_enable()
+#else
+#define LSAN_DISABLE() ((void)0)
+#define LSAN_ENABLE() ((void)0)
+#endif
+
+/* Opens a context, makes an array and runs a kernel in it, and optionally lets go before exiting. */
+static void *make_and_leave(void *arg)
+{
+    worker *w = arg;
+    bool strands = !w->other;
+    if (strands)
+        LSAN_DISABLE();
+    float data[N];
+    fill(data, 1.0f);
+    w->status = gpuc_open(&w->own, NULL);
+    if (w->status == GPUC_OK)
+        w->status = gpuc_array_from_f32(w->own, data, (gpuc_dims){N}, &w->array);
+    if (w->status == GPUC_OK)
+        w->status = gpuc_create_kernel(w->own, TWICE, &(gpuc_kernel_desc){.output = {N}}, &w->kernel);
+    snprintf(w->message, sizeof w->message, "%s", gpuc_errmsg(w->own));
+    if (strands)
+        LSAN_ENABLE();
+    else
+        gpuc_detach(w->own);
+    return NULL;
+}
+
+START_TEST(detach_hands_a_context_to_another_thread)
+{
+    worker w = {.other = gpu};
+    run_thread(make_and_leave, &w);
+    ck_assert_msg(w.status == GPUC_OK, "worker: %s", w.message);
+    gpuc_array *r;
+    ck_assert_int_eq(gpuc_run(w.kernel, (gpuc_arg[]){gpuc_arg_array(w.array)}, 1, &r), GPUC_OK);
+    float out[N];
+    ck_assert_int_eq(gpuc_array_read_f32(r, out, N), GPUC_OK);
+    ck_assert_float_eq(out[N - 1], 2.0f * (float)N);
+    gpuc_array_free(r);
+    gpuc_kernel_free(w.kernel);
+    gpuc_stats s;
+    ck_assert_int_eq(gpuc_get_stats(w.own, &s), GPUC_OK);
+    ck_assert_uint_eq(s.frees_deferred, 0);
+    gpuc_close(w.own);
+}
+END_TEST
+
+START_TEST(context_whose_thread_exited_still_closes)
+{
+    worker w = {0};
+    run_thread(make_and_leave, &w);
+    ck_assert_msg(w.status == GPUC_OK, "worker: %s", w.message);
+    /* EGL keeps the context current to the dead thread: calls fail clearly, frees are queued. */
+    gpuc_array *a = NULL;
+    ck_assert_int_eq(gpuc_array_new(w.own, GPUC_FLOAT, (gpuc_dims){N}, &a), GPUC_ERROR_NO_DEVICE);
+    ck_assert_ptr_null(a);
+    gpuc_array_free(w.array);
+    gpuc_stats s;
+    ck_assert_int_eq(gpuc_get_stats(w.own, &s), GPUC_OK);
+    ck_assert_uint_eq(s.frees_pending, 1);
+    /* Closing frees gpuc's host memory (the kernel, the queued array): LeakSanitizer would see it. */
+    gpuc_close(w.own);
+    /* Our own context is untouched. */
+    float data[N], out[N];
+    fill(data, 2.0f);
+    gpuc_array *mine;
+    ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, data, (gpuc_dims){N}, &mine));
+    ck_assert_gpuc_ok(gpuc_array_read_f32(mine, out, N));
+    ck_assert_float_eq(out[1], 3.0f);
+    gpuc_array_free(mine);
+}
+END_TEST
+
+/* Holds a context it made (an array and a kernel in it) until told to go, then lets EGL release it. */
+typedef struct holder {
+    worker w;
+    sem_t made, closed;
+} holder;
+
+static void *make_and_hold(void *arg)
+{
+    holder *h = arg;
+    h->w.other = NULL;
+    float data[N];
+    fill(data, 1.0f);
+    h->w.status = gpuc_open(&h->w.own, NULL);
+    if (h->w.status == GPUC_OK)
+        h->w.status = gpuc_array_from_f32(h->w.own, data, (gpuc_dims){N}, &h->w.array);
+    if (h->w.status == GPUC_OK)
+        h->w.status = gpuc_create_kernel(h->w.own, TWICE, &(gpuc_kernel_desc){.output = {N}}, &h->w.kernel);
+    snprintf(h->w.message, sizeof h->w.message, "%s", gpuc_errmsg(h->w.own));
+    sem_post(&h->made);
+    sem_wait(&h->closed);
+    eglReleaseThread(); /* EGL destroys the closed context once no thread holds it */
+    return NULL;
+}
+
+START_TEST(closing_where_a_live_thread_holds_the_context)
+{
+    holder h;
+    ck_assert_int_eq(sem_init(&h.made, 0, 0), 0);
+    ck_assert_int_eq(sem_init(&h.closed, 0, 0), 0);
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, make_and_hold, &h), 0);
+    sem_wait(&h.made);
+    ck_assert_msg(h.w.status == GPUC_OK, "worker: %s", h.w.message);
+    /* No GL call can be made here: gpuc frees its host memory (LeakSanitizer checks it) and EGL
+     * destroys the context when the holder lets go. */
+    gpuc_array_free(h.w.array);
+    gpuc_close(h.w.own);
+    sem_post(&h.closed);
+    ck_assert_int_eq(pthread_join(t, NULL), 0);
+    sem_destroy(&h.made);
+    sem_destroy(&h.closed);
+    /* Our own context is untouched. */
+    float data[N], out[N];
+    fill(data, 4.0f);
+    gpuc_array *mine;
+    ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, data, (gpuc_dims){N}, &mine));
+    ck_assert_gpuc_ok(gpuc_array_read_f32(mine, out, N));
+    ck_assert_float_eq(out[2], 6.0f);
+    gpuc_array_free(mine);
+}
+END_TEST
+
+START_TEST(detach_bad_input)
+{
+    ck_assert_int_eq(gpuc_detach(NULL), GPUC_ERROR_INVALID_ARGUMENT);
+    /* Detaching a context this thread does not hold does nothing. */
+    ck_assert_gpuc_ok(gpuc_detach(gpu));
+    ck_assert_gpuc_ok(gpuc_detach(gpu));
+}
+END_TEST
+
+Suite *suite_threads(void)
+{
+    Suite *s = suite_create("threads");
+    TCase *tc = fixture_tcase("threads");
+    tcase_add_test(tc, free_where_another_thread_holds_the_context_is_queued);
+    tcase_add_test(tc, free_where_no_thread_holds_the_context_is_immediate_and_hands_it_back);
+    tcase_add_test(tc, call_where_another_thread_holds_the_context_says_so);
+    tcase_add_test(tc, detach_hands_a_context_to_another_thread);
+    tcase_add_test(tc, context_whose_thread_exited_still_closes);
+    tcase_add_test(tc, closing_where_a_live_thread_holds_the_context);
+    tcase_add_test(tc, detach_bad_input);
+    suite_add_tcase(s, tc);
+    return s;
+}
