@@ -13,7 +13,7 @@
  * +0.0, ties by lower index. Caller frees. */
 int32_t *oracle_order(const float *v, size_t n, bool smallest);
 
-/* mulberry32 as /work/shared/spec/tutorial-tasks.md defines it: a double in [0, 1). */
+/* mulberry32, the tutorials' generator: a double in [0, 1). */
 double mulberry32(uint32_t *state);
 
 /* The tutorial's generators: fine_scores = round(-8000 ln(1 - rand())), scores = round(rand()^3 * 1000).

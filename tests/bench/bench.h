@@ -1,4 +1,4 @@
-/* bench.h - the gauntlet benchmark (make bench): rows of ../shared/spec/gauntlet.md, each timed with the
+/* bench.h - the gauntlet benchmark (make bench): rows of tests/bench/README.md, each timed with the
  * gauntlet's protocol beside its plain C oracle measured in the same run. */
 #ifndef GPUC_BENCH_H
 #define GPUC_BENCH_H
