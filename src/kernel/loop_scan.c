@@ -183,60 +183,58 @@ static size_t loop_body(reader *r, int loop, size_t pos)
     return end;
 }
 
-static size_t for_loop(reader *r, size_t keyword)
+/* The parenthesised header of a loop, from pos (after its keyword or its do-while's `while`): its
+ * calls run once per iteration, so they count as inside the loop. The condition is all of it until a
+ * for loop narrows it. */
+static size_t loop_header(reader *r, int loop, size_t pos, const char *keyword)
 {
-    int loop = new_loop(r, LOOP_FOR, keyword);
-    if (loop < 0)
-        return NOWHERE;
-    reader outer = *r;
-    r->loop = loop; /* calls in the header run once per iteration */
-    size_t open, close = parenthesised(r, keyword + 3, "for", &open);
-    r->loop = outer.loop;
-    if (close == NOWHERE)
-        return NOWHERE;
+    int outer = r->loop;
+    r->loop = loop;
+    size_t open, close = parenthesised(r, pos, keyword, &open);
+    r->loop = outer;
+    if (close != NOWHERE) {
+        loop_site *l = &r->out->loops[loop];
+        l->header_open = open;
+        l->header_close = close;
+        l->cond_begin = open + 1;
+        l->cond_end = close;
+    }
+    return close;
+}
+
+/* A for header's three parts: the condition lies between its two top-level `;`. */
+static bool for_parts(reader *r, loop_site *l)
+{
     size_t semis[2];
     int nsemis = 0, depth = 0;
-    for (size_t i = open + 1; i < close; i++) {
+    for (size_t i = l->header_open + 1; i < l->header_close; i++) {
         char c = r->s[i];
         depth += (c == '(' || c == '[' || c == '{') - (c == ')' || c == ']' || c == '}');
         if (c == ';' && depth == 0) {
             if (nsemis == 2)
-                return fail(r, i, "a `for` header has three parts");
+                return fail(r, i, "a `for` header has three parts"), false;
             semis[nsemis++] = i;
         }
     }
     if (nsemis != 2)
-        return fail(r, open, "a `for` header has three parts separated by `;`");
-    loop_site *l = &r->out->loops[loop];
-    l->header_open = open;
-    l->header_close = close;
+        return fail(r, l->header_open, "a `for` header has three parts separated by `;`"), false;
     l->init_end = semis[0];
     l->cond_begin = semis[0] + 1;
     l->cond_end = semis[1];
-    trim(r, &l->cond_begin, &l->cond_end);
-    size_t end = loop_body(r, loop, close + 1);
-    if (end != NOWHERE)
-        r->out->loops[loop].end = end;
-    return end;
+    return true;
 }
 
-static size_t while_loop(reader *r, size_t keyword)
+/* for (...) body, or while (...) body. */
+static size_t tested_loop(reader *r, loop_kind kind, size_t keyword)
 {
-    int loop = new_loop(r, LOOP_WHILE, keyword);
+    int loop = new_loop(r, kind, keyword);
     if (loop < 0)
         return NOWHERE;
-    int outer = r->loop;
-    r->loop = loop;
-    size_t open, close = parenthesised(r, keyword + 5, "while", &open);
-    r->loop = outer;
-    if (close == NOWHERE)
+    const char *word = kind == LOOP_FOR ? "for" : "while";
+    size_t close = loop_header(r, loop, keyword + strlen(word), word);
+    if (close == NOWHERE || (kind == LOOP_FOR && !for_parts(r, &r->out->loops[loop])))
         return NOWHERE;
-    loop_site *l = &r->out->loops[loop];
-    l->header_open = open;
-    l->header_close = close;
-    l->cond_begin = open + 1;
-    l->cond_end = close;
-    trim(r, &l->cond_begin, &l->cond_end);
+    trim(r, &r->out->loops[loop].cond_begin, &r->out->loops[loop].cond_end);
     size_t end = loop_body(r, loop, close + 1);
     if (end != NOWHERE)
         r->out->loops[loop].end = end;
@@ -254,20 +252,13 @@ static size_t do_loop(reader *r, size_t keyword)
     size_t w = skip_space(r, after_body);
     if (!word_is(r, w, "while"))
         return fail(r, w, "`while (...);` expected after the body of `do`");
-    int outer = r->loop;
-    r->loop = loop;
-    size_t open, close = parenthesised(r, w + 5, "while", &open);
-    r->loop = outer;
+    size_t close = loop_header(r, loop, w + 5, "while");
     if (close == NOWHERE)
         return NOWHERE;
     size_t semi = skip_space(r, close + 1);
     if (semi >= r->n || r->s[semi] != ';')
         return fail(r, semi, "`;` expected after `do ... while (...)`");
     loop_site *l = &r->out->loops[loop];
-    l->header_open = open;
-    l->header_close = close;
-    l->cond_begin = open + 1;
-    l->cond_end = close;
     trim(r, &l->cond_begin, &l->cond_end);
     l->end = semi + 1;
     return semi + 1;
@@ -372,9 +363,9 @@ static size_t block(reader *r, size_t open)
 static size_t keyword_statement(reader *r, size_t at)
 {
     if (word_is(r, at, "for"))
-        return for_loop(r, at);
+        return tested_loop(r, LOOP_FOR, at);
     if (word_is(r, at, "while"))
-        return while_loop(r, at);
+        return tested_loop(r, LOOP_WHILE, at);
     if (word_is(r, at, "do"))
         return do_loop(r, at);
     if (word_is(r, at, "if"))
