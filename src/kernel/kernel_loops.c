@@ -100,6 +100,9 @@ gpuc_status kernel_loops_unreadable(gpuc_kernel *k, const char *mask, const loop
         return GPUC_OK;
     int line, col;
     source_position(mask, scan->error_at, &line, &col);
+    if (scan->refused)
+        return gpuc_fail(k->gpu, GPUC_ERROR_COMPILE, "kernel '%s': line %d, column %d: %s", k->name, line, col,
+                         scan->error);
     return gpuc_fail(k->gpu, GPUC_ERROR_COMPILE,
                      "kernel '%s': line %d, column %d: %s. gpuc reads every loop of a kernel to guard %s's loop "
                      "budget and cannot run this one unguarded; please report the kernel", k->name, line, col,

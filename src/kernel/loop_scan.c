@@ -511,6 +511,7 @@ static bool macros_hide_no_loops(reader *r, const char *src)
                     fail(r, k, "a preprocessor macro holds `%.*s`; gpuc must see every loop and break to keep "
                                "llvmpipe's loop budget honest, so write loops out instead of in macros",
                          (int)word_length(&raw, k), src + k);
+                    r->out->refused = true;
                     return false;
                 }
             }

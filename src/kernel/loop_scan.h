@@ -58,8 +58,10 @@ typedef struct loop_scan {
     int ncalls;
     loop_function *functions;
     int nfunctions;
-    /* On failure: what could not be read, and where. */
+    /* On failure: what could not be read, and where; `refused` when the source hides loops the reader
+     * is not meant to see (in macros), rather than the reader failing. */
     bool out_of_memory;
+    bool refused;
     size_t error_at;
     char error[200];
 } loop_scan;
