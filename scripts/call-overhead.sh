@@ -1,11 +1,12 @@
 #!/bin/sh
 # Instructions per kernel call, gpuc_run_to against a bare GL dispatch of the same program, counted by
 # callgrind (valgrind) with llvmpipe on the calling thread. The slope between two call counts removes
-# start-up and shader compilation. Usage: scripts/call-overhead.sh [BINARY]
+# start-up and shader compilation. Mesa's disk shader cache is off, so both counts compile alike (a
+# cache hit in the second run only made the slope negative). Usage: scripts/call-overhead.sh [BINARY]
 set -eu
 bin=${1:-build/bench/gpuc-call-overhead}
 count() { # mode calls -> instructions
-    LP_NUM_THREADS=0 valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" "$1" "$2" 2>&1 |
+    MESA_SHADER_CACHE_DISABLE=true LP_NUM_THREADS=0 valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" "$1" "$2" 2>&1 |
         sed -n 's/.*I *refs: *//p' | tr -d ,
 }
 per_call() { # mode -> instructions per call
