@@ -32,29 +32,18 @@ typedef struct walker {
 } walker;
 
 static int64_t function_most(walker *w, int f);
-static int function_nesting(walker *w, int f);
+static int64_t function_nesting(walker *w, int f);
 
-/* Most iterations a call of `name` runs (the largest over its overloads). */
-static int64_t call_most(walker *w, const char *name)
+/* A call of `name` reaches any of its overloads: the largest of `of` over the functions so named. */
+static int64_t largest_over(walker *w, const char *name, int64_t (*of)(walker *, int))
 {
-    int64_t most = 0;
+    int64_t largest = 0;
     for (int f = 0; f < w->scan->nfunctions; f++)
         if (!strcmp(w->scan->functions[f].name, name)) {
-            int64_t m = function_most(w, f);
-            most = m > most ? m : most;
+            int64_t v = of(w, f);
+            largest = v > largest ? v : largest;
         }
-    return most;
-}
-
-static int call_nesting(walker *w, const char *name)
-{
-    int deepest = 0;
-    for (int f = 0; f < w->scan->nfunctions; f++)
-        if (!strcmp(w->scan->functions[f].name, name)) {
-            int d = function_nesting(w, f);
-            deepest = d > deepest ? d : deepest;
-        }
-    return deepest;
+    return largest;
 }
 
 /* Iterations of the calls made directly in `loop` (-1: directly in function f, outside loops). */
@@ -63,7 +52,7 @@ static int64_t calls_most(walker *w, int f, int loop)
     int64_t total = 0;
     for (int c = 0; c < w->scan->ncalls; c++)
         if (w->scan->calls[c].function == f && w->scan->calls[c].loop == loop)
-            total = add(total, call_most(w, w->scan->calls[c].name));
+            total = add(total, largest_over(w, w->scan->calls[c].name, function_most));
     return total;
 }
 
@@ -114,7 +103,7 @@ static int loop_nesting(walker *w, int l, int *innermost)
     *innermost = l;
     for (int c = 0; c < w->scan->ncalls; c++)
         if (w->scan->calls[c].function == site->function && w->scan->calls[c].loop == l) {
-            int d = 1 + call_nesting(w, w->scan->calls[c].name);
+            int d = 1 + (int)largest_over(w, w->scan->calls[c].name, function_nesting);
             deepest = d > deepest ? d : deepest;
         }
     for (int i = l + 1; i < w->scan->nloops; i++)
@@ -128,7 +117,7 @@ static int loop_nesting(walker *w, int l, int *innermost)
     return deepest;
 }
 
-static int function_nesting(walker *w, int f)
+static int64_t function_nesting(walker *w, int f)
 {
     if (w->fn_nesting[f] == -2)
         return 0;
@@ -138,7 +127,7 @@ static int function_nesting(walker *w, int f)
     int deepest = 0, innermost;
     for (int c = 0; c < w->scan->ncalls; c++)
         if (w->scan->calls[c].function == f && w->scan->calls[c].loop < 0) {
-            int d = call_nesting(w, w->scan->calls[c].name);
+            int d = (int)largest_over(w, w->scan->calls[c].name, function_nesting);
             deepest = d > deepest ? d : deepest;
         }
     for (int l = 0; l < w->scan->nloops; l++)
@@ -181,7 +170,7 @@ loop_bounds loop_budget_bounds(const char *src, const char *mask, const loop_sca
             b.largest_loop = l;
         }
     }
-    b.nesting = function_nesting(&w, kernel);
+    b.nesting = (int)function_nesting(&w, kernel);
     for (int l = 0, innermost; l < nl; l++) /* name the innermost loop of the deepest nest in the kernel's own text */
         if (scan->loops[l].parent < 0 && scan->loops[l].function == kernel &&
             loop_nesting(&w, l, &innermost) == b.nesting) {
