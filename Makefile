@@ -28,7 +28,7 @@ CPPFLAGS_ALL := -Iinclude -Isrc -Isrc/glad/include -D_POSIX_C_SOURCE=200809L
 CFLAGS_ALL := -std=c11 $(WARNFLAGS) $(OPTFLAGS) $(SANFLAGS) -fPIC -fvisibility=hidden $(CFLAGS)
 LIBS := -lEGL -lpng -lm -lpthread
 
-LIB_SRC := $(sort $(wildcard src/device/*.c src/kernel/*.c src/algo/*.c src/js/*.c src/util/*.c))
+LIB_SRC := $(sort $(wildcard src/device/*.c src/kernel/*.c src/algo/*.c src/algo/topk/*.c src/js/*.c src/util/*.c))
 GLAD_SRC := src/glad/src/gl.c
 GLSL := $(sort $(wildcard glsl/*.glsl))
 GEN_SRC := $(BUILD)/gen/glsl_sources.c

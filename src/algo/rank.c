@@ -1,7 +1,7 @@
 /* rank.c - gpuc_rank: rank by counting (tutorial top-k tasks 1-3). One invocation per element counts
  * the elements that come before it, so each invocation loops n times: n is bounded by the device's
  * loop budget, and the work is O(n^2). Same order keys, ties and NaN policy as gpuc_topk. */
-#include "algo/topk_parts.h"
+#include "algo/topk/parts.h"
 
 static gpuc_status check_n(gpuc *gpu, size_t n)
 {

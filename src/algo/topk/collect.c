@@ -1,10 +1,10 @@
-/* topk_collect.c - gathers the k survivors of the cutoff in index order without scatter (the kernel
+/* collect.c - gathers the k survivors of the cutoff in index order without scatter (the kernel
  * API is gather-only). Per group of GROUP elements, count the keys above and equal to the cutoff; sum
  * those counts GROUP at a time up a small tree until one level fits in a group; then walk back down,
  * each cell's exclusive prefix being its parent's plus the counts before it in its group. Every loop is
  * at most GROUP long, whatever n. Last, output slot j binary-searches the group holding survivor j and
  * walks its GROUP elements. All on the device; nothing is read back. */
-#include "algo/topk_parts.h"
+#include "algo/topk/parts.h"
 
 #include <string.h>
 

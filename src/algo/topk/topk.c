@@ -1,7 +1,7 @@
 /* topk.c - gpuc_topk: exact k-selection as production k-selection does it. Find the cutoff key by
- * counting (topk_select.c), collect the survivors in index order (topk_collect.c), sort them
- * (topk_sort.c), then gather their values and indices into the caller's result arrays. */
-#include "algo/topk_parts.h"
+ * counting (select.c), collect the survivors in index order (collect.c), sort them
+ * (order.c), then gather their values and indices into the caller's result arrays. */
+#include "algo/topk/parts.h"
 
 static size_t next_pow2(size_t k)
 {

@@ -1,8 +1,8 @@
-/* topk_sort.c - orders the survivors: a bitonic network over their indices (a power-of-two count,
+/* order.c - orders the survivors: a bitonic network over their indices (a power-of-two count,
  * padded with -1), comparing (key, index) pairs so that the order is total and ties go to the lower
  * index. One kernel, run once per (stage, stride) pair into two ping-pong arrays: log2(P) * (log2(P) + 1)
  * / 2 passes, nothing read back. Self-contained: it does not use the general sort of src/algo/. */
-#include "algo/topk_parts.h"
+#include "algo/topk/parts.h"
 
 gpuc_status topk_sort(gpuc *gpu, const topk_input *in, int32_t flip, gpuc_array *indices, gpuc_array **sorted)
 {

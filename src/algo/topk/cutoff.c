@@ -1,8 +1,8 @@
-/* topk_cutoff.c - gpuc_topk_cutoff: the seed page's bisection (tutorial top-k task 4) as written there:
+/* cutoff.c - gpuc_topk_cutoff: the seed page's bisection (tutorial top-k task 4) as written there:
  * a strided count-above kernel and a host bisection in double precision. Unlike the seed, the
- * per-thread counts are summed on the device (topk_sum.c), so one int comes back per step, and the
+ * per-thread counts are summed on the device (sum.c), so one int comes back per step, and the
  * bracket (min, max) is found by a kernel too, so device input is never read back whole. */
-#include "algo/topk_parts.h"
+#include "algo/topk/parts.h"
 
 #include <math.h>
 

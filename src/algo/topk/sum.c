@@ -1,6 +1,6 @@
-/* topk_sum.c - sums per-chunk counts on the device so that a bisection step reads back one int, not
+/* sum.c - sums per-chunk counts on the device so that a bisection step reads back one int, not
  * one per chunk. Each level sums TOPK_CHUNK-wide runs; the last level is read back (one cell). */
-#include "algo/topk_parts.h"
+#include "algo/topk/parts.h"
 
 #include <string.h>
 

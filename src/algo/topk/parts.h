@@ -1,4 +1,4 @@
-/* topk_parts.h - the pieces the top-k drivers share (src/algo/topk*.c, src/algo/rank.c). They are
+/* parts.h - the pieces the top-k drivers share (src/algo/topk/, src/algo/rank.c). They are
  * inside the library but build and run kernels only through the public kernel API. */
 #ifndef GPUC_ALGO_TOPK_PARTS_H
 #define GPUC_ALGO_TOPK_PARTS_H

@@ -1,8 +1,8 @@
-/* topk_select.c - finds the k-th key in topk order by bisection over the key's 32 bits, most
+/* select.c - finds the k-th key in topk order by bisection over the key's 32 bits, most
  * significant first: bit b of the answer is set when at least k keys are >= (the bits found so far with
  * bit b set). Each step is one counting pass over contiguous chunks plus a device-side sum, so exactly
  * one int comes back per step; 32 steps give the exact key, and one more counts the keys above it. */
-#include "algo/topk_parts.h"
+#include "algo/topk/parts.h"
 
 typedef struct counter {
     gpuc_kernel *count;

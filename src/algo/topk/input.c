@@ -1,7 +1,7 @@
-/* topk_input.c - what every top-k driver does first: build its kernels from glsl/topk.glsl, and turn
+/* input.c - what every top-k driver does first: build its kernels from glsl/topk.glsl, and turn
  * the caller's `values` argument into one device array (host data is uploaded once per call, not once
  * per pass as a host argument to gpuc_run would be). */
-#include "algo/topk_parts.h"
+#include "algo/topk/parts.h"
 #include "kernel/glsl_template.h"
 
 #include <stdlib.h>
