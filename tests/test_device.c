@@ -3,6 +3,7 @@
 #include "fixture.h"
 #include "suites.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -192,6 +193,19 @@ START_TEST(debug_context_runs)
 }
 END_TEST
 
+/* The library's run-time version is the one its header states: a stale libgpuc.so beside a newer
+ * gpuc.h would show here (and the string and int forms must agree with each other). */
+START_TEST(runtime_version_matches_header)
+{
+    ck_assert_int_eq(gpuc_version(), GPUC_VERSION_MAJOR * 10000 + GPUC_VERSION_MINOR * 100 + GPUC_VERSION_PATCH);
+    ck_assert_int_eq(gpuc_version(), GPUC_VERSION);
+    char expect[32];
+    snprintf(expect, sizeof expect, "%d.%d.%d", GPUC_VERSION_MAJOR, GPUC_VERSION_MINOR, GPUC_VERSION_PATCH);
+    ck_assert_str_eq(gpuc_version_string(), expect);
+    ck_assert_ptr_eq(gpuc_version_string(), gpuc_version_string()); /* static, not built per call */
+}
+END_TEST
+
 Suite *suite_device(void)
 {
     Suite *s = suite_create("device");
@@ -209,6 +223,7 @@ Suite *suite_device(void)
     tcase_add_test(tc, null_arguments);
     tcase_add_test(tc, two_contexts_live_side_by_side);
     tcase_add_test(tc, debug_context_runs);
+    tcase_add_test(tc, runtime_version_matches_header);
     suite_add_tcase(s, tc);
     return s;
 }
