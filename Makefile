@@ -63,8 +63,10 @@ help:
 	@echo "  make soak            100,000 runs, 10,000 kernel creations, 1,000 contexts; fails if resident memory or"
 	@echo "                       open descriptors grow after a warm-up (SOAK_SCALE=0.2: the short version CI runs)"
 	@echo "  make tutorials       build the examples and run the three seed tutorials (scripts/run-tutorials.sh)"
-	@echo "  make install PREFIX=/usr/local   install header, libraries and gpuc.pc (pkg-config)"
-	@echo "  make installcheck    install into a scratch prefix and build a program with pkg-config against it"
+	@echo "  make install PREFIX=/usr/local   install header, libraries, gpuc.pc (pkg-config) and the CMake package"
+	@echo "                       (lib/cmake/gpuc); runs ldconfig for /usr and /usr/local as root"
+	@echo "  make installcheck    install into a scratch prefix, then build and run a pkg-config program and a"
+	@echo "                       CMake project against it, as the README says"
 	@echo "  make uninstall PREFIX=...        remove what install put there"
 	@echo "  make deps            install the Debian packages the build and tests need (scripts/install-deps.sh)"
 	@echo "  make glad            regenerate the committed GL 4.3 loader in src/glad/ (scripts/gen-glad.sh)"
@@ -188,22 +190,46 @@ check: $(TEST_BIN) $(EXAMPLE_BIN)
 			GPUC_EXAMPLES_DIR=$(BUILD)/examples $(TEST_BIN); \
 	done
 
+# What install writes besides the header and libraries: gpuc.pc for pkg-config and the CMake package
+# (gpucConfig.cmake, gpucConfigVersion.cmake), both filled in from templates in scripts/ by sed.
+# A program linked against a prefix the dynamic linker does not search still has to find libgpuc.so when
+# it runs: there gpuc.pc's Libs carry -Wl,-rpath,${libdir} (CMake adds that rpath by itself). For a
+# system prefix (Debian searches /usr/lib, and /usr/local/lib through /etc/ld.so.conf.d/libc.conf) no
+# rpath is written; instead install runs ldconfig, as root and when not staging into a DESTDIR, so that
+# the new library is in ld.so's cache at once.
+comma := ,
+SYSTEM_PREFIXES := /usr /usr/local
+SYSTEM_PREFIX = $(filter $(SYSTEM_PREFIXES),$(patsubst %/,%,$(PREFIX)))
+PC_RPATH = $(if $(SYSTEM_PREFIX),,-Wl$(comma)-rpath$(comma)$${libdir})
+RUN_LDCONFIG = $(if $(DESTDIR),,$(if $(SYSTEM_PREFIX),$(filter 0,$(shell id -u))))
+# The CMake version file refuses a project built for another pointer size, as CMake's own do.
+SIZEOF_VOID_P = $(shell echo __SIZEOF_POINTER__ | $(CC) -E -P - | tr -d ' ')
+CMAKE_DIR = $(DESTDIR)$(PREFIX)/lib/cmake/gpuc
+FILL_IN = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' -e 's|@SOMAJOR@|$(SOMAJOR)|g' \
+	-e 's|@MAJOR@|$(SOMAJOR)|g' -e 's|@RPATH@|$(PC_RPATH)|g' -e 's|@SIZEOF_VOID_P@|$(SIZEOF_VOID_P)|g' \
+	-e 's|@BITS@|$(shell expr 8 \* $(SIZEOF_VOID_P))|g'
+
 install: lib
-	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(CMAKE_DIR)
 	install -m 644 include/gpuc.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 $(STATIC_LIB) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(SHARED_LIB) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf libgpuc.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libgpuc.so.$(SOMAJOR)
 	ln -sf libgpuc.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libgpuc.so
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' scripts/gpuc.pc.in \
-		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/gpuc.pc
+	$(FILL_IN) scripts/gpuc.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/gpuc.pc
+	$(FILL_IN) scripts/gpucConfig.cmake.in > $(CMAKE_DIR)/gpucConfig.cmake
+	$(FILL_IN) scripts/gpucConfigVersion.cmake.in > $(CMAKE_DIR)/gpucConfigVersion.cmake
+	$(if $(RUN_LDCONFIG),ldconfig)
 
 installcheck: lib
 	scripts/test-install.sh
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/include/gpuc.h $(DESTDIR)$(PREFIX)/lib/libgpuc.a \
-		$(DESTDIR)$(PREFIX)/lib/libgpuc.so* $(DESTDIR)$(PREFIX)/lib/pkgconfig/gpuc.pc
+		$(DESTDIR)$(PREFIX)/lib/libgpuc.so* $(DESTDIR)$(PREFIX)/lib/pkgconfig/gpuc.pc \
+		$(CMAKE_DIR)/gpucConfig.cmake $(CMAKE_DIR)/gpucConfigVersion.cmake
+	rmdir $(CMAKE_DIR) 2>/dev/null || true
+	$(if $(RUN_LDCONFIG),ldconfig)
 
 # libFuzzer over the source readers, no GL in either: the JavaScript front end (parser, checker, GLSL
 # writer) and the GLSL kernel's readers (mask, signature scan, accessor rewrite, kernel map wrapping,
