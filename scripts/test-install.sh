@@ -1,17 +1,51 @@
 #!/bin/sh
-# Installs gpuc into a scratch prefix and builds a program against it with pkg-config alone, linked
-# both ways (shared and static), then runs it: what `make installcheck` promises.
+# Installs gpuc into a scratch prefix and uses it the way README.md's "Building against an installed
+# gpuc" says, running that section's commands as written: a pkg-config program (shared and static) and
+# a CMake project (gpuc::gpuc and gpuc::gpuc_static) are built and run, with no LD_LIBRARY_PATH. Then
+# the CMake version file's answers, ldconfig's place in `make install`, and `make uninstall`: what
+# `make installcheck` promises.
 set -eu
 cd "$(dirname "$0")/.."
-prefix=$(mktemp -d)
-trap 'rm -rf "$prefix"' EXIT
-make -s install PREFIX="$prefix" >/dev/null
-export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
-cat >"$prefix/hello.c" <<'C'
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+PREFIX="$scratch/prefix"
+export PREFIX
+unset LD_LIBRARY_PATH # the programs must find libgpuc.so on their own (rpath)
+version=$(sed -n 's/^VERSION := //p' Makefile)
+
+fail() {
+    echo "installcheck: $*" >&2
+    exit 1
+}
+
+# The commands of the README block after `<!-- installcheck: NAME -->`, exactly as a reader sees them.
+readme_block() {
+    awk -v name="$1" '
+        $0 == "<!-- installcheck: " name " -->" { want = 1; next }
+        want && /^```/ { if (inside) exit; inside = 1; next }
+        inside { print }
+    ' README.md
+}
+
+make -s install PREFIX="$PREFIX" >/dev/null
+for f in include/gpuc.h lib/libgpuc.a "lib/libgpuc.so.$version" lib/pkgconfig/gpuc.pc \
+    lib/cmake/gpuc/gpucConfig.cmake lib/cmake/gpuc/gpucConfigVersion.cmake; do
+    [ -f "$PREFIX/$f" ] || fail "make install did not write PREFIX/$f"
+done
+
+# The program both ways build: it checks that the library it runs against is the header's version and
+# prints that version, which must be the one make install was given.
+mkdir "$scratch/app"
+cat >"$scratch/app/app.c" <<'C'
 #include <gpuc.h>
 #include <stdio.h>
 int main(void)
 {
+    if (gpuc_version() != GPUC_VERSION) {
+        fprintf(stderr, "libgpuc %s (%d) runs under a program built with gpuc.h %d\n", gpuc_version_string(),
+                gpuc_version(), GPUC_VERSION);
+        return 1;
+    }
     gpuc *gpu;
     if (gpuc_open(&gpu, NULL) != GPUC_OK) {
         fprintf(stderr, "%s\n", gpuc_errmsg(gpu));
@@ -26,16 +60,95 @@ int main(void)
         fprintf(stderr, "%s\n", gpuc_errmsg(gpu));
         return 1;
     }
-    printf("%d %d %d %d\n", out[0], out[1], out[2], out[3]);
+    printf("gpuc %s: %d %d %d %d\n", gpuc_version_string(), out[0], out[1], out[2], out[3]);
     gpuc_close(gpu);
     return out[3] == 9 ? 0 : 1;
 }
 C
-# shellcheck disable=SC2046
-cc -std=c11 -Wall -Werror -o "$prefix/hello-shared" "$prefix/hello.c" $(pkg-config --cflags --libs gpuc)
-# shellcheck disable=SC2046
-cc -std=c11 -Wall -Werror -o "$prefix/hello-static" "$prefix/hello.c" $(pkg-config --cflags gpuc) \
-    "$prefix/lib/libgpuc.a" $(pkg-config --libs --static gpuc | sed 's/-lgpuc//')
-LD_LIBRARY_PATH="$prefix/lib" "$prefix/hello-shared"
-"$prefix/hello-static"
-echo "installcheck: pkg-config --cflags --libs gpuc works on an installed copy (shared and static)"
+
+# Runs a README block in the app directory; every line of output it prints must be the program's.
+run_block() {
+    script=$(readme_block "$1")
+    [ -n "$script" ] || fail "README.md has no block marked <!-- installcheck: $1 -->"
+    printf '%s\n' "$script" >"$scratch/$1.sh"
+    (cd "$scratch/app" && sh -eu "$scratch/$1.sh") >"$scratch/$1.out" 2>"$scratch/$1.err" || {
+        cat "$scratch/$1.err" "$scratch/$1.out" >&2
+        fail "README block '$1' failed (commands above in $1.sh)"
+    }
+    runs=$(grep -c "^gpuc $version: 0 1 4 9\$" "$scratch/$1.out" || true)
+    [ "$runs" -eq "$2" ] || {
+        cat "$scratch/$1.out" >&2
+        fail "README block '$1': $runs of $2 programs printed 'gpuc $version: 0 1 4 9'"
+    }
+}
+
+[ "$(PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig" pkg-config --modversion gpuc)" = "$version" ] ||
+    fail "pkg-config --modversion gpuc is not $version"
+run_block pkg-config 2
+# The shared program found libgpuc.so through gpuc.pc's rpath, and it was the scratch copy.
+ldd "$scratch/app/app" | grep -q "=> $PREFIX/lib/libgpuc.so.0 " ||
+    { ldd "$scratch/app/app" >&2; fail "app does not load $PREFIX/lib/libgpuc.so.0"; }
+if ldd "$scratch/app/app-static" | grep -q libgpuc; then fail "app-static still needs libgpuc.so"; fi
+
+readme_block CMakeLists.txt >"$scratch/app/CMakeLists.txt"
+[ -s "$scratch/app/CMakeLists.txt" ] || fail "README.md has no block marked <!-- installcheck: CMakeLists.txt -->"
+run_block cmake 1
+ldd "$scratch/app/build/app" | grep -q "=> $PREFIX/lib/libgpuc.so.0 " || fail "the CMake app does not load $PREFIX/lib/libgpuc.so.0"
+# The static target links and runs too (built beside app from the same file).
+cat >>"$scratch/app/CMakeLists.txt" <<'CMAKE'
+add_executable(app-static app.c)
+target_link_libraries(app-static PRIVATE gpuc::gpuc_static)
+CMAKE
+(cd "$scratch/app" && cmake -S . -B build >/dev/null && cmake --build build --target app-static >/dev/null) ||
+    fail "gpuc::gpuc_static does not build"
+"$scratch/app/build/app-static" | grep -q "^gpuc $version: 0 1 4 9\$" || fail "the gpuc::gpuc_static program did not run"
+
+# find_package(gpuc VERSION): same major version and no older than asked (ranges too).
+mkdir "$scratch/want"
+cat >"$scratch/want/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.19)
+project(want NONE)
+find_package(gpuc ${WANT} REQUIRED)
+CMAKE
+want() {
+    cmake -S "$scratch/want" -B "$scratch/want/build-$2" -DCMAKE_PREFIX_PATH="$PREFIX" -DWANT="$2" \
+        >"$scratch/want.log" 2>&1 && got=found || got=refused
+    [ "$got" = "$1" ] || { cat "$scratch/want.log" >&2; fail "find_package(gpuc $2) $got gpuc $version"; }
+}
+want found 0.1
+want found "$version"
+want found 0.0.1
+want found 0.1...1.0
+want refused 0.2
+want refused 1.0
+want refused 0.2...1.0
+want refused '0.0.1...<0.1'
+
+# ldconfig: run by install only for /usr and /usr/local, as root, without DESTDIR (what make would run).
+if [ "$(id -u)" -eq 0 ]; then expect=1; else expect=0; fi
+for p in /usr /usr/local/; do
+    n=$(make -n install PREFIX="$p" | grep -c '^ldconfig$' || true)
+    [ "$n" -eq "$expect" ] || fail "make install PREFIX=$p runs ldconfig $n times (uid $(id -u))"
+done
+n=$(make -n install PREFIX=/usr DESTDIR="$scratch/stage" | grep -c '^ldconfig$' || true)
+[ "$n" -eq 0 ] || fail "make install DESTDIR=... runs ldconfig"
+n=$(make -n install PREFIX="$PREFIX" | grep -c '^ldconfig$' || true)
+[ "$n" -eq 0 ] || fail "make install into a scratch prefix runs ldconfig"
+# A system prefix's gpuc.pc carries no rpath (ld.so finds the library there), a scratch one's does.
+make -s install PREFIX=/usr DESTDIR="$scratch/stage" >/dev/null
+if grep -q rpath "$scratch/stage/usr/lib/pkgconfig/gpuc.pc"; then fail "gpuc.pc for /usr carries an rpath"; fi
+grep -q "^Libs: -L\${libdir} -Wl,-rpath,\${libdir} -lgpuc\$" "$PREFIX/lib/pkgconfig/gpuc.pc" ||
+    fail "gpuc.pc for a scratch prefix has no rpath"
+
+# A package whose files are gone says so at configure time.
+rm "$PREFIX/lib/libgpuc.a"
+want refused 0.1
+# (CMake wraps its messages: lines are joined before the search.)
+tr '\n' ' ' <"$scratch/want.log" | tr -s ' ' | grep -q "names files that are missing: $PREFIX/lib/libgpuc.a " ||
+    { cat "$scratch/want.log" >&2; fail "a half-removed install is not reported by name"; }
+
+make -s uninstall PREFIX="$PREFIX" >/dev/null
+left=$(cd "$PREFIX" && find . -type f)
+[ -z "$left" ] || fail "make uninstall left: $left"
+[ ! -d "$PREFIX/lib/cmake/gpuc" ] || fail "make uninstall left lib/cmake/gpuc/"
+echo "installcheck: the README's pkg-config and CMake instructions build programs that run against an installed copy"
