@@ -42,28 +42,33 @@ TEST_BIN := $(BUILD)/tests/gpuc-tests
 EXAMPLE_SRC := $(sort $(wildcard examples/*.c))
 EXAMPLE_COMMON := $(sort $(wildcard examples/common/*.c))
 EXAMPLE_BIN := $(EXAMPLE_SRC:examples/%.c=$(BUILD)/examples/%)
+CLI_SRC := $(sort $(wildcard tools/gpuc/*.c))
+CLI_BIN := $(BUILD)/bin/gpuc
 
 
-.PHONY: all lib check examples tutorials bench call-overhead soak fuzz install installcheck uninstall deps deps-check glad clean help
+.PHONY: all lib cli check examples tutorials bench call-overhead soak fuzz install installcheck uninstall deps deps-check glad clean help
 .DEFAULT_GOAL := all
 
-all: lib
+all: lib cli
+
+cli: $(CLI_BIN)
 
 lib: $(STATIC_LIB) $(SHARED_LIB)
 
 help:
 	@echo "gpuc make targets:"
-	@echo "  make                 build build/libgpuc.a and build/libgpuc.so (installs missing Debian packages as root)"
+	@echo "  make                 build build/libgpuc.a, build/libgpuc.so and build/bin/gpuc (installs missing Debian packages as root)"
 	@echo "  make check           build and run the Check test suites on the default device, on both backends"
 	@echo "                       (compute, then fragment; GPUC_BACKEND=fragment make check runs one)"
 	@echo "  make check SANITIZE=1  the same with ASan + UBSan (leak detection on), in build/sanitize/"
 	@echo "  make examples        build the example programs into build/examples/"
+	@echo "  make cli             build the gpuc program into build/bin/gpuc (part of make; gpuc --help, man tools/gpuc/gpuc.1)"
 	@echo "  make call-overhead   instructions per kernel call, gpuc against a bare GL dispatch (callgrind)"
 	@echo "  make bench           the gauntlet rows (tests/bench/README.md) beside their C oracles; BENCH_ARGS='--row topk --json f.json'"
 	@echo "  make soak            100,000 runs, 10,000 kernel creations, 1,000 contexts; fails if resident memory or"
 	@echo "                       open descriptors grow after a warm-up (SOAK_SCALE=0.2: the short version CI runs)"
 	@echo "  make tutorials       build the examples and run the three seed tutorials (scripts/run-tutorials.sh)"
-	@echo "  make install PREFIX=/usr/local   install header, libraries and gpuc.pc (pkg-config)"
+	@echo "  make install PREFIX=/usr/local   install header, libraries, gpuc.pc (pkg-config), bin/gpuc and its man page"
 	@echo "  make installcheck    install into a scratch prefix and build a program with pkg-config against it"
 	@echo "  make uninstall PREFIX=...        remove what install put there"
 	@echo "  make deps            install the Debian packages the build and tests need (scripts/install-deps.sh)"
@@ -130,6 +135,12 @@ $(BUILD)/examples/%: examples/%.c $(EXAMPLE_COMMON) $(wildcard examples/common/*
 
 examples: $(EXAMPLE_BIN)
 
+# The gpuc program (tools/gpuc/): a user of the public API like the examples, linked the same way.
+$(CLI_BIN): $(CLI_SRC) $(wildcard tools/gpuc/*.h) $(STATIC_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) -Iinclude -D_POSIX_C_SOURCE=200809L -std=c11 $(USER_WARNFLAGS) $(OPTFLAGS) $(SANFLAGS) \
+		$(CFLAGS) -o $@ $(CLI_SRC) $(STATIC_LIB) $(LIBS) $(LDFLAGS)
+
 BENCH_SRC := $(sort $(wildcard tests/bench/*.c))
 BENCH_BIN := $(BUILD)/bench/gpuc-bench
 BENCH_ARGS ?=
@@ -181,15 +192,18 @@ CHECK_BACKENDS := $(if $(GPUC_BACKEND),$(GPUC_BACKEND),compute fragment)
 # record of the main thread's dynamic TLS goes stale (llvmpipe's rasterizer threads and Mesa's modules),
 # and its exit-time scan then crashes ("Tracer caught signal 11"), failing a passing test. Without it,
 # dynamic TLS is simply not a root: that could only add leak reports, never hide one.
-check: $(TEST_BIN) $(EXAMPLE_BIN)
+check: $(TEST_BIN) $(EXAMPLE_BIN) $(CLI_BIN)
 	@set -e; for backend in $(CHECK_BACKENDS); do \
 		echo "==== backend $$backend"; \
 		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:intercept_tls_get_addr=0 UBSAN_OPTIONS=print_stacktrace=1 GPUC_BACKEND=$$backend \
-			GPUC_EXAMPLES_DIR=$(BUILD)/examples $(TEST_BIN); \
+			GPUC_EXAMPLES_DIR=$(BUILD)/examples GPUC_CLI=$(CLI_BIN) $(TEST_BIN); \
 	done
 
-install: lib
-	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
+install: lib cli
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin \
+		$(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(CLI_BIN) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 tools/gpuc/gpuc.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 644 include/gpuc.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 $(STATIC_LIB) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(SHARED_LIB) $(DESTDIR)$(PREFIX)/lib/
@@ -203,7 +217,8 @@ installcheck: lib
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/include/gpuc.h $(DESTDIR)$(PREFIX)/lib/libgpuc.a \
-		$(DESTDIR)$(PREFIX)/lib/libgpuc.so* $(DESTDIR)$(PREFIX)/lib/pkgconfig/gpuc.pc
+		$(DESTDIR)$(PREFIX)/lib/libgpuc.so* $(DESTDIR)$(PREFIX)/lib/pkgconfig/gpuc.pc \
+		$(DESTDIR)$(PREFIX)/bin/gpuc $(DESTDIR)$(PREFIX)/share/man/man1/gpuc.1
 
 # libFuzzer over the source readers, no GL in either: the JavaScript front end (parser, checker, GLSL
 # writer) and the GLSL kernel's readers (mask, signature scan, accessor rewrite, kernel map wrapping,
