@@ -180,11 +180,14 @@ START_TEST(info_shows_the_device_and_its_limits)
     expect("info --json", 0, want);
     expect("info --json", 0, "\"egl_devices\": [");
     expect("info --backend fragment", 0, "backend:       fragment\n");
+    expect("info --backend=compute", 0, "backend:       compute\n");
     /* No device: the reason, exit 1. */
     expect("info --device 15", 1, "gpuc: no device:");
     expect("info --device 15", 1, "EGL device 15");
     expect("info --bogus", 2, "unknown argument --bogus");
     expect("info --backend vulkan", 2, "--backend \"vulkan\"");
+    expect("info --device", 2, "--device needs a value");
+    expect("info --devices", 2, "unknown argument --devices");
     remove_tmpdir();
 }
 END_TEST
@@ -258,6 +261,36 @@ START_TEST(run_reads_every_dtype_and_rank)
         }
         free(out);
     }
+    remove_tmpdir();
+}
+END_TEST
+
+START_TEST(run_reads_npy_version_2_and_its_own_output)
+{
+    make_tmpdir();
+    /* Version 2.0: a four-byte header length (NumPy writes it for headers past 65535 bytes). */
+    static const char dict[] = "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }";
+    size_t header = 128 - 12; /* magic, version and length (12 bytes) + header: a multiple of 64 */
+    unsigned char *big = calloc(1, 12 + header + 16);
+    memcpy(big, "\x93NUMPY\x02\x00", 8);
+    big[8] = (unsigned char)header;
+    memset(big + 12, ' ', header);
+    memcpy(big + 12, dict, sizeof dict - 1);
+    big[12 + header - 1] = '\n';
+    float v[4] = {1.5f, -2, 3, 4.25f};
+    memcpy(big + 12 + header, v, sizeof v);
+    write_file("v2.npy", big, 12 + header + 16);
+    free(big);
+    write_text("k.glsl", "float f(float a[][]) { return a[thread.y][thread.x] * 2.0; }");
+    int status;
+    char *out = gpuc_cli("run k.glsl --output 2,2 v2.npy --out once.npy", 1, &status);
+    ck_assert_msg(status == 0, "%s", out);
+    free(out);
+    /* The program's own .npy goes straight back in. */
+    out = gpuc_cli("run k.glsl --output 2,2 once.npy", 0, &status);
+    ck_assert_int_eq(status, 0);
+    ck_assert_str_eq(out, "6 -8\n12 17\n");
+    free(out);
     remove_tmpdir();
 }
 END_TEST
@@ -402,6 +435,8 @@ START_TEST(run_refuses_bad_input)
     expect("run k.glsl --output 0 a.npy", 2, "--output \"0\"");
     expect("run k.glsl --output 1,2,3,4 a.npy", 2, "at most three sizes");
     expect("run k.glsl --output 4 --constant k a.npy", 2, "--constant \"k\": expected NAME=VALUE");
+    expect("run k.glsl --output 4 --constant 1k=2 a.npy", 2, "\"1k\" is not a name");
+    expect("run k.glsl --output 4 --constant k-1=2 a.npy", 2, "\"k-1\" is not a name");
     expect("run k.glsl --output 4 --constant k=x a.npy", 2, "--constant \"k=x\": \"x\" is not a finite number");
     expect("run k.glsl --output 4 --loop-max -3 a.npy", 2, "--loop-max \"-3\"");
     expect("run k.glsl --output 4 --backend vulkan a.npy", 2, "--backend \"vulkan\"");
@@ -469,6 +504,7 @@ Suite *suite_cli(void)
     TCase *bare = fixture_tcase_bare("commands");
     tcase_add_test(bare, help_lists_commands_and_options);
     tcase_add_loop_test(bare, run_reads_every_dtype_and_rank, 0, sizeof DTYPES / sizeof DTYPES[0]);
+    tcase_add_test(bare, run_reads_npy_version_2_and_its_own_output);
     tcase_add_test(bare, run_js_kernel_prints_rows_as_text);
     tcase_add_test(bare, run_passes_scalars_as_the_parameter_wants);
     tcase_add_test(bare, run_writes_3d_and_vector_npy_and_times);

@@ -65,13 +65,18 @@ static int parse_constant(const char *text, cli_options *o)
     const char *eq = strchr(text, '=');
     if (!eq || eq == text || !eq[1])
         return cli_bad("--constant \"%s\": expected NAME=VALUE", text);
+    size_t name_len = (size_t)(eq - text);
+    if (strspn(text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789") < name_len ||
+        (text[0] >= '0' && text[0] <= '9'))
+        return cli_bad("--constant \"%s\": \"%.*s\" is not a name (letters, digits and _, not first a digit)", text,
+                       (int)name_len, text);
     if (o->nconstants >= GPUC_MAX_CONSTANTS)
         return cli_bad("--constant \"%s\": at most %d constants", text, GPUC_MAX_CONSTANTS);
     char *end;
     double value = strtod(eq + 1, &end);
     if (end == eq + 1 || *end || !isfinite(value))
         return cli_bad("--constant \"%s\": \"%s\" is not a finite number", text, eq + 1);
-    char *name = strndup(text, (size_t)(eq - text)); /* lives as long as the program */
+    char *name = strndup(text, name_len); /* lives as long as the program */
     if (!name)
         return cli_bad("out of memory");
     o->desc.constants[o->nconstants++] = (gpuc_constant){name, value, GPUC_TYPE_NONE};

@@ -127,17 +127,28 @@ int cmd_info(int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--json")) {
             json = true;
-        } else if (!strcmp(argv[i], "--device") || !strcmp(argv[i], "--backend")) {
-            if (i + 1 == argc)
+        } else if (!strncmp(argv[i], "--device", 8) || !strncmp(argv[i], "--backend", 9)) {
+            /* "--device D" or "--device=D", as run and glsl take them */
+            bool device = argv[i][2] == 'd';
+            const char *rest = argv[i] + (device ? 8 : 9), *v;
+            if (*rest == '=')
+                v = rest + 1;
+            else if (*rest)
+                return cli_bad("info: unknown argument %s (see gpuc info --help)", argv[i]);
+            else if (i + 1 < argc)
+                v = argv[++i];
+            else
                 return cli_bad("%s needs a value (see gpuc info --help)", argv[i]);
-            if (!strcmp(argv[i], "--device"))
-                opts.device = argv[++i];
-            else if (!strcmp(argv[++i], "compute"))
+            if (device && !*v)
+                return cli_bad("--device: empty (auto, gpu, cpu, llvmpipe or an EGL device index)");
+            if (device)
+                opts.device = v;
+            else if (!strcmp(v, "compute"))
                 opts.backend = GPUC_BACKEND_COMPUTE;
-            else if (!strcmp(argv[i], "fragment"))
+            else if (!strcmp(v, "fragment"))
                 opts.backend = GPUC_BACKEND_FRAGMENT;
             else
-                return cli_bad("--backend \"%s\": expected compute or fragment", argv[i]);
+                return cli_bad("--backend \"%s\": expected compute or fragment", v);
         } else {
             return cli_bad("info: unknown argument %s (see gpuc info --help)", argv[i]);
         }
