@@ -464,6 +464,7 @@ START_TEST(run_reports_kernel_errors_with_gpuc_message)
     /* An int array for a float parameter: gpuc's type mismatch, naming the argument. */
     write_text("k.glsl", "float f(float a[]) { return a[thread.x]; }");
     expect("run k.glsl --output 4 v.npy", 1, "argument 0 (`float a[]`)");
+    expect("run k.glsl --output 4 v.npy", 1, "note: argument 0 is int32 data of NumPy shape (4,): a 1D argument");
     write_text("bad.js", "function (a) { return a[this.thread.x] +; }");
     expect("run bad.js --output 4 v.npy", 1, "kernel \"bad.js\":");
     expect("run k.glsl --device 15 --output 4 v.npy", 1, "gpuc: no device:");

@@ -60,9 +60,9 @@ static int parse_output(const char *text, gpuc_dims *dims)
 }
 
 /* --constant NAME=VALUE: VALUE a finite number; a whole one is an int constant, as gpuc infers. */
-static int parse_constant(const char *text, cli_options *o)
+static int parse_constant(char *text, cli_options *o)
 {
-    const char *eq = strchr(text, '=');
+    char *eq = strchr(text, '=');
     if (!eq || eq == text || !eq[1])
         return cli_bad("--constant \"%s\": expected NAME=VALUE", text);
     size_t name_len = (size_t)(eq - text);
@@ -76,10 +76,10 @@ static int parse_constant(const char *text, cli_options *o)
     double value = strtod(eq + 1, &end);
     if (end == eq + 1 || *end || !isfinite(value))
         return cli_bad("--constant \"%s\": \"%s\" is not a finite number", text, eq + 1);
-    char *name = strndup(text, name_len); /* lives as long as the program */
-    if (!name)
-        return cli_bad("out of memory");
-    o->desc.constants[o->nconstants++] = (gpuc_constant){name, value, GPUC_TYPE_NONE};
+    /* The name is cut out of argv in place (argv's strings are the program's to change): it lives as
+     * long as the program and needs no copy. */
+    *eq = '\0';
+    o->desc.constants[o->nconstants++] = (gpuc_constant){text, value, GPUC_TYPE_NONE};
     return CLI_OK;
 }
 
@@ -90,7 +90,7 @@ static bool ends_with(const char *s, const char *suffix)
 }
 
 /* The value of option argv[*i] (either "--opt=value" or "--opt value"), or NULL when it has none. */
-static const char *option_value(int argc, char **argv, int *i, const char *name)
+static char *option_value(int argc, char **argv, int *i, const char *name)
 {
     size_t len = strlen(name);
     if (argv[*i][len] == '=')
@@ -138,7 +138,7 @@ int cli_parse(int argc, char **argv, bool with_run, cli_options *o)
         if (name && !with_run && (!strcmp(name, "--out")))
             return cli_bad("glsl: unknown option %s (see gpuc glsl --help)", a);
         if (name) {
-            const char *v = option_value(argc, argv, &i, name);
+            char *v = option_value(argc, argv, &i, name);
             if (!v)
                 return cli_bad("%s needs a value (see gpuc %s --help)", name, with_run ? "run" : "glsl");
             int st = CLI_OK;

@@ -124,6 +124,23 @@ static bool scalar_kind_refused(const char *msg, int i)
     return strstr(msg, at) && (strstr(msg, "expected a float scalar") || strstr(msg, "expected an int scalar"));
 }
 
+/* Where gpuc's message names an array argument, says which file that was and what NumPy shape it had
+ * (the message speaks of gpuc's dimensions). */
+static void note_array_arg(const char *msg, const cli_arg *args, int n)
+{
+    for (int i = 0; i < n; i++) {
+        char at[48];
+        snprintf(at, sizeof at, "argument %d (", i);
+        if (!args[i].is_array || !strstr(msg, at))
+            continue;
+        const npy_array *a = &args[i].npy;
+        fprintf(stderr, "gpuc: note: argument %d is %s data of NumPy shape (", i, a->is_int ? "int32" : "float32");
+        for (int d = 0; d < a->rank; d++)
+            fprintf(stderr, "%zu%s", a->shape[d], d + 1 < a->rank ? ", " : a->rank == 1 ? "," : "");
+        fprintf(stderr, "): a %dD argument\n", a->rank);
+    }
+}
+
 static void build_args(const cli_arg *in, int n, gpuc_arg *out)
 {
     for (int i = 0; i < n; i++)
@@ -149,6 +166,7 @@ static int run_kernel(gpuc *gpu, gpuc_kernel *k, cli_arg *args, int n, gpuc_arra
             i++;
         if (st != GPUC_ERROR_TYPE_MISMATCH || i == n) {
             fprintf(stderr, "gpuc: %s\n", msg);
+            note_array_arg(msg, args, n);
             return CLI_FAILED;
         }
         if (!args[i].as_int && !args[i].whole)
