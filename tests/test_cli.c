@@ -341,12 +341,23 @@ START_TEST(run_passes_scalars_as_the_parameter_wants)
     ck_assert_str_eq(out, "2.5 5 7.5 10\n");
     free(out);
     expect("run i.glsl --output 4 v.npy 2.5", 2, "argument 1: the kernel's parameter is an int and 2.5");
+    expect("run i.glsl --output 4 v.npy 3000000000", 2, "argument 1: 3e+09 is outside int32");
+    out = gpuc_cli("run f.glsl --output 4 v.npy 3000000000", 0, &status); /* a float parameter takes it */
+    ck_assert_int_eq(status, 0);
+    char want[128];
+    float big = 3000000000.0f;
+    snprintf(want, sizeof want, "%.9g %.9g %.9g %.9g\n", (double)big, (double)(2.0f * big), (double)(3.0f * big),
+             (double)(4.0f * big));
+    ck_assert_str_eq(out, want);
+    free(out);
     /* A JavaScript int parameter through --arg-types. */
     write_text("k.js", "function (a, n) { return a[this.thread.x] * n + this.constants.k; }");
     out = gpuc_cli("run k.js --arg-types 'int[],int' --constant k=100 --output 4 v.npy 2", 0, &status);
     ck_assert_int_eq(status, 0);
     ck_assert_str_eq(out, "102 104 106 108\n");
     free(out);
+    expect("run k.js --arg-types 'int[],int' --constant k=100 --output 4 v.npy 2.5", 2,
+           "argument 1: --arg-types makes it an int and 2.5 is not a whole number");
     remove_tmpdir();
 }
 END_TEST
@@ -421,7 +432,7 @@ START_TEST(run_refuses_bad_input)
     write_text("k.txt", "float f(float a[]) { return a[thread.x]; }");
     expect("run k.glsl --output 4 fortran.npy", 2, "argument 0 \"fortran.npy\": the array is in Fortran order");
     expect("run k.glsl --output 4 big.npy", 2, "argument 0 \"big.npy\": big-endian");
-    expect("run k.glsl --output 4 f2.npy", 2, "unsupported dtype <f2");
+    expect("run k.glsl --output 4 f2.npy", 2, "argument 0 \"f2.npy\": <f2 is not a dtype gpuc reads");
     expect("run k.glsl --output 4 r4.npy", 2, "more than 3 dimensions");
     expect("run k.glsl --output 4 r0.npy", 2, "0-dimensional");
     expect("run k.glsl --output 4 short.npy", 2, "shorter than its shape");

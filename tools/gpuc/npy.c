@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The values are copied as they lie in the file: this reader assumes a little-endian host, as every
+ * machine gpuc builds for is (x86-64, arm64). */
 static const char MAGIC[6] = {'\x93', 'N', 'U', 'M', 'P', 'Y'};
 
 static int fail(const char *what, const char *msg, const char *detail)
@@ -137,8 +139,7 @@ int npy_read(const char *path, const char *what, npy_array *a)
         else if (dtype[0] == '>')
             st = fail(what, "big-endian data is not read: save it little-endian (arr.astype('<f4'))", NULL);
         else
-            st = fail(what, "unsupported dtype ", dtype),
-            fprintf(stderr, "gpuc: (float32 and int32 are read; float64 and int64 are converted)\n");
+            st = fail(what, dtype, " is not a dtype gpuc reads (float32 and int32; float64 and int64 are converted)");
     }
     if (!st && strncmp(order, "False", 5))
         st = fail(what, "the array is in Fortran order: save it in C order (numpy.ascontiguousarray)", NULL);

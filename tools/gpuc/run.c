@@ -39,8 +39,9 @@ static int read_arg(const char *text, int i, cli_arg *a)
     a->number = strtod(text, &end);
     if (end == text || *end || !isfinite(a->number))
         return cli_bad("%s: neither a .npy file nor a finite number", what);
-    a->whole = strspn(text + (text[0] == '-' || text[0] == '+'), "0123456789") ==
-               strlen(text + (text[0] == '-' || text[0] == '+'));
+    /* Whole: written as an integer, and within int32 (only such a number may become an int scalar). */
+    const char *digits = text + (text[0] == '-' || text[0] == '+');
+    a->whole = strspn(digits, "0123456789") == strlen(digits) && a->number >= INT32_MIN && a->number <= INT32_MAX;
     return CLI_OK;
 }
 
@@ -169,11 +170,11 @@ static int run_kernel(gpuc *gpu, gpuc_kernel *k, cli_arg *args, int n, gpuc_arra
             note_array_arg(msg, args, n);
             return CLI_FAILED;
         }
+        if (!args[i].as_int && (args[i].number < INT32_MIN || args[i].number > INT32_MAX))
+            return cli_bad("argument %d: %g is outside int32 for the kernel's int parameter", i, args[i].number);
         if (!args[i].as_int && !args[i].whole)
             return cli_bad("argument %d: the kernel's parameter is an int and %g is not a whole number", i,
                            args[i].number);
-        if (!args[i].as_int && (args[i].number < INT32_MIN || args[i].number > INT32_MAX))
-            return cli_bad("argument %d: %g is outside int32 for the kernel's int parameter", i, args[i].number);
         args[i].as_int = !args[i].as_int;
     }
     fprintf(stderr, "gpuc: %s\n", gpuc_errmsg(gpu));
@@ -231,6 +232,9 @@ int cmd_run(int argc, char **argv)
         rc = read_arg(o.args[i], i, &args[i]);
         /* A first guess at each scalar's kind; run_kernel corrects it from gpuc's answer. */
         args[i].as_int = o.is_js ? arg_type_is_int(o.desc.arg_types, i) : args[i].whole;
+        if (rc == CLI_OK && !args[i].is_array && args[i].as_int && !args[i].whole)
+            rc = cli_bad("argument %d: --arg-types makes it an int and %s is not a whole number within int32", i,
+                         o.args[i]);
     }
     gpuc *gpu = NULL;
     gpuc_kernel *k = NULL;
