@@ -16,6 +16,9 @@
 
 static char tmpdir[64];
 
+/* A fresh directory for the test's files, removed when the test passes; a failing test leaves it for
+ * inspection (Check ends a failed forked test without running its cleanup), and the program's failure
+ * messages name it. */
 static void make_tmpdir(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/gpuc-cli-XXXXXX");
@@ -71,8 +74,10 @@ static void expect(const char *args, int status, const char *fragment)
 {
     int got;
     char *out = gpuc_cli(args, 1, &got);
-    ck_assert_msg(got == status, "gpuc %s exited %d, expected %d; printed:\n%s", args, got, status, out);
-    ck_assert_msg(strstr(out, fragment), "gpuc %s printed \"%s\", which lacks \"%s\"", args, out, fragment);
+    ck_assert_msg(got == status, "gpuc %s (in %s) exited %d, expected %d; printed:\n%s", args, tmpdir, got, status,
+                  out);
+    ck_assert_msg(strstr(out, fragment), "gpuc %s (in %s) printed \"%s\", which lacks \"%s\"", args, tmpdir, out,
+                  fragment);
     free(out);
 }
 
