@@ -42,29 +42,34 @@ TEST_BIN := $(BUILD)/tests/gpuc-tests
 EXAMPLE_SRC := $(sort $(wildcard examples/*.c))
 EXAMPLE_COMMON := $(sort $(wildcard examples/common/*.c))
 EXAMPLE_BIN := $(EXAMPLE_SRC:examples/%.c=$(BUILD)/examples/%)
+CLI_SRC := $(sort $(wildcard tools/gpuc/*.c))
+CLI_BIN := $(BUILD)/bin/gpuc
 
 
-.PHONY: all lib check examples tutorials bench call-overhead soak fuzz install installcheck uninstall deps deps-check glad clean help
+.PHONY: all lib cli check examples tutorials bench call-overhead soak fuzz install installcheck uninstall deps deps-check glad clean help
 .DEFAULT_GOAL := all
 
-all: lib
+all: lib cli
+
+cli: $(CLI_BIN)
 
 lib: $(STATIC_LIB) $(SHARED_LIB)
 
 help:
 	@echo "gpuc make targets:"
-	@echo "  make                 build build/libgpuc.a and build/libgpuc.so (installs missing Debian packages as root)"
+	@echo "  make                 build build/libgpuc.a, build/libgpuc.so and build/bin/gpuc (installs missing Debian packages as root)"
 	@echo "  make check           build and run the Check test suites on the default device, on both backends"
 	@echo "                       (compute, then fragment; GPUC_BACKEND=fragment make check runs one)"
 	@echo "  make check SANITIZE=1  the same with ASan + UBSan (leak detection on), in build/sanitize/"
 	@echo "  make examples        build the example programs into build/examples/"
+	@echo "  make cli             build the gpuc program into build/bin/gpuc (part of make; gpuc --help, man tools/gpuc/gpuc.1)"
 	@echo "  make call-overhead   instructions per kernel call, gpuc against a bare GL dispatch (callgrind)"
 	@echo "  make bench           the gauntlet rows (tests/bench/README.md) beside their C oracles; BENCH_ARGS='--row topk --json f.json'"
 	@echo "  make soak            100,000 runs, 10,000 kernel creations, 1,000 contexts; fails if resident memory or"
 	@echo "                       open descriptors grow after a warm-up (SOAK_SCALE=0.2: the short version CI runs)"
 	@echo "  make tutorials       build the examples and run the three seed tutorials (scripts/run-tutorials.sh)"
-	@echo "  make install PREFIX=/usr/local   install header, libraries, gpuc.pc (pkg-config) and the CMake package"
-	@echo "                       (lib/cmake/gpuc); runs ldconfig for /usr and /usr/local as root"
+	@echo "  make install PREFIX=/usr/local   install header, libraries, gpuc.pc (pkg-config), the CMake package,"
+	@echo "                       (lib/cmake/gpuc), bin/gpuc and its man page; runs ldconfig for /usr and /usr/local as root"
 	@echo "  make installcheck    install into a scratch prefix, then build and run a pkg-config program and a"
 	@echo "                       CMake project against it, as the README says"
 	@echo "  make uninstall PREFIX=...        remove what install put there"
@@ -132,6 +137,12 @@ $(BUILD)/examples/%: examples/%.c $(EXAMPLE_COMMON) $(wildcard examples/common/*
 
 examples: $(EXAMPLE_BIN)
 
+# The gpuc program (tools/gpuc/): a user of the public API like the examples, linked the same way.
+$(CLI_BIN): $(CLI_SRC) $(wildcard tools/gpuc/*.h) $(STATIC_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) -Iinclude -D_POSIX_C_SOURCE=200809L -std=c11 $(USER_WARNFLAGS) $(OPTFLAGS) $(SANFLAGS) \
+		$(CFLAGS) -o $@ $(CLI_SRC) $(STATIC_LIB) $(LIBS) $(LDFLAGS)
+
 BENCH_SRC := $(sort $(wildcard tests/bench/*.c))
 BENCH_BIN := $(BUILD)/bench/gpuc-bench
 BENCH_ARGS ?=
@@ -183,11 +194,11 @@ CHECK_BACKENDS := $(if $(GPUC_BACKEND),$(GPUC_BACKEND),compute fragment)
 # record of the main thread's dynamic TLS goes stale (llvmpipe's rasterizer threads and Mesa's modules),
 # and its exit-time scan then crashes ("Tracer caught signal 11"), failing a passing test. Without it,
 # dynamic TLS is simply not a root: that could only add leak reports, never hide one.
-check: $(TEST_BIN) $(EXAMPLE_BIN)
+check: $(TEST_BIN) $(EXAMPLE_BIN) $(CLI_BIN)
 	@set -e; for backend in $(CHECK_BACKENDS); do \
 		echo "==== backend $$backend"; \
 		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:intercept_tls_get_addr=0 UBSAN_OPTIONS=print_stacktrace=1 GPUC_BACKEND=$$backend \
-			GPUC_EXAMPLES_DIR=$(BUILD)/examples $(TEST_BIN); \
+			GPUC_EXAMPLES_DIR=$(BUILD)/examples GPUC_CLI=$(CLI_BIN) $(TEST_BIN); \
 	done
 
 # What install writes besides the header and libraries: gpuc.pc for pkg-config and the CMake package
@@ -209,8 +220,11 @@ FILL_IN = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' -e 's|@S
 	-e 's|@MAJOR@|$(SOMAJOR)|g' -e 's|@RPATH@|$(PC_RPATH)|g' -e 's|@SIZEOF_VOID_P@|$(SIZEOF_VOID_P)|g' \
 	-e 's|@BITS@|$(shell expr 8 \* $(SIZEOF_VOID_P))|g'
 
-install: lib
-	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(CMAKE_DIR)
+install: lib cli
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(CMAKE_DIR) $(DESTDIR)$(PREFIX)/bin \
+		$(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(CLI_BIN) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 tools/gpuc/gpuc.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 644 include/gpuc.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 $(STATIC_LIB) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(SHARED_LIB) $(DESTDIR)$(PREFIX)/lib/
@@ -227,7 +241,8 @@ installcheck: lib
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/include/gpuc.h $(DESTDIR)$(PREFIX)/lib/libgpuc.a \
 		$(DESTDIR)$(PREFIX)/lib/libgpuc.so* $(DESTDIR)$(PREFIX)/lib/pkgconfig/gpuc.pc \
-		$(CMAKE_DIR)/gpucConfig.cmake $(CMAKE_DIR)/gpucConfigVersion.cmake
+		$(CMAKE_DIR)/gpucConfig.cmake $(CMAKE_DIR)/gpucConfigVersion.cmake \
+		$(DESTDIR)$(PREFIX)/bin/gpuc $(DESTDIR)$(PREFIX)/share/man/man1/gpuc.1
 	rmdir $(CMAKE_DIR) 2>/dev/null || true
 	$(if $(RUN_LDCONFIG),ldconfig)
 

@@ -29,9 +29,11 @@ readme_block() {
 
 make -s install PREFIX="$PREFIX" >/dev/null
 for f in include/gpuc.h lib/libgpuc.a "lib/libgpuc.so.$version" lib/pkgconfig/gpuc.pc \
-    lib/cmake/gpuc/gpucConfig.cmake lib/cmake/gpuc/gpucConfigVersion.cmake; do
+    lib/cmake/gpuc/gpucConfig.cmake lib/cmake/gpuc/gpucConfigVersion.cmake bin/gpuc share/man/man1/gpuc.1; do
     [ -f "$PREFIX/$f" ] || fail "make install did not write PREFIX/$f"
 done
+# The installed command line runs and knows its version.
+"$PREFIX/bin/gpuc" --version | grep -q "$version" || fail "the installed gpuc --version does not say $version"
 
 # The program both ways build: it checks that the library it runs against is the header's version and
 # prints that version, which must be the one make install was given.

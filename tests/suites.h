@@ -15,6 +15,7 @@
     GPUC_SUITE(sort)     \
     GPUC_SUITE(compact)  \
     GPUC_SUITE(examples) \
+    GPUC_SUITE(cli)      \
     GPUC_SUITE(js)       \
     GPUC_SUITE(js_tutorial) \
     GPUC_SUITE(js_features) \

@@ -1,0 +1,537 @@
+/* test_cli.c - the gpuc program (tools/gpuc/) as a user runs it: each command from GPUC_CLI with
+ * popen, over .npy fixtures this file writes itself (its own writer, not the program's) into a temp
+ * directory, results read back from the .npy or text the program writes and compared with values
+ * computed here. Bad input must exit 2 with a message naming the argument or option, kernel and
+ * device failures 1 with gpuc's message. The program opens its own contexts. */
+#include "fixture.h"
+#include "suites.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* ---- running the program ------------------------------------------------------------------------ */
+
+static char tmpdir[64];
+
+/* A fresh directory for the test's files, removed when the test passes; a failing test leaves it for
+ * inspection (Check ends a failed forked test without running its cleanup), and the program's failure
+ * messages name it. */
+static void make_tmpdir(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/gpuc-cli-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+}
+
+static void remove_tmpdir(void)
+{
+    char command[128];
+    snprintf(command, sizeof command, "rm -rf '%s'", tmpdir);
+    ck_assert_int_eq(system(command), 0);
+}
+
+/* Runs `gpuc ARGS` in tmpdir; returns stdout (and stderr after it when with_stderr; caller frees)
+ * and the exit status. */
+static char *gpuc_cli(const char *args, int with_stderr, int *status)
+{
+    const char *cli = getenv("GPUC_CLI");
+    ck_assert_msg(cli && *cli, "GPUC_CLI is not set: run the tests through `make check`");
+    ck_assert_msg(access(cli, X_OK) == 0, "GPUC_CLI \"%s\" is not an executable", cli);
+    char abs[1024] = "";
+    if (cli[0] != '/') { /* the program runs in tmpdir: make a relative path absolute */
+        ck_assert_ptr_nonnull(getcwd(abs, sizeof abs - 1));
+        strcat(abs, "/");
+    }
+    ck_assert_uint_lt(strlen(abs) + strlen(cli), sizeof abs);
+    strcat(abs, cli);
+    char command[2048];
+    /* Leak checking stays in the in-process suites: a separate process would report Mesa's
+     * driver-unload allocations (see test_examples.c). */
+    snprintf(command, sizeof command, "cd '%s' && ASAN_OPTIONS=detect_leaks=0 '%s' %s %s", tmpdir, abs, args,
+             with_stderr ? "2>&1" : "2>/dev/null");
+    FILE *p = popen(command, "r");
+    ck_assert_ptr_nonnull(p);
+    size_t cap = 4096, len = 0, got;
+    char *out = malloc(cap);
+    ck_assert_ptr_nonnull(out);
+    while ((got = fread(out + len, 1, cap - len - 1, p)) > 0) {
+        len += got;
+        if (cap - len < 2) {
+            out = realloc(out, cap *= 2);
+            ck_assert_ptr_nonnull(out);
+        }
+    }
+    out[len] = '\0';
+    int raw = pclose(p);
+    *status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+    return out;
+}
+
+/* Runs and asserts the exit status and that the output (stderr included) contains `fragment`. */
+static void expect(const char *args, int status, const char *fragment)
+{
+    int got;
+    char *out = gpuc_cli(args, 1, &got);
+    ck_assert_msg(got == status, "gpuc %s (in %s) exited %d, expected %d; printed:\n%s", args, tmpdir, got, status,
+                  out);
+    ck_assert_msg(strstr(out, fragment), "gpuc %s (in %s) printed \"%s\", which lacks \"%s\"", args, tmpdir, out,
+                  fragment);
+    free(out);
+}
+
+static void write_file(const char *name, const void *data, size_t len)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(data, 1, len, f), len);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+static void write_text(const char *name, const char *text)
+{
+    write_file(name, text, strlen(text));
+}
+
+/* Writes a .npy file as NumPy 1.x does: version 1.0, dict padded with spaces to a multiple of 64
+ * bytes, ending in a newline. `shape` is the dict's shape text, e.g. "(2, 3)". */
+static void write_npy(const char *name, const char *descr, const char *shape, int fortran, const void *data,
+                      size_t bytes)
+{
+    char dict[256];
+    int n = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': %s, 'shape': %s, }", descr,
+                     fortran ? "True" : "False", shape);
+    size_t header = ((10 + (size_t)n + 1 + 63) / 64) * 64 - 10;
+    unsigned char *file = malloc(10 + header + bytes);
+    ck_assert_ptr_nonnull(file);
+    memcpy(file, "\x93NUMPY\x01\x00", 8);
+    file[8] = (unsigned char)(header & 0xff);
+    file[9] = (unsigned char)(header >> 8);
+    memset(file + 10, ' ', header);
+    memcpy(file + 10, dict, (size_t)n);
+    file[10 + header - 1] = '\n';
+    memcpy(file + 10 + header, data, bytes);
+    write_file(name, file, 10 + header + bytes);
+    free(file);
+}
+
+/* Reads a .npy the program wrote: checks its dict holds `descr` and `shape`, returns its data
+ * (caller frees) and the data's byte count. */
+static void *read_npy(const char *name, const char *descr, const char *shape, size_t *bytes)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "%s was not written", name);
+    unsigned char pre[10];
+    ck_assert_uint_eq(fread(pre, 1, 10, f), 10);
+    ck_assert_msg(!memcmp(pre, "\x93NUMPY\x01\x00", 8), "%s: no .npy 1.0 magic", name);
+    size_t header = (size_t)pre[8] | (size_t)pre[9] << 8;
+    ck_assert_uint_eq((10 + header) % 64, 0);
+    char *dict = calloc(1, header + 1);
+    ck_assert_uint_eq(fread(dict, 1, header, f), header);
+    char want[128];
+    snprintf(want, sizeof want, "'descr': '%s'", descr);
+    ck_assert_msg(strstr(dict, want), "%s: dict \"%s\" lacks %s", name, dict, want);
+    ck_assert_msg(strstr(dict, "'fortran_order': False"), "%s: dict \"%s\"", name, dict);
+    snprintf(want, sizeof want, "'shape': %s", shape);
+    ck_assert_msg(strstr(dict, want), "%s: dict \"%s\" lacks %s", name, dict, want);
+    ck_assert_int_eq(dict[header - 1], '\n');
+    free(dict);
+    size_t cap = 1 << 16;
+    void *data = malloc(cap);
+    *bytes = fread(data, 1, cap, f);
+    fclose(f);
+    return data;
+}
+
+/* ---- help and usage ----------------------------------------------------------------------------- */
+
+START_TEST(help_lists_commands_and_options)
+{
+    make_tmpdir();
+    expect("--help", 0, "run KERNEL [options] ARG...");
+    expect("--help", 0, "info [--json]");
+    expect("run --help", 0, "--output X[,Y[,Z]]");
+    expect("run --help", 0, "--time");
+    expect("glsl --help", 0, "--constant NAME=VALUE");
+    expect("info --help", 0, "--json");
+    expect("", 2, "usage: gpuc COMMAND");
+    expect("frobnicate", 2, "unknown command \"frobnicate\"");
+    remove_tmpdir();
+}
+END_TEST
+
+/* ---- info ----------------------------------------------------------------------------------------- */
+
+START_TEST(info_shows_the_device_and_its_limits)
+{
+    make_tmpdir();
+    const gpuc_info *in = gpuc_get_info(gpu);
+    char want[256];
+    snprintf(want, sizeof want, "renderer:      %s\n", in->renderer);
+    expect("info", 0, want);
+    snprintf(want, sizeof want, "loop budget:               %lld", (long long)in->loop_budget);
+    expect("info", 0, want);
+    snprintf(want, sizeof want, "backend:       %s\n", in->backend_name);
+    expect("info", 0, want);
+    expect("info", 0, "EGL devices seen: ");
+    snprintf(want, sizeof want, "\"loop_budget\": %lld,", (long long)in->loop_budget);
+    expect("info --json", 0, want);
+    snprintf(want, sizeof want, "\"gl_version\": \"%s\"", in->gl_version);
+    expect("info --json", 0, want);
+    expect("info --json", 0, "\"egl_devices\": [");
+    expect("info --backend fragment", 0, "backend:       fragment\n");
+    expect("info --backend=compute", 0, "backend:       compute\n");
+    /* No device: the reason, exit 1. */
+    expect("info --device 15", 1, "gpuc: no device:");
+    expect("info --device 15", 1, "EGL device 15");
+    expect("info --bogus", 2, "unknown argument --bogus");
+    expect("info --backend vulkan", 2, "--backend \"vulkan\"");
+    expect("info --device", 2, "--device needs a value");
+    expect("info --devices", 2, "unknown argument --devices");
+    remove_tmpdir();
+}
+END_TEST
+
+/* ---- run: every dtype and rank ------------------------------------------------------------------- */
+
+static const char *const DTYPES[] = {"<f4", "<i4", "<f8", "<i8"};
+
+/* One kernel per rank and cell type: float cells map v -> 2v + 0.5, int cells v -> 3v - 1. */
+static const char *const KERNELS[2][3] = {
+    {"float f(float a[]) { return a[thread.x] * 2.0 + 0.5; }",
+     "float f(float a[][]) { return a[thread.y][thread.x] * 2.0 + 0.5; }",
+     "float f(float a[][][]) { return a[thread.z][thread.y][thread.x] * 2.0 + 0.5; }"},
+    {"int f(int a[]) { return a[thread.x] * 3 - 1; }", "int f(int a[][]) { return a[thread.y][thread.x] * 3 - 1; }",
+     "int f(int a[][][]) { return a[thread.z][thread.y][thread.x] * 3 - 1; }"}};
+
+START_TEST(run_reads_every_dtype_and_rank)
+{
+    make_tmpdir();
+    const char *descr = DTYPES[_i];
+    int is_int = descr[1] == 'i', wide = descr[2] == '8';
+    /* Shapes (5,), (3, 4), (2, 3, 4): outermost first, so the output is X,Y,Z reversed. */
+    static const char *const shapes[] = {"(5,)", "(3, 4)", "(2, 3, 4)"};
+    static const char *const outputs[] = {"5", "4,3", "4,3,2"};
+    static const size_t counts[] = {5, 12, 24};
+    for (int rank = 1; rank <= 3; rank++) {
+        size_t n = counts[rank - 1];
+        double values[24];
+        unsigned char data[24 * 8];
+        for (size_t i = 0; i < n; i++) {
+            values[i] = is_int ? (double)((int)i * 7 - 40) : (double)i * 0.75 - 3.25;
+            if (is_int && wide) {
+                int64_t v = (int64_t)values[i];
+                memcpy(data + i * 8, &v, 8);
+            } else if (is_int) {
+                int32_t v = (int32_t)values[i];
+                memcpy(data + i * 4, &v, 4);
+            } else if (wide) {
+                memcpy(data + i * 8, &values[i], 8);
+            } else {
+                float v = (float)values[i];
+                memcpy(data + i * 4, &v, 4);
+            }
+        }
+        write_npy("in.npy", descr, shapes[rank - 1], 0, data, n * (wide ? 8 : 4));
+        write_text("k.glsl", KERNELS[is_int][rank - 1]);
+        char args[256];
+        snprintf(args, sizeof args, "run k.glsl --output %s in.npy --out out.npy", outputs[rank - 1]);
+        int status;
+        char *err = gpuc_cli(args, 1, &status);
+        ck_assert_msg(status == 0, "%s (%s, rank %d) exited %d: %s", args, descr, rank, status, err);
+        if (wide)
+            ck_assert_msg(strstr(err, is_int ? "int64 converted to int32" : "float64 converted to float32"),
+                          "no conversion note for %s: \"%s\"", descr, err);
+        else
+            ck_assert_str_eq(err, "");
+        free(err);
+        size_t bytes;
+        void *out = read_npy("out.npy", is_int ? "<i4" : "<f4", shapes[rank - 1], &bytes);
+        ck_assert_uint_eq(bytes, n * 4);
+        for (size_t i = 0; i < n; i++) {
+            if (is_int) {
+                int32_t got;
+                memcpy(&got, (char *)out + i * 4, 4);
+                ck_assert_int_eq(got, (int32_t)values[i] * 3 - 1);
+            } else {
+                float got;
+                memcpy(&got, (char *)out + i * 4, 4);
+                ck_assert_float_eq(got, (float)values[i] * 2.0f + 0.5f);
+            }
+        }
+        free(out);
+    }
+    remove_tmpdir();
+}
+END_TEST
+
+START_TEST(run_reads_npy_version_2_and_its_own_output)
+{
+    make_tmpdir();
+    /* Version 2.0: a four-byte header length (NumPy writes it for headers past 65535 bytes). */
+    static const char dict[] = "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }";
+    size_t header = 128 - 12; /* magic, version and length (12 bytes) + header: a multiple of 64 */
+    unsigned char *big = calloc(1, 12 + header + 16);
+    memcpy(big, "\x93NUMPY\x02\x00", 8);
+    big[8] = (unsigned char)header;
+    memset(big + 12, ' ', header);
+    memcpy(big + 12, dict, sizeof dict - 1);
+    big[12 + header - 1] = '\n';
+    float v[4] = {1.5f, -2, 3, 4.25f};
+    memcpy(big + 12 + header, v, sizeof v);
+    write_file("v2.npy", big, 12 + header + 16);
+    free(big);
+    write_text("k.glsl", "float f(float a[][]) { return a[thread.y][thread.x] * 2.0; }");
+    int status;
+    char *out = gpuc_cli("run k.glsl --output 2,2 v2.npy --out once.npy", 1, &status);
+    ck_assert_msg(status == 0, "%s", out);
+    free(out);
+    /* The program's own .npy goes straight back in. */
+    out = gpuc_cli("run k.glsl --output 2,2 once.npy", 0, &status);
+    ck_assert_int_eq(status, 0);
+    ck_assert_str_eq(out, "6 -8\n12 17\n");
+    free(out);
+    remove_tmpdir();
+}
+END_TEST
+
+/* ---- run: JavaScript, scalars, text output, options ------------------------------------------------ */
+
+START_TEST(run_js_kernel_prints_rows_as_text)
+{
+    make_tmpdir();
+    float a[6] = {0, 1, 2, 3, 4, 5}, b[6] = {10, 20, 30, 40, 50, 60};
+    write_npy("a.npy", "<f4", "(2, 3)", 0, a, sizeof a);
+    write_npy("b.npy", "<f4", "(2, 3)", 0, b, sizeof b);
+    write_text("k.js", "function (a, b, s) {\n"
+                       "  return a[this.thread.y][this.thread.x] + b[this.thread.y][this.thread.x] * s;\n}\n");
+    int status;
+    char *out = gpuc_cli("run k.js --output 3,2 a.npy b.npy 0.5", 0, &status);
+    ck_assert_int_eq(status, 0);
+    ck_assert_str_eq(out, "5 11 17\n23 29 35\n");
+    free(out);
+    /* A negative number is an argument, not an option. */
+    out = gpuc_cli("run k.js --output 3,2 a.npy b.npy -1", 0, &status);
+    ck_assert_int_eq(status, 0);
+    ck_assert_str_eq(out, "-10 -19 -28\n-37 -46 -55\n");
+    free(out);
+    remove_tmpdir();
+}
+END_TEST
+
+START_TEST(run_passes_scalars_as_the_parameter_wants)
+{
+    make_tmpdir();
+    int32_t v[4] = {1, 2, 3, 4};
+    write_npy("v.npy", "<i4", "(4,)", 0, v, sizeof v);
+    int status;
+    /* "3" to an int parameter, "3" to a float one, "2.5" to a float one. */
+    write_text("i.glsl", "int f(int a[], int n) { return a[thread.x] * n; }");
+    char *out = gpuc_cli("run i.glsl --output 4 v.npy 3", 0, &status);
+    ck_assert_int_eq(status, 0);
+    ck_assert_str_eq(out, "3 6 9 12\n");
+    free(out);
+    write_text("f.glsl", "float f(int a[], float s) { return float(a[thread.x]) * s; }");
+    out = gpuc_cli("run f.glsl --output 4 v.npy 3", 0, &status);
+    ck_assert_int_eq(status, 0);
+    ck_assert_str_eq(out, "3 6 9 12\n");
+    free(out);
+    out = gpuc_cli("run f.glsl --output 4 v.npy 2.5", 0, &status);
+    ck_assert_int_eq(status, 0);
+    ck_assert_str_eq(out, "2.5 5 7.5 10\n");
+    free(out);
+    expect("run i.glsl --output 4 v.npy 2.5", 2, "argument 1: the kernel's parameter is an int and 2.5");
+    expect("run i.glsl --output 4 v.npy 3000000000", 2, "argument 1: 3e+09 is outside int32");
+    out = gpuc_cli("run f.glsl --output 4 v.npy 3000000000", 0, &status); /* a float parameter takes it */
+    ck_assert_int_eq(status, 0);
+    char want[128];
+    float big = 3000000000.0f;
+    snprintf(want, sizeof want, "%.9g %.9g %.9g %.9g\n", (double)big, (double)(2.0f * big), (double)(3.0f * big),
+             (double)(4.0f * big));
+    ck_assert_str_eq(out, want);
+    free(out);
+    /* A JavaScript int parameter through --arg-types. */
+    write_text("k.js", "function (a, n) { return a[this.thread.x] * n + this.constants.k; }");
+    out = gpuc_cli("run k.js --arg-types 'int[],int' --constant k=100 --output 4 v.npy 2", 0, &status);
+    ck_assert_int_eq(status, 0);
+    ck_assert_str_eq(out, "102 104 106 108\n");
+    free(out);
+    expect("run k.js --arg-types 'int[],int' --constant k=100 --output 4 v.npy 2.5", 2,
+           "argument 1: --arg-types makes it an int and 2.5 is not a whole number");
+    remove_tmpdir();
+}
+END_TEST
+
+START_TEST(run_writes_3d_and_vector_npy_and_times)
+{
+    make_tmpdir();
+    write_text("k.glsl", "vec2 f(float s) { return vec2(float(thread.x + 10 * thread.y + 100 * thread.z) * s, -1.0); }");
+    int status;
+    char *err = gpuc_cli("run k.glsl --output 2,3,2 2 --out v.npy --time", 1, &status);
+    ck_assert_msg(status == 0, "%s", err);
+    ck_assert_msg(strstr(err, "compile ") && strstr(err, "upload ") && strstr(err, "\nrun ") &&
+                      strstr(err, "read-back ") && strstr(err, " ms\n"),
+                  "--time printed \"%s\"", err);
+    free(err);
+    size_t bytes;
+    float *out = read_npy("v.npy", "<f4", "(2, 3, 2, 2)", &bytes);
+    ck_assert_uint_eq(bytes, 2 * 3 * 2 * 2 * 4);
+    for (int z = 0; z < 2; z++)
+        for (int y = 0; y < 3; y++)
+            for (int x = 0; x < 2; x++) {
+                int cell = (z * 3 + y) * 2 + x;
+                ck_assert_float_eq(out[cell * 2], (float)(x + 10 * y + 100 * z) * 2.0f);
+                ck_assert_float_eq(out[cell * 2 + 1], -1.0f);
+            }
+    free(out);
+    remove_tmpdir();
+}
+END_TEST
+
+START_TEST(run_graphical_kernel_writes_png)
+{
+    make_tmpdir();
+    write_text("p.js", "function () { this.color(this.thread.x / 3, 0, 1, 1); }");
+    int status;
+    char *out = gpuc_cli("run p.js --graphical --output 4,3 --out p.png", 1, &status);
+    ck_assert_msg(status == 0, "%s", out);
+    free(out);
+    char path[128];
+    snprintf(path, sizeof path, "%s/p.png", tmpdir);
+    FILE *f = fopen(path, "rb");
+    ck_assert_ptr_nonnull(f);
+    unsigned char sig[24];
+    ck_assert_uint_eq(fread(sig, 1, 24, f), 24);
+    fclose(f);
+    ck_assert(!memcmp(sig, "\x89PNG\r\n\x1a\n", 8));
+    ck_assert_int_eq(sig[19], 4); /* IHDR width 4, height 3 (big-endian) */
+    ck_assert_int_eq(sig[23], 3);
+    expect("run p.js --output 4,3 --out p.png", 2, "a .png needs a --graphical kernel");
+    remove_tmpdir();
+}
+END_TEST
+
+/* ---- run: bad input exits 2 naming it; kernel errors exit 1 with gpuc's message --------------------- */
+
+START_TEST(run_refuses_bad_input)
+{
+    make_tmpdir();
+    float a[4] = {1, 2, 3, 4};
+    write_npy("a.npy", "<f4", "(4,)", 0, a, sizeof a);
+    write_npy("fortran.npy", "<f4", "(2, 2)", 1, a, sizeof a);
+    write_npy("big.npy", ">f4", "(4,)", 0, a, sizeof a);
+    write_npy("f2.npy", "<f2", "(4,)", 0, a, 8);
+    write_npy("r4.npy", "<f4", "(1, 1, 2, 2)", 0, a, sizeof a);
+    write_npy("r0.npy", "<f4", "()", 0, a, 4);
+    write_npy("short.npy", "<f4", "(8,)", 0, a, sizeof a);
+    write_npy("empty.npy", "<f4", "(0,)", 0, a, 0);
+    int64_t huge[2] = {1, (int64_t)1 << 40};
+    write_npy("huge.npy", "<i8", "(2,)", 0, huge, sizeof huge);
+    write_text("junk.npy", "not numpy at all");
+    write_text("k.glsl", "float f(float a[]) { return a[thread.x]; }");
+    write_text("k.txt", "float f(float a[]) { return a[thread.x]; }");
+    expect("run k.glsl --output 4 fortran.npy", 2, "argument 0 \"fortran.npy\": the array is in Fortran order");
+    expect("run k.glsl --output 4 big.npy", 2, "argument 0 \"big.npy\": big-endian");
+    expect("run k.glsl --output 4 f2.npy", 2, "argument 0 \"f2.npy\": <f2 is not a dtype gpuc reads");
+    expect("run k.glsl --output 4 r4.npy", 2, "more than 3 dimensions");
+    expect("run k.glsl --output 4 r0.npy", 2, "0-dimensional");
+    expect("run k.glsl --output 4 short.npy", 2, "shorter than its shape");
+    expect("run k.glsl --output 4 empty.npy", 2, "dimension of size 0");
+    expect("run k.glsl --output 4 huge.npy", 2, "int64 value outside int32");
+    expect("run k.glsl --output 4 junk.npy", 2, "argument 0 \"junk.npy\": not a NumPy .npy file");
+    expect("run k.glsl --output 4 missing.npy", 2, "argument 0 \"missing.npy\": No such file");
+    expect("run k.glsl --output 4 a.npy banana", 2, "argument 1 \"banana\": neither a .npy file nor a finite number");
+    expect("run k.glsl a.npy", 2, "--output X[,Y[,Z]] is required");
+    expect("run k.glsl --output 4,x a.npy", 2, "--output \"4,x\": \"x\" is not a whole number");
+    expect("run k.glsl --output 0 a.npy", 2, "--output \"0\"");
+    expect("run k.glsl --output 1,2,3,4 a.npy", 2, "at most three sizes");
+    expect("run k.glsl --output 4 --constant k a.npy", 2, "--constant \"k\": expected NAME=VALUE");
+    expect("run k.glsl --output 4 --constant 1k=2 a.npy", 2, "\"1k\" is not a name");
+    expect("run k.glsl --output 4 --constant k-1=2 a.npy", 2, "\"k-1\" is not a name");
+    expect("run k.glsl --output 4 --constant k=x a.npy", 2, "--constant \"k=x\": \"x\" is not a finite number");
+    expect("run k.glsl --output 4 --loop-max -3 a.npy", 2, "--loop-max \"-3\"");
+    expect("run k.glsl --output 4 --backend vulkan a.npy", 2, "--backend \"vulkan\"");
+    expect("run k.glsl --output 4 --out r.csv a.npy", 2, "--out \"r.csv\": the file must end in .npy or .png");
+    expect("run k.glsl --output 4 --arg-types int a.npy", 2, "--arg-types: only for .js kernels");
+    expect("run k.glsl --output 4 --frob a.npy", 2, "unknown option --frob");
+    expect("run k.glsl --output", 2, "--output needs a value");
+    expect("run k.txt --output 4 a.npy", 2, "kernel \"k.txt\": the file must end in .js");
+    expect("run nothere.glsl --output 4 a.npy", 2, "kernel \"nothere.glsl\": No such file");
+    expect("run k.glsl --output 4", 2, "takes 1 argument, 0 given");
+    expect("run k.glsl --output 4 a.npy a.npy", 2, "takes 1 argument, 2 given");
+    expect("run --output 4", 2, "no kernel file given");
+    remove_tmpdir();
+}
+END_TEST
+
+START_TEST(run_reports_kernel_errors_with_gpuc_message)
+{
+    make_tmpdir();
+    int32_t v[4] = {1, 2, 3, 4};
+    write_npy("v.npy", "<i4", "(4,)", 0, v, sizeof v);
+    write_text("bad.glsl", "float f(float a[]) { return a[thread.x] +; }");
+    expect("run bad.glsl --output 4 v.npy", 1, "kernel \"bad.glsl\":");
+    expect("run bad.glsl --output 4 v.npy", 1, "line 1");
+    /* An int array for a float parameter: gpuc's type mismatch, naming the argument. */
+    write_text("k.glsl", "float f(float a[]) { return a[thread.x]; }");
+    expect("run k.glsl --output 4 v.npy", 1, "argument 0 (`float a[]`)");
+    expect("run k.glsl --output 4 v.npy", 1, "note: argument 0 is int32 data of NumPy shape (4,): a 1D argument");
+    write_text("bad.js", "function (a) { return a[this.thread.x] +; }");
+    expect("run bad.js --output 4 v.npy", 1, "kernel \"bad.js\":");
+    expect("run k.glsl --device 15 --output 4 v.npy", 1, "gpuc: no device:");
+    remove_tmpdir();
+}
+END_TEST
+
+/* ---- glsl ------------------------------------------------------------------------------------------- */
+
+START_TEST(glsl_prints_the_program)
+{
+    make_tmpdir();
+    write_text("k.js", "function scale(a) { return a[this.thread.x] * this.constants.f; }");
+    int status;
+    char *out = gpuc_cli("glsl k.js --output 8 --constant f=3", 0, &status);
+    ck_assert_int_eq(status, 0);
+    /* The same program the library gives for the same kernel in this process. */
+    gpuc_kernel *k;
+    ck_assert_gpuc_ok(gpuc_create_kernel_js(
+        gpu, "function scale(a) { return a[this.thread.x] * this.constants.f; }",
+        &(gpuc_kernel_desc){.output = {8}, .constants = {{"f", 3}}, .pipeline = true}, &k));
+    ck_assert_str_eq(out, gpuc_kernel_glsl(k));
+    ck_assert_msg(strstr(out, "#version"), "%s", out);
+    gpuc_kernel_free(k);
+    free(out);
+    expect("glsl k.js", 2, "--output X[,Y[,Z]] is required");
+    expect("glsl k.js --output 8 extra.npy", 2, "glsl takes the kernel file only");
+    expect("glsl k.js --output 8 --out x.npy", 2, "unknown option --out");
+    write_text("bad.glsl", "float f( { }");
+    expect("glsl bad.glsl --output 8", 1, "kernel \"bad.glsl\":");
+    remove_tmpdir();
+}
+END_TEST
+
+Suite *suite_cli(void)
+{
+    Suite *s = suite_create("cli");
+    TCase *bare = fixture_tcase_bare("commands");
+    tcase_add_test(bare, help_lists_commands_and_options);
+    tcase_add_loop_test(bare, run_reads_every_dtype_and_rank, 0, sizeof DTYPES / sizeof DTYPES[0]);
+    tcase_add_test(bare, run_reads_npy_version_2_and_its_own_output);
+    tcase_add_test(bare, run_js_kernel_prints_rows_as_text);
+    tcase_add_test(bare, run_passes_scalars_as_the_parameter_wants);
+    tcase_add_test(bare, run_writes_3d_and_vector_npy_and_times);
+    tcase_add_test(bare, run_graphical_kernel_writes_png);
+    tcase_add_test(bare, run_refuses_bad_input);
+    tcase_add_test(bare, run_reports_kernel_errors_with_gpuc_message);
+    suite_add_tcase(s, bare);
+    TCase *ctx = fixture_tcase("against the library");
+    tcase_add_test(ctx, info_shows_the_device_and_its_limits);
+    tcase_add_test(ctx, glsl_prints_the_program);
+    suite_add_tcase(s, ctx);
+    return s;
+}

@@ -1,0 +1,27 @@
+/* npy.h - NumPy .npy files (format versions 1-3): float32 and int32 arrays of 1-3 dimensions in C
+ * order, read (float64 / int64 converted, with a note) and written. */
+#ifndef GPUC_CLI_NPY_H
+#define GPUC_CLI_NPY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct npy_array {
+    int is_int;       /* int32 values, else float32 */
+    int rank;         /* 1-3 */
+    size_t shape[3];  /* NumPy's order: outermost first */
+    size_t count;     /* values: the product of the shape */
+    void *data;       /* count float or int32_t values (owned) */
+} npy_array;
+
+/* Reads `path` into *a. On failure returns -1 after printing a message that names `what` (e.g.
+ * "argument 2 \"x.npy\"") and the problem. */
+int npy_read(const char *path, const char *what, npy_array *a);
+
+/* Writes count values (float32, or int32 when is_int) of the given shape (rank 1-4, outermost first)
+ * as a version 1.0 .npy file. Returns -1 after printing why it could not. */
+int npy_write(const char *path, int is_int, const size_t *shape, int rank, const void *data);
+
+void npy_free(npy_array *a);
+
+#endif
