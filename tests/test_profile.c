@@ -227,7 +227,7 @@ Suite *suite_profile(void)
 {
     Suite *s = suite_create("profile");
     TCase *tc = fixture_tcase_bare("profile");
-    tcase_add_checked_fixture(tc, NULL, close_own);
+    tcase_add_checked_fixture(tc, fixture_pin_driver, close_own);
     tcase_add_test(tc, counters_without_profiling);
     tcase_add_test(tc, profiling_times_each_run);
     tcase_add_test(tc, pipeline_times_are_collected_later);
