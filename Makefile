@@ -67,7 +67,7 @@ help:
 	@echo "  make bench           the gauntlet rows (tests/bench/README.md) beside their C oracles; BENCH_ARGS='--row topk --json f.json'"
 	@echo "  make soak            100,000 runs, 10,000 kernel creations, 1,000 contexts; fails if resident memory or"
 	@echo "                       open descriptors grow after a warm-up (SOAK_SCALE=0.2: the short version CI runs)"
-	@echo "  make tutorials       build the examples and run the three seed tutorials (scripts/run-tutorials.sh)"
+	@echo "  make tutorials       build the examples, run the three seed tutorials and check each printed line against its expected line (scripts/run-tutorials.sh)"
 	@echo "  make install PREFIX=/usr/local   install header, libraries, gpuc.pc (pkg-config), the CMake package,"
 	@echo "                       (lib/cmake/gpuc), bin/gpuc and its man page; runs ldconfig for /usr and /usr/local as root"
 	@echo "  make installcheck    install into a scratch prefix, then build and run a pkg-config program and a"

@@ -205,6 +205,12 @@ typedef struct gpuc_options {
      * GPUC_DEFAULT_UNUSED_PROGRAMS; GPUC_NO_UNUSED_PROGRAMS keeps none (a program goes with its last
      * kernel); any other negative value fails gpuc_open with GPUC_ERROR_INVALID_ARGUMENT. */
     int max_unused_programs;
+    /* Measure each kernel run's device time with GL timer queries (GL_TIMESTAMP), reported by
+     * gpuc_get_kernel_stats. Also on when the environment variable GPUC_PROFILE or GPUC_TRACE is set
+     * to anything but "" or "0". Off, a run costs no query; on, a .pipeline run's time is collected
+     * at the kernel's next run or stats query (waiting for that run to finish then). GPUC_TRACE=1
+     * also prints one line per run on stderr (see gpuc_get_kernel_stats). */
+    bool profile;
 } gpuc_options;
 
 /* gpuc_options.max_unused_programs: the default (for 0), and the value that keeps none. */
@@ -412,6 +418,36 @@ GPUC_API const char *gpuc_kernel_map_name(const gpuc_kernel *k, int i);
  * what runs, or compiling it elsewhere. Valid while the kernel lives (until gpuc_kernel_free or
  * gpuc_close); "" for NULL. */
 GPUC_API const char *gpuc_kernel_glsl(const gpuc_kernel *k);
+
+/* What one kernel's runs cost, since it was created (gpuc_run, gpuc_run_to and gpuc_run_map calls
+ * that succeeded; gpuc's own algorithms are not counted here). Counters are always kept (a clock read
+ * and a few additions per run); device time only while profiling (gpuc_options.profile, GPUC_PROFILE
+ * or GPUC_TRACE). Host times are wall-clock milliseconds on the calling thread. */
+typedef struct gpuc_kernel_stats {
+    uint64_t runs;           /* successful runs */
+    uint64_t cells;          /* output cells computed over those runs (each run: the output's cells) */
+    uint64_t timed_runs;     /* runs whose device time was measured and collected */
+    double device_ms;        /* total GPU time of the timed runs' dispatches or draws: the difference of
+                              * GL_TIMESTAMP queries before and after them (on the fragment backend it
+                              * includes copying the tiles into the result) */
+    double last_device_ms;   /* the most recent timed run's device time; -1 when none was timed */
+    uint64_t bytes_uploaded; /* host-array arguments copied to the device */
+    double upload_ms;        /* host time binding arguments, uploads included */
+    uint64_t bytes_read_back;/* results read back (runs without .pipeline) */
+    double read_back_ms;     /* host time reading results back (waits for the device to finish) */
+    double run_ms;           /* host time of the runs from binding to read back, all of the above included */
+} gpuc_kernel_stats;
+
+/* Fills *out with k's counters. While profiling, first collects a .pipeline run's pending device time
+ * (waiting for that run to finish). Must be called where the kernel's context can be used (as
+ * gpuc_run). GPUC_ERROR_INVALID_ARGUMENT for NULL arguments.
+ *
+ * GPUC_TRACE (set and not "0") prints one line per successful run on stderr, waiting for each run's
+ * device time (so traced .pipeline runs do not overlap the host):
+ *     gpuc: kernel 'NAME' output WxHxD device MS ms up BYTES B down BYTES B host MS ms
+ * (output as the kernel's present dimensions, e.g. "1024" or "640x480"; device "-" when the driver
+ * gave no time). */
+GPUC_API gpuc_status gpuc_get_kernel_stats(gpuc_kernel *k, gpuc_kernel_stats *out);
 
 /* One argument of a run. Build them with the helpers below. */
 typedef enum gpuc_arg_kind {

@@ -36,6 +36,7 @@ typedef void gpuc_close_hook(gpuc *gpu, bool gl);
 struct gpuc {
     bool opened;          /* false for a handle returned by a failed gpuc_open */
     bool debug;           /* KHR_debug checks on every call */
+    bool profile, trace;  /* time kernel runs; print a line per run (kernel/profile.c) */
     egl_device device;    /* only the device layer looks inside */
     gpuc_info info;
     gpuc_stats stats;

@@ -25,7 +25,8 @@
     GPUC_SUITE(loops) \
     GPUC_SUITE(program_cache) \
     GPUC_SUITE(hostile) \
-    GPUC_SUITE(threads)
+    GPUC_SUITE(threads) \
+    GPUC_SUITE(profile)
 
 #define GPUC_SUITE(name) Suite *suite_##name(void);
 GPUC_TEST_SUITES

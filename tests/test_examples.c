@@ -3,7 +3,8 @@
  * topk-5's timings matched by pattern); for other seeds and sizes it must equal what a plain C oracle
  * computes here from the same generators (examples/common/tutorial_data.c); bad options exit with 2
  * and GPU errors with 1 and gpuc's message.
- * The examples open their own contexts, so these tests need none. */
+ * The examples open their own contexts, so these tests need none. `make tutorials`'s script is run
+ * here too, in a scratch tree, to show it reports each checked line and fails on a mismatch. */
 #include "fixture.h"
 #include "suites.h"
 #include "tutorial_data.h"
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 /* ---- running an example ---------------------------------------------------------------------- */
 
@@ -483,6 +485,69 @@ START_TEST(gpu_errors_exit_1_with_gpuc_message)
 }
 END_TEST
 
+/* ---- make tutorials (scripts/run-tutorials.sh) ----------------------------------------------------- */
+
+/* Runs the script in a scratch copy of the tree whose SPEC table has one line changed by `sed_edit`
+ * ("" for none), a Makefile whose `examples` does nothing and the built examples linked in; returns
+ * what it printed (caller frees) and its exit status. */
+static char *run_tutorials_script(const char *sed_edit, int *status)
+{
+    const char *dir = getenv("GPUC_EXAMPLES_DIR");
+    ck_assert_msg(dir && *dir, "GPUC_EXAMPLES_DIR is not set: run the tests through `make check`");
+    char examples[4096], cwd[2048] = "";
+    if (dir[0] != '/') /* the scratch tree links to it from elsewhere */
+        ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    snprintf(examples, sizeof examples, "%s%s%s", cwd, *cwd ? "/" : "", dir);
+    char tree[] = "/tmp/gpuc-tutorials-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(tree));
+    char command[8192];
+    snprintf(command, sizeof command,
+             "set -e; t='%s'; mkdir -p \"$t/scripts\" \"$t/tests\" \"$t/build\"; "
+             "cp scripts/run-tutorials.sh \"$t/scripts/\"; sed '%s' tests/test_examples.c > \"$t/tests/test_examples.c\"; "
+             "printf 'examples:\\n\\t@true\\n' > \"$t/Makefile\"; ln -s '%s' \"$t/build/examples\"; "
+             "set +e; ASAN_OPTIONS=detect_leaks=0 sh \"$t/scripts/run-tutorials.sh\" 2>&1; s=$?; rm -rf \"$t\"; exit $s",
+             tree, sed_edit, examples);
+    FILE *p = popen(command, "r");
+    ck_assert_ptr_nonnull(p);
+    size_t cap = 1 << 16;
+    char *out = calloc(1, cap);
+    ck_assert_ptr_nonnull(out);
+    size_t len = fread(out, 1, cap - 1, p);
+    out[len] = '\0';
+    int raw = pclose(p);
+    *status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+    return out;
+}
+
+START_TEST(run_tutorials_reports_each_checked_line)
+{
+    int status;
+    char *out = run_tutorials_script("", &status);
+    ck_assert_msg(status == 0, "run-tutorials.sh exited with %d:\n%s", status, out);
+    const char *want[] = {"== topk-4-cutoff", "   check line 1: \"cutoff: 68327\": ok",
+                          "   check line 2: \"above it: 10\": ok", "== bitonic-3-direction",
+                          "== compact-4-binary-search",
+                          "   check line 2: \"packed:  99, 83, 99, 87, 96, 88, 57, 86, 66, 58, 99, 62\": ok",
+                          "run-tutorials: every checked line matched"};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        ck_assert_msg(strstr(out, want[i]) != NULL, "output lacks \"%s\":\n%s", want[i], out);
+    ck_assert_ptr_null(strstr(out, "MISMATCH"));
+    free(out);
+}
+END_TEST
+
+START_TEST(run_tutorials_fails_on_a_mismatch)
+{
+    int status;
+    char *out = run_tutorials_script("s/above it: 10/above it: 11/", &status);
+    ck_assert_msg(status != 0, "run-tutorials.sh passed a changed expected line:\n%s", out);
+    ck_assert_msg(strstr(out, "   check line 2: \"above it: 11\": MISMATCH: printed \"above it: 10\"") != NULL,
+                  "the mismatch is not reported:\n%s", out);
+    ck_assert_msg(strstr(out, "   check line 1: \"cutoff: 68327\": ok") != NULL, "%s", out);
+    free(out);
+}
+END_TEST
+
 Suite *suite_examples(void)
 {
     Suite *s = suite_create("examples");
@@ -512,5 +577,9 @@ Suite *suite_examples(void)
     tcase_add_test(usage, power_of_two_sizes_are_enforced);
     tcase_add_loop_test(usage, gpu_errors_exit_1_with_gpuc_message, 0, sizeof ALL / sizeof ALL[0]);
     suite_add_tcase(s, usage);
+    TCase *tutorials = fixture_tcase_bare("make tutorials");
+    tcase_add_test(tutorials, run_tutorials_reports_each_checked_line);
+    tcase_add_test(tutorials, run_tutorials_fails_on_a_mismatch);
+    suite_add_tcase(s, tutorials);
     return s;
 }

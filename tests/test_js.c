@@ -293,6 +293,22 @@ START_TEST(rejections_name_line_and_column)
 }
 END_TEST
 
+/* A known difference from JavaScript (docs/porting.md): `var` is block-scoped like `let`. JavaScript
+ * would return 2 from the first kernel and compile the second. */
+START_TEST(var_is_block_scoped)
+{
+    size_t n;
+    float *r = run_js("function () { var x = 1; { var x = 2; } return x; }", (gpuc_kernel_desc){.output = {1}}, NULL,
+                      0, &n);
+    ck_assert_float_eq(r[0], 1.0f);
+    free(r);
+    gpuc_kernel *k;
+    ck_assert_gpuc_fails(gpuc_create_kernel_js(gpu, "function () { if (this.thread.x == 0) { var x = 2; } return x; }",
+                                               &(gpuc_kernel_desc){.output = {1}}, &k),
+                         GPUC_ERROR_COMPILE, "`x` is not defined");
+}
+END_TEST
+
 Suite *suite_js(void)
 {
     Suite *s = suite_create("js");
@@ -305,6 +321,7 @@ Suite *suite_js(void)
     tcase_add_test(tc, added_functions);
     tcase_add_test(tc, nested_functions_and_output_size);
     tcase_add_test(tc, bad_calls);
+    tcase_add_test(tc, var_is_block_scoped);
     tcase_add_loop_test(tc, corner_cases_compile_and_agree, 0, (int)(sizeof corners / sizeof corners[0]));
     tcase_add_loop_test(tc, rejections_name_line_and_column, 0, (int)(sizeof rejections / sizeof rejections[0]));
     suite_add_tcase(s, tc);

@@ -140,6 +140,10 @@ gpuc_status gpuc_open(gpuc **out, const gpuc_options *opts)
 #ifdef GPUC_DEBUG_BUILD
     gpu->debug = !(debug_env && !strcmp(debug_env, "0")); /* make DEBUG=1: on unless GPUC_DEBUG=0 */
 #endif
+    /* Timer queries and trace lines: kernel/profile.c. */
+    const char *profile_env = getenv("GPUC_PROFILE"), *trace_env = getenv("GPUC_TRACE");
+    gpu->trace = trace_env && *trace_env && strcmp(trace_env, "0") != 0;
+    gpu->profile = opts->profile || gpu->trace || (profile_env && *profile_env && strcmp(profile_env, "0") != 0);
 
     const char *choice_text = opts->device ? opts->device : getenv("GPUC_DEVICE");
     egl_choice choice;

@@ -354,6 +354,7 @@ static void kernel_destroy(gpuc_child *child, bool gl)
             gpuc_array_destroy_gl(k->upload[i], gl);
     if (k->targets[0] && gl)
         fragment_targets_free(k);
+    profile_release(k, gl);
     kernel_loops_free(k);
     program_put(k->gpu, k->cached, gl);
     free(k);
@@ -394,6 +395,7 @@ gpuc_status kernel_create(gpuc *gpu, const char *source, const gpuc_kernel_desc 
     k->pipeline = desc->pipeline;
     k->graphical = desc->graphical;
     k->fragment = gpu->info.backend == GPUC_BACKEND_FRAGMENT;
+    k->profile.stats.last_device_ms = -1; /* none timed yet */
     st = build_program(k, source, desc, origin);
     if (st != GPUC_OK) {
         free(k);

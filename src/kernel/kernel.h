@@ -4,6 +4,7 @@
 
 #include "internal.h"
 #include "kernel/codegen.h"
+#include "kernel/profile.h"
 #include "kernel/source_scan.h"
 
 struct gpuc_kernel {
@@ -42,6 +43,7 @@ struct gpuc_kernel {
     bool loop_guard;
     int nloops;
     char (*loop_names)[160];
+    kernel_profile profile;               /* gpuc_get_kernel_stats (kernel/profile.c) */
     gpuc_child child;                     /* how its context destroys it */
 };
 

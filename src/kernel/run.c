@@ -207,6 +207,8 @@ static void bind_sizes(const gpuc_kernel *k)
  * cut short fails, and leaves the outputs marked truncated. */
 static gpuc_status run_into(gpuc_kernel *k, const gpuc_arg *args, gpuc_array *const *dsts)
 {
+    profile_run prof;
+    profile_start(k, &prof);
     glUseProgram(k->program);
     bind_sizes(k);
     gpuc_status st = bind_args(k, args);
@@ -214,10 +216,13 @@ static gpuc_status run_into(gpuc_kernel *k, const gpuc_arg *args, gpuc_array *co
         st = kernel_loops_bind(k);
     if (st != GPUC_OK)
         return st;
+    profile_uploaded(k, &prof);
+    profile_draw_begin(k, &prof);
     if (k->fragment)
         st = fragment_draw(k, dsts);
     else
         dispatch(k, dsts);
+    profile_draw_end(k, &prof);
     for (int i = 0; i <= k->nmaps; i++) {
         dsts[i]->mirror_valid = false;
         dsts[i]->truncated_by[0] = '\0';
@@ -227,8 +232,10 @@ static gpuc_status run_into(gpuc_kernel *k, const gpuc_arg *args, gpuc_array *co
     if (st == GPUC_OK && k->loop_guard && (st = kernel_loops_verify(k)) == GPUC_ERROR_LIMIT)
         for (int i = 0; i <= k->nmaps; i++)
             snprintf(dsts[i]->truncated_by, sizeof dsts[i]->truncated_by, "%s", k->name);
+    profile_fetching(k, &prof);
     for (int i = 0; st == GPUC_OK && !k->pipeline && i <= k->nmaps; i++)
         st = gpuc_array_fetch_mirror(dsts[i]);
+    profile_finish(k, &prof, st);
     return st;
 }
 

@@ -1,0 +1,39 @@
+/* profile.h - per-kernel run counters, GL timer queries and GPUC_TRACE lines (kernel/profile.c); run.c
+ * marks the phases of a run, the kernel keeps the totals. */
+#ifndef GPUC_PROFILE_H
+#define GPUC_PROFILE_H
+
+#include "gpuc.h"
+#include "glad/gl.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* What a kernel keeps: its public counters, and the timer query of a run not yet collected. */
+typedef struct kernel_profile {
+    gpuc_kernel_stats stats;
+    GLuint query[2];    /* GL_TIMESTAMP before and after the run's dispatches (made on the first timed run) */
+    bool query_pending; /* a run's time is in `query`, not yet added to stats */
+} kernel_profile;
+
+/* One run's marks (on the stack of run_into). */
+typedef struct profile_run {
+    double start, uploaded, fetching; /* host clock, ms */
+    uint64_t up0, down0;              /* the context's byte counters at the start */
+    bool timing;                      /* a query was begun for this run */
+} profile_run;
+
+/* A run starts (before binding arguments) / has bound its arguments / starts reading back. */
+void profile_start(gpuc_kernel *k, profile_run *r);
+void profile_uploaded(gpuc_kernel *k, profile_run *r);
+void profile_fetching(gpuc_kernel *k, profile_run *r);
+/* Around the dispatches or draws: a GL_TIMESTAMP query on each side while profiling. */
+void profile_draw_begin(gpuc_kernel *k, profile_run *r);
+void profile_draw_end(gpuc_kernel *k, profile_run *r);
+/* The run ended with st: counts it if it succeeded, collects its time (now unless .pipeline without
+ * tracing) and prints its GPUC_TRACE line. */
+void profile_finish(gpuc_kernel *k, profile_run *r, gpuc_status st);
+/* The kernel's query, at its destruction (gl: whether GL calls may be made). */
+void profile_release(gpuc_kernel *k, bool gl);
+
+#endif
