@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 gpuc *gpu;
 
@@ -85,5 +86,25 @@ int32_t *fixture_take_ints(gpuc_array *a, size_t n)
     ck_assert_ptr_nonnull(out);
     ck_assert_gpuc_ok(gpuc_array_read_i32(a, out, n));
     gpuc_array_free(a);
+    return out;
+}
+
+char *fixture_run_command(const char *command, int *status)
+{
+    FILE *p = popen(command, "r");
+    ck_assert_msg(p != NULL, "cannot run %s", command);
+    size_t cap = 4096, len = 0, got;
+    char *out = malloc(cap);
+    ck_assert_ptr_nonnull(out);
+    while ((got = fread(out + len, 1, cap - len - 1, p)) > 0) {
+        len += got;
+        if (cap - len < 2) {
+            out = realloc(out, cap *= 2);
+            ck_assert_ptr_nonnull(out);
+        }
+    }
+    out[len] = '\0';
+    int raw = pclose(p);
+    *status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
     return out;
 }

@@ -48,6 +48,10 @@ void fixture_pin_driver(void);
 float *fixture_take_floats(gpuc_array *a, size_t n);
 int32_t *fixture_take_ints(gpuc_array *a, size_t n);
 
+/* Runs a shell command and returns all it printed (caller frees) and its exit status (-1 when it did
+ * not exit normally). */
+char *fixture_run_command(const char *command, int *status);
+
 /* A deterministic float in [0, 1) from a 32-bit LCG state. */
 float test_random(uint32_t *state);
 

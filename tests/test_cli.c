@@ -51,22 +51,7 @@ static char *gpuc_cli(const char *args, int with_stderr, int *status)
      * driver-unload allocations (see test_examples.c). */
     snprintf(command, sizeof command, "cd '%s' && ASAN_OPTIONS=detect_leaks=0 '%s' %s %s", tmpdir, abs, args,
              with_stderr ? "2>&1" : "2>/dev/null");
-    FILE *p = popen(command, "r");
-    ck_assert_ptr_nonnull(p);
-    size_t cap = 4096, len = 0, got;
-    char *out = malloc(cap);
-    ck_assert_ptr_nonnull(out);
-    while ((got = fread(out + len, 1, cap - len - 1, p)) > 0) {
-        len += got;
-        if (cap - len < 2) {
-            out = realloc(out, cap *= 2);
-            ck_assert_ptr_nonnull(out);
-        }
-    }
-    out[len] = '\0';
-    int raw = pclose(p);
-    *status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    return out;
+    return fixture_run_command(command, status);
 }
 
 /* Runs and asserts the exit status and that the output (stderr included) contains `fragment`. */

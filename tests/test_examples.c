@@ -31,23 +31,7 @@ static char *run_example_output(const char *name, const char *options, int with_
      * would fail it. Leak checking of gpuc itself stays on in every in-process suite. */
     snprintf(command, sizeof command, "ASAN_OPTIONS=detect_leaks=0 '%s/%s' %s %s", dir, name, options,
              with_stderr ? "2>&1" : "2>/dev/null");
-    FILE *p = popen(command, "r");
-    ck_assert_msg(p != NULL, "cannot run %s", command);
-    size_t cap = 4096, len = 0;
-    char *out = malloc(cap);
-    ck_assert_ptr_nonnull(out);
-    size_t got;
-    while ((got = fread(out + len, 1, cap - len - 1, p)) > 0) {
-        len += got;
-        if (cap - len < 2) {
-            out = realloc(out, cap *= 2);
-            ck_assert_ptr_nonnull(out);
-        }
-    }
-    out[len] = '\0';
-    int raw = pclose(p);
-    *status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    return out;
+    return fixture_run_command(command, status);
 }
 
 static char *run_example(const char *name, const char *options, int *status)
