@@ -346,8 +346,12 @@ START_TEST(loops_hidden_in_macros_are_refused)
     const char *src = "#define REPEAT(n) for (int i = 0; i < n; i++)\n"
                       "float f(int n) { float c = 0.0; REPEAT(n) c += 1.0; return c; }\n";
     gpuc_kernel *k;
+    gpuc_stats before, after;
+    ck_assert_gpuc_ok(gpuc_get_stats(gpu, &before));
     ck_assert_gpuc_fails(gpuc_create_kernel(gpu, src, &(gpuc_kernel_desc){.output = {4}}, &k), GPUC_ERROR_COMPILE,
                          "macro holds `for`");
+    ck_assert_gpuc_ok(gpuc_get_stats(gpu, &after));
+    ck_assert_int_eq(after.programs_compiled, before.programs_compiled); /* refused before compiling */
     ck_assert_ptr_nonnull(strstr(gpuc_errmsg(gpu), "line 1"));
     ck_assert_ptr_null(strstr(gpuc_errmsg(gpu), "please report")); /* the user's construct, not gpuc's fault */
 }

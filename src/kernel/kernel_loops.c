@@ -58,6 +58,8 @@ gpuc_status kernel_loops_check(gpuc_kernel *k, const char *source, const char *m
         if (scan->out_of_memory)
             return gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "kernel '%s': out of host memory reading its loops",
                              k->name);
+        if (scan->refused && budget > 0) /* a loop in a macro: known before any compiling */
+            return kernel_loops_unreadable(k, mask, scan);
         if (strstr(scan->error, "nested more than")) { /* too deep to hand to the compiler either */
             int line, col;
             source_position(mask, scan->error_at, &line, &col);

@@ -12,7 +12,8 @@
  * or a kernel whose loops must run past the budget fails with GPUC_ERROR_LIMIT. Sets k->loop_guard and
  * k->loops (how messages name each loop). The scan stays in *scan for the guard (free it always).
  * A source the reader cannot follow is not an error here: *readable says so, and the caller lets
- * the compiler judge the source first (kernel_loops_unreadable). */
+ * the compiler judge the source first (kernel_loops_unreadable); a loop hidden in a macro, which the
+ * reader refuses rather than fails on, is refused at once where there is a budget. */
 gpuc_status kernel_loops_check(gpuc_kernel *k, const char *source, const char *mask,
                                const resolved_constant *constants, int nconstants, const kernel_origin *origin,
                                loop_scan *scan, bool *readable);
