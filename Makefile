@@ -45,15 +45,32 @@ EXAMPLE_BIN := $(EXAMPLE_SRC:examples/%.c=$(BUILD)/examples/%)
 CLI_SRC := $(sort $(wildcard tools/gpuc/*.c))
 CLI_BIN := $(BUILD)/bin/gpuc
 
+# The optional MPI library (src/mpi/, include/gpuc_mpi.h), its examples, test worker and benchmark:
+# built where Open MPI's compiler wrapper is found (scripts/install-deps.sh installs it). The core
+# library never links MPI.
+MPICC   ?= mpicc
+MPIRUN  ?= mpirun
+HAVE_MPI := $(if $(shell command -v $(MPICC) 2>/dev/null),1,)
+MPI_SRC := $(sort $(wildcard src/mpi/*.c))
+MPI_OBJ := $(MPI_SRC:%.c=$(BUILD)/obj/%.o)
+MPI_STATIC_LIB := $(BUILD)/libgpuc_mpi.a
+MPI_SHARED_LIB := $(BUILD)/libgpuc_mpi.so.$(VERSION)
+MPI_EXAMPLE_SRC := $(sort $(wildcard examples/mpi/*.c))
+MPI_EXAMPLE_BIN := $(MPI_EXAMPLE_SRC:examples/mpi/%.c=$(BUILD)/examples/mpi-%)
+MPI_WORKER_SRC := $(sort $(wildcard tests/mpi/*.c))
+MPI_WORKER := $(BUILD)/tests/gpuc-mpi-worker
+MPI_BENCH_SRC := $(sort $(wildcard tests/bench/mpi/*.c))
+MPI_BENCH := $(BUILD)/bench/gpuc-bench-mpi
 
-.PHONY: all lib cli check examples tutorials bench call-overhead soak fuzz install installcheck uninstall deps deps-check glad clean help
+
+.PHONY: all lib mpi cli check examples tutorials bench bench-mpi call-overhead soak fuzz install installcheck uninstall deps deps-check glad clean help
 .DEFAULT_GOAL := all
 
 all: lib cli
 
 cli: $(CLI_BIN)
 
-lib: $(STATIC_LIB) $(SHARED_LIB)
+lib: $(STATIC_LIB) $(SHARED_LIB) $(if $(HAVE_MPI),mpi)
 
 help:
 	@echo "gpuc make targets:"
@@ -64,6 +81,9 @@ help:
 	@echo "  make examples        build the example programs into build/examples/"
 	@echo "  make cli             build the gpuc program into build/bin/gpuc (part of make; gpuc --help, man tools/gpuc/gpuc.1)"
 	@echo "  make call-overhead   instructions per kernel call, gpuc against a bare GL dispatch (callgrind)"
+	@echo "  make mpi             build build/libgpuc_mpi.a and .so (gpuc_mpi.h: the algorithms across MPI ranks; part of"
+	@echo "                       make where Open MPI's mpicc is present, as are the mpi-* examples and the mpi suite)"
+	@echo "  make bench-mpi       strong and weak scaling of the MPI calls over 1, 2 and 4 ranks beside the single-device calls"
 	@echo "  make bench           the gauntlet rows (tests/bench/README.md) beside their C oracles; BENCH_ARGS='--row topk --json f.json'"
 	@echo "  make soak            100,000 runs, 10,000 kernel creations, 1,000 contexts; fails if resident memory or"
 	@echo "                       open descriptors grow after a warm-up (SOAK_SCALE=0.2: the short version CI runs)"
@@ -135,7 +155,51 @@ $(BUILD)/examples/%: examples/%.c $(EXAMPLE_COMMON) $(wildcard examples/common/*
 	$(CC) -Iinclude -Iexamples/common -D_POSIX_C_SOURCE=200809L -std=c11 $(USER_WARNFLAGS) $(OPTFLAGS) $(SANFLAGS) \
 		$(CFLAGS) -o $@ $< $(EXAMPLE_COMMON) $(STATIC_LIB) $(LIBS) $(LDFLAGS)
 
-examples: $(EXAMPLE_BIN)
+examples: $(EXAMPLE_BIN) $(if $(HAVE_MPI),$(MPI_EXAMPLE_BIN))
+
+# ---- the MPI library and its users (only where $(MPICC) exists) --------------------------------------
+mpi: $(MPI_STATIC_LIB) $(MPI_SHARED_LIB)
+
+$(BUILD)/obj/src/mpi/%.o: src/mpi/%.c | deps-check
+	@mkdir -p $(dir $@)
+	$(MPICC) $(CPPFLAGS_ALL) $(CPPFLAGS) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+
+$(MPI_STATIC_LIB): $(MPI_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(MPI_SHARED_LIB): $(MPI_OBJ) $(SHARED_LIB)
+	$(MPICC) -shared -Wl,-soname,libgpuc_mpi.so.$(SOMAJOR) $(SANFLAGS) -o $@ $(MPI_OBJ) -L$(BUILD) -lgpuc $(LIBS) $(LDFLAGS)
+	ln -sf libgpuc_mpi.so.$(VERSION) $(BUILD)/libgpuc_mpi.so.$(SOMAJOR)
+	ln -sf libgpuc_mpi.so.$(VERSION) $(BUILD)/libgpuc_mpi.so
+
+$(BUILD)/examples/mpi-%: examples/mpi/%.c $(wildcard examples/mpi/*.h) $(MPI_STATIC_LIB) $(STATIC_LIB)
+	@mkdir -p $(dir $@)
+	$(MPICC) -Iinclude -Iexamples/mpi -D_POSIX_C_SOURCE=200809L -std=c11 $(USER_WARNFLAGS) $(OPTFLAGS) $(SANFLAGS) \
+		$(CFLAGS) -o $@ $< $(MPI_STATIC_LIB) $(STATIC_LIB) $(LIBS) $(LDFLAGS)
+
+$(MPI_WORKER): $(MPI_WORKER_SRC) $(wildcard tests/mpi/*.h) $(MPI_STATIC_LIB) $(STATIC_LIB)
+	@mkdir -p $(dir $@)
+	$(MPICC) -Iinclude -Itests/mpi -D_POSIX_C_SOURCE=200809L -std=c11 $(USER_WARNFLAGS) $(OPTFLAGS) $(SANFLAGS) \
+		$(CFLAGS) -o $@ $(MPI_WORKER_SRC) $(MPI_STATIC_LIB) $(STATIC_LIB) $(LIBS) $(LDFLAGS)
+
+$(MPI_BENCH): $(MPI_BENCH_SRC) $(wildcard tests/bench/mpi/*.h) $(MPI_STATIC_LIB) $(STATIC_LIB)
+	@mkdir -p $(dir $@)
+	$(MPICC) -Iinclude -Itests/bench/mpi -D_POSIX_C_SOURCE=200809L -std=c11 $(USER_WARNFLAGS) -O3 -g $(CFLAGS) \
+		-o $@ $(MPI_BENCH_SRC) $(MPI_STATIC_LIB) $(STATIC_LIB) $(LIBS) $(LDFLAGS)
+
+# How the tests and benchmarks start ranks: as root Open MPI wants --allow-run-as-root, and more ranks
+# than cores need --oversubscribe; one llvmpipe thread per rank keeps the ranks off each other's cores.
+MPIRUN_FLAGS ?= --oversubscribe $(if $(filter 0,$(shell id -u)),--allow-run-as-root) -x LP_NUM_THREADS=1
+BENCH_MPI_ARGS ?=
+
+ifeq ($(HAVE_MPI),1)
+bench-mpi: $(MPI_BENCH)
+	MPIRUN="$(MPIRUN) $(MPIRUN_FLAGS)" $(MPI_BENCH) $(BENCH_MPI_ARGS)
+else
+bench-mpi:
+	@echo "make bench-mpi needs Open MPI ($(MPICC) not found): run make deps (scripts/install-deps.sh)"; exit 2
+endif
 
 # The gpuc program (tools/gpuc/): a user of the public API like the examples, linked the same way.
 $(CLI_BIN): $(CLI_SRC) $(wildcard tools/gpuc/*.h) $(STATIC_LIB)
@@ -194,11 +258,14 @@ CHECK_BACKENDS := $(if $(GPUC_BACKEND),$(GPUC_BACKEND),compute fragment)
 # record of the main thread's dynamic TLS goes stale (llvmpipe's rasterizer threads and Mesa's modules),
 # and its exit-time scan then crashes ("Tracer caught signal 11"), failing a passing test. Without it,
 # dynamic TLS is simply not a root: that could only add leak reports, never hide one.
-check: $(TEST_BIN) $(EXAMPLE_BIN) $(CLI_BIN)
+# The mpi suite runs $(MPI_WORKER) and the MPI examples under mpirun where Open MPI is present
+# (GPUC_MPIRUN empty: it says it was skipped).
+check: $(TEST_BIN) $(EXAMPLE_BIN) $(CLI_BIN) $(if $(HAVE_MPI),$(MPI_EXAMPLE_BIN) $(MPI_WORKER))
 	@set -e; for backend in $(CHECK_BACKENDS); do \
 		echo "==== backend $$backend"; \
 		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:intercept_tls_get_addr=0 UBSAN_OPTIONS=print_stacktrace=1 GPUC_BACKEND=$$backend \
-			GPUC_EXAMPLES_DIR=$(BUILD)/examples GPUC_CLI=$(CLI_BIN) $(TEST_BIN); \
+			GPUC_EXAMPLES_DIR=$(BUILD)/examples GPUC_CLI=$(CLI_BIN) \
+			GPUC_MPIRUN="$(if $(HAVE_MPI),$(MPIRUN) $(MPIRUN_FLAGS))" GPUC_MPI_WORKER=$(MPI_WORKER) $(TEST_BIN); \
 	done
 
 # What install writes besides the header and libraries: gpuc.pc for pkg-config and the CMake package
@@ -233,6 +300,14 @@ install: lib cli
 	$(FILL_IN) scripts/gpuc.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/gpuc.pc
 	$(FILL_IN) scripts/gpucConfig.cmake.in > $(CMAKE_DIR)/gpucConfig.cmake
 	$(FILL_IN) scripts/gpucConfigVersion.cmake.in > $(CMAKE_DIR)/gpucConfigVersion.cmake
+ifeq ($(HAVE_MPI),1)
+	install -m 644 include/gpuc_mpi.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 $(MPI_STATIC_LIB) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(MPI_SHARED_LIB) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf libgpuc_mpi.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libgpuc_mpi.so.$(SOMAJOR)
+	ln -sf libgpuc_mpi.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libgpuc_mpi.so
+	$(FILL_IN) scripts/gpuc-mpi.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/gpuc-mpi.pc
+endif
 	$(if $(RUN_LDCONFIG),ldconfig)
 
 installcheck: lib
@@ -241,6 +316,8 @@ installcheck: lib
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/include/gpuc.h $(DESTDIR)$(PREFIX)/lib/libgpuc.a \
 		$(DESTDIR)$(PREFIX)/lib/libgpuc.so* $(DESTDIR)$(PREFIX)/lib/pkgconfig/gpuc.pc \
+		$(DESTDIR)$(PREFIX)/include/gpuc_mpi.h $(DESTDIR)$(PREFIX)/lib/libgpuc_mpi.a \
+		$(DESTDIR)$(PREFIX)/lib/libgpuc_mpi.so* $(DESTDIR)$(PREFIX)/lib/pkgconfig/gpuc-mpi.pc \
 		$(CMAKE_DIR)/gpucConfig.cmake $(CMAKE_DIR)/gpucConfigVersion.cmake \
 		$(DESTDIR)$(PREFIX)/bin/gpuc $(DESTDIR)$(PREFIX)/share/man/man1/gpuc.1
 	rmdir $(CMAKE_DIR) 2>/dev/null || true
@@ -280,4 +357,4 @@ fuzz: $(FUZZ_BIN) $(FUZZ_GLSL_BIN)
 clean:
 	rm -rf build
 
--include $(LIB_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(MPI_OBJ:.o=.d)

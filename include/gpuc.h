@@ -217,6 +217,12 @@ typedef struct gpuc_options {
 #define GPUC_DEFAULT_UNUSED_PROGRAMS 64
 #define GPUC_NO_UNUSED_PROGRAMS (-1)
 
+/* The hardware GPUs EGL shows on this machine, for choosing one per process (gpuc_mpi_open does): fills
+ * indices[0 .. min(count, max)) with their EGL device indices (give "N" as gpuc_options.device) and
+ * returns how many there are: 0 where there is none (llvmpipe is not counted) or EGL cannot list
+ * devices. indices may be NULL when max is 0. Opens no context. */
+GPUC_API int gpuc_list_devices(int *indices, int max);
+
 /* Opens a headless context. opts may be NULL (all defaults).
  * On success *gpu is a usable context. On failure *gpu is still set (unless memory for the handle
  * itself ran out, then NULL): that handle only answers gpuc_errmsg, which says which step failed

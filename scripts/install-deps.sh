@@ -7,7 +7,8 @@ set -eu
 # Build: compiler, make, pkg-config, EGL/GL headers, libpng (graphical kernels write PNG files). Tests: Check. Run: Mesa's EGL and llvmpipe.
 # make installcheck builds a CMake project against the installed copy: cmake.
 # Regenerating the GL loader (scripts/gen-glad.sh): python3-glad.
-PACKAGES="build-essential pkg-config cmake libegl-dev libgl-dev libpng-dev libegl1 libegl-mesa0 libgl1-mesa-dri check python3-glad"
+# The optional MPI library (libgpuc_mpi), its examples and the mpi suite: Open MPI (mpicc, mpirun).
+PACKAGES="build-essential pkg-config cmake libegl-dev libgl-dev libpng-dev libegl1 libegl-mesa0 libgl1-mesa-dri check python3-glad openmpi-bin libopenmpi-dev"
 
 missing=""
 for p in $PACKAGES; do

@@ -26,7 +26,8 @@
     GPUC_SUITE(program_cache) \
     GPUC_SUITE(hostile) \
     GPUC_SUITE(threads) \
-    GPUC_SUITE(profile)
+    GPUC_SUITE(profile) \
+    GPUC_SUITE(mpi)
 
 #define GPUC_SUITE(name) Suite *suite_##name(void);
 GPUC_TEST_SUITES

@@ -236,6 +236,28 @@ static void explain_no_hardware(EGLDeviceEXT *devices, EGLint count, PFNEGLQUERY
                       "driver with EGL support.");
 }
 
+int egl_device_list_hardware(int *indices, int max)
+{
+    const char *client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
+    PFNEGLQUERYDEVICESEXTPROC query_devices = (PFNEGLQUERYDEVICESEXTPROC)eglGetProcAddress("eglQueryDevicesEXT");
+    PFNEGLQUERYDEVICESTRINGEXTPROC query_string =
+        (PFNEGLQUERYDEVICESTRINGEXTPROC)eglGetProcAddress("eglQueryDeviceStringEXT");
+    EGLDeviceEXT devices[MAX_EGL_DEVICES];
+    EGLint count = 0;
+    if (!client || !strstr(client, "EGL_EXT_device_enumeration") || !query_devices ||
+        !query_devices(MAX_EGL_DEVICES, devices, &count))
+        return 0;
+    int hardware = 0;
+    for (int i = 0; i < count; i++) {
+        if (device_is_software(query_string, devices[i]))
+            continue;
+        if (indices && hardware < max)
+            indices[hardware] = i;
+        hardware++;
+    }
+    return hardware;
+}
+
 bool egl_device_open(egl_choice choice, bool debug, egl_device *dev, char *err, size_t errlen)
 {
     memset(dev, 0, sizeof *dev);

@@ -27,6 +27,9 @@ bool egl_choice_parse(const char *text, egl_choice *out);
 
 /* Opens a display for `choice`, creates a 4.3 core context on it, makes it current and loads GL.
  * On failure writes what was tried and what to install into err and returns false. */
+/* The EGL indices of the hardware devices (at most max written), and how many there are. */
+int egl_device_list_hardware(int *indices, int max);
+
 bool egl_device_open(egl_choice choice, bool debug, egl_device *dev, char *err, size_t errlen);
 
 /* Makes dev's context current on this thread if it is not already. */
