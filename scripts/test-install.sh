@@ -149,6 +149,57 @@ want refused 0.1
 tr '\n' ' ' <"$scratch/want.log" | tr -s ' ' | grep -q "names files that are missing: $PREFIX/lib/libgpuc.a " ||
     { cat "$scratch/want.log" >&2; fail "a half-removed install is not reported by name"; }
 
+# The MPI library, where Open MPI is present: installed with its own pkg-config file, and the README's
+# block builds an MPI program against it that runs on two ranks (a distributed inclusive scan of
+# 0 1 3 5, whose prefix sums rank 0 prints as the other programs do).
+if command -v mpicc >/dev/null 2>&1; then
+    for f in include/gpuc_mpi.h lib/libgpuc_mpi.a "lib/libgpuc_mpi.so.$version" lib/pkgconfig/gpuc-mpi.pc; do
+        [ -f "$PREFIX/$f" ] || fail "make install did not write PREFIX/$f"
+    done
+    cat >"$scratch/app/app_mpi.c" <<'C'
+#include <gpuc_mpi.h>
+#include <stdio.h>
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    const float all[4] = {0, 1, 3, 5};
+    int lo = 4 * rank / size, hi = 4 * (rank + 1) / size;
+    gpuc *gpu;
+    gpuc_array *prefix = NULL;
+    float mine[4] = {0}, sums[4] = {0};
+    int counts[64], displs[64];
+    if (size > 64 || gpuc_mpi_open(MPI_COMM_WORLD, NULL, &gpu) != GPUC_OK ||
+        gpuc_mpi_scan(gpu, MPI_COMM_WORLD, gpuc_arg_host_f32(all + lo, (gpuc_dims){(uint32_t)(hi - lo)}),
+                      &(gpuc_scan_desc){.inclusive = true}, &prefix) != GPUC_OK ||
+        (prefix && gpuc_array_read_f32(prefix, mine, (size_t)(hi - lo)) != GPUC_OK)) {
+        fprintf(stderr, "rank %d: %s\n", rank, gpuc_mpi_errmsg());
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    for (int r = 0; r < size; r++) {
+        counts[r] = 4 * (r + 1) / size - 4 * r / size;
+        displs[r] = 4 * r / size;
+    }
+    MPI_Gatherv(mine, hi - lo, MPI_FLOAT, sums, counts, displs, MPI_FLOAT, 0, MPI_COMM_WORLD);
+    if (rank == 0)
+        printf("gpuc %s: %g %g %g %g\n", gpuc_version_string(), sums[0], sums[1], sums[2], sums[3]);
+    gpuc_array_free(prefix);
+    gpuc_close(gpu);
+    MPI_Finalize();
+    return 0;
+}
+C
+    if [ "$(id -u)" -eq 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
+    [ "$(PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig" pkg-config --modversion gpuc-mpi)" = "$version" ] ||
+        fail "pkg-config --modversion gpuc-mpi is not $version"
+    export OMPI_MCA_rmaps_base_oversubscribe=1 # a machine with one core still runs the two ranks
+    run_block mpi 1
+    ldd "$scratch/app/app-mpi" | grep -q "=> $PREFIX/lib/libgpuc_mpi.so.0 " ||
+        { ldd "$scratch/app/app-mpi" >&2; fail "app-mpi does not load $PREFIX/lib/libgpuc_mpi.so.0"; }
+fi
+
 make -s uninstall PREFIX="$PREFIX" >/dev/null
 left=$(cd "$PREFIX" && find . -type f)
 [ -z "$left" ] || fail "make uninstall left: $left"
