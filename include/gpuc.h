@@ -60,6 +60,9 @@
  * per context (gpuc_errmsg) and names the kernel, the argument and the limit involved. A failed call
  * changes nothing it was given: outputs are set only on success.
  *
+ * ACROSS MPI RANKS. gpuc_mpi.h (the optional libgpuc_mpi, pkg-config gpuc-mpi) runs top-k, sort,
+ * compaction and scan over data spread across MPI ranks, each rank on its own context.
+ *
  * DESCRIPTOR STRUCTS. Zero means "the default" everywhere, so initialise only what you need:
  * `(gpuc_dims){n}`, `{"chunk", 256}`. Under -Wextra that style needs -Wno-missing-field-initializers.
  *
