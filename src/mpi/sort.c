@@ -16,8 +16,10 @@ typedef struct sort_job {
     bool pairs;
     uint64_t *sizes;           /* keys on each rank */
     uint64_t offset, total;    /* this rank's first global index; keys on all ranks */
-    sort_sample *samples;      /* every rank's p - 1 samples */
+    sort_sample *samples;      /* every rank's p samples, then the ordered ones */
+    uint64_t *below, *place;   /* per sample: this run's keys before it; all runs' keys before it */
     sort_sample *splitters;    /* p - 1 */
+    uint64_t *bounds;          /* p + 1: where each rank's slice starts in the global order */
     int *send_counts, *send_displs, *recv_counts, *recv_displs;
     uint32_t *run_keys, *run_values; /* this rank's part, sorted (the raw 32-bit words) */
     size_t received;
@@ -29,7 +31,10 @@ static void job_free(sort_job *job)
 {
     free(job->sizes);
     free(job->samples);
+    free(job->below);
+    free(job->place);
     free(job->splitters);
+    free(job->bounds);
     free(job->send_counts);
     free(job->send_displs);
     free(job->recv_counts);
@@ -66,14 +71,17 @@ static void job_check(sort_job *job, gpuc_arg keys, const gpuc_arg *values, cons
 
     size_t p = (size_t)c->size;
     job->sizes = malloc(p * sizeof *job->sizes);
-    job->samples = malloc(p * p * sizeof *job->samples); /* p * (p - 1), at least one */
+    job->samples = malloc(p * p * sizeof *job->samples);
+    job->below = malloc(p * p * sizeof *job->below);
+    job->place = malloc(p * p * sizeof *job->place);
     job->splitters = malloc(p * sizeof *job->splitters);
+    job->bounds = malloc((p + 1) * sizeof *job->bounds);
     job->send_counts = malloc(p * sizeof(int));
     job->send_displs = malloc(p * sizeof(int));
     job->recv_counts = malloc(p * sizeof(int));
     job->recv_displs = malloc(p * sizeof(int));
-    if (!job->sizes || !job->samples || !job->splitters || !job->send_counts || !job->send_displs ||
-        !job->recv_counts || !job->recv_displs)
+    if (!job->sizes || !job->samples || !job->below || !job->place || !job->splitters || !job->bounds ||
+        !job->send_counts || !job->send_displs || !job->recv_counts || !job->recv_displs)
         mpi_call_fail(c, GPUC_ERROR_OUT_OF_MEMORY, "no host memory for the tables of %d ranks", c->size);
 }
 
@@ -148,29 +156,41 @@ static void job_sort_locally(sort_job *job, bool want_keys)
     gpuc_array_free(v);
 }
 
-/* Samples, splitters, and how many keys go from every rank to every rank (collective). */
+/* Samples, splitters, and how many keys go from every rank to every rank (collective). The samples'
+ * exact places in the global order are counted (one MPI_Allreduce), so the splitters are the samples
+ * nearest to the ideal cuts and every rank knows every slice's size before anything moves. */
 static void job_split(sort_job *job)
 {
     mpi_call *c = &job->c;
     int p = c->size;
-    sort_sample mine[p > 1 ? p - 1 : 1];
+    sort_sample mine[p];
     sort_pick_samples(job->order, job->run_keys, job->keys.n, job->offset, p, mine);
-    int words = 3 * (p - 1); /* sort_sample is three uint64 words */
+    int words = 2 * p; /* sort_sample is two uint64 words */
     MPI_TIMED(c, MPI_Allgather(mine, words, MPI_UINT64_T, job->samples, words, MPI_UINT64_T, c->comm));
-    sort_choose_splitters(job->samples, job->total, p, job->splitters);
+    size_t count = sort_order_samples(job->samples, (size_t)p * (size_t)p);
+    for (size_t s = 0; s < count; s++)
+        job->below[s] = sort_count_below(job->order, job->run_keys, job->keys.n, job->offset, job->samples[s]);
+    MPI_TIMED(c, MPI_Allreduce(job->below, job->place, (int)count, MPI_UINT64_T, MPI_SUM, c->comm));
+    sort_choose_splitters(job->samples, job->place, count, job->total, p, job->splitters, job->bounds);
     sort_cut(job->order, job->run_keys, job->keys.n, job->offset, job->splitters, p, job->send_counts);
     MPI_TIMED(c, MPI_Alltoall(job->send_counts, 1, MPI_INT, job->recv_counts, 1, MPI_INT, c->comm));
-    uint64_t sent = 0, received = 0;
+
+    uint64_t slice = job->bounds[c->rank + 1] - job->bounds[c->rank], sent = 0, received = 0;
+    if (slice > INT_MAX) { /* checked before the displacements below could overflow */
+        mpi_call_fail(c, GPUC_ERROR_LIMIT,
+                      "this rank's slice would hold %llu keys; MPI counts (and gpuc arrays) hold at most 2^31 - 1",
+                      (unsigned long long)slice);
+        return;
+    }
     for (int r = 0; r < p; r++) {
         job->send_displs[r] = (int)sent;
-        job->recv_displs[r] = received <= INT_MAX ? (int)received : 0;
+        job->recv_displs[r] = (int)received;
         sent += (uint64_t)job->send_counts[r];
         received += (uint64_t)job->recv_counts[r];
     }
-    if (received > INT_MAX) {
-        mpi_call_fail(c, GPUC_ERROR_LIMIT,
-                      "this rank's slice would hold %llu keys; MPI counts (and gpuc arrays) hold at most 2^31 - 1",
-                      (unsigned long long)received);
+    if (received != slice) {
+        mpi_call_fail(c, GPUC_ERROR_INVALID_ARGUMENT, "gpuc bug: %llu keys arrive for a slice of %llu",
+                      (unsigned long long)received, (unsigned long long)slice);
         return;
     }
     job->received = (size_t)received;
@@ -247,10 +267,7 @@ static gpuc_status sample_sort(const char *name, gpuc *gpu, MPI_Comm comm, gpuc_
         job_exchange(&job, want_keys);
         if (mpi_call_agree(&job.c) != GPUC_OK)
             goto done;
-        uint64_t count = job.received;
-        MPI_TIMED(&job.c, MPI_Exscan(&count, &offset, 1, MPI_UINT64_T, MPI_SUM, comm));
-        if (job.c.rank == 0) /* MPI_Exscan leaves rank 0's result undefined */
-            offset = 0;
+        offset = job.bounds[job.c.rank];
     }
     if (sorted_keys)
         *sorted_keys = job.out_keys;

@@ -6,13 +6,13 @@
 
 void sort_pick_samples(sort_order o, const uint32_t *run, size_t n, uint64_t offset, int p, sort_sample *out)
 {
-    for (int i = 0; i < p - 1; i++) {
+    for (int i = 0; i < p; i++) {
         if (n == 0) {
-            out[i] = (sort_sample){SORT_NO_SAMPLE, SORT_NO_SAMPLE, 0};
+            out[i] = (sort_sample){SORT_NO_SAMPLE, SORT_NO_SAMPLE};
             continue;
         }
-        size_t at = (size_t)((uint64_t)(i + 1) * n / (uint64_t)p);
-        out[i] = (sort_sample){sort_order_key(o, run[at]), offset + at, n};
+        size_t at = (size_t)((uint64_t)i * n / (uint64_t)p);
+        out[i] = (sort_sample){sort_order_key(o, run[at]), offset + at};
     }
 }
 
@@ -24,26 +24,14 @@ static int compare_samples(const void *pa, const void *pb)
     return (a->index > b->index) - (a->index < b->index);
 }
 
-void sort_choose_splitters(sort_sample *all, uint64_t total, int p, sort_sample *splitters)
+size_t sort_order_samples(sort_sample *samples, size_t count)
 {
-    /* The weights are kept whole: a sample weighs its run's size (p times the elements it stands for),
-     * the samples weigh (p - 1) * total in all, and splitter j is due at (j + 1) * total, so the last
-     * one is reached at the last sample. (p - 1) * total stays far below 2^64: total <= p * 2^30 keys
-     * (gpuc_sort sorts at most 2^30 per rank). */
-    size_t count = 0;
-    for (size_t i = 0; i < (size_t)(p - 1) * (size_t)p; i++)
-        if (all[i].key != SORT_NO_SAMPLE)
-            all[count++] = all[i];
-    qsort(all, count, sizeof *all, compare_samples);
-    uint64_t sum = 0;
-    int j = 0;
-    for (size_t i = 0; i < count && j < p - 1; i++) {
-        sum += all[i].weight;
-        while (j < p - 1 && sum >= (uint64_t)(j + 1) * total)
-            splitters[j++] = all[i];
-    }
-    while (j < p - 1 && count > 0) /* unreachable while the weights add up; keeps every splitter defined */
-        splitters[j++] = all[count - 1];
+    size_t valid = 0;
+    for (size_t i = 0; i < count; i++)
+        if (samples[i].key != SORT_NO_SAMPLE)
+            samples[valid++] = samples[i];
+    qsort(samples, valid, sizeof *samples, compare_samples);
+    return valid;
 }
 
 /* The first position in run[lo, hi) whose order key is >= key (upper: > key). */
@@ -60,20 +48,46 @@ static size_t bound(sort_order o, const uint32_t *run, size_t lo, size_t hi, uin
     return lo;
 }
 
+/* count_below over run[from, n): positions before `from` are known to come before s. */
+static size_t below_from(sort_order o, const uint32_t *run, size_t from, size_t n, uint64_t offset, sort_sample s)
+{
+    /* Equal keys sit at [first, last) with indices offset + first, ...: those below s.index come
+     * before s. */
+    size_t first = bound(o, run, from, n, s.key, false);
+    size_t last = bound(o, run, first, n, s.key, true);
+    return s.index <= offset + first ? first : s.index >= offset + last ? last : (size_t)(s.index - offset);
+}
+
+uint64_t sort_count_below(sort_order o, const uint32_t *run, size_t n, uint64_t offset, sort_sample s)
+{
+    return below_from(o, run, 0, n, offset, s);
+}
+
+void sort_choose_splitters(const sort_sample *samples, const uint64_t *place, size_t count, uint64_t total, int p,
+                           sort_sample *splitters, uint64_t *bounds)
+{
+    bounds[0] = 0;
+    bounds[p] = total;
+    size_t s = 0;
+    for (int j = 0; j < p - 1; j++) {
+        uint64_t target = (uint64_t)(j + 1) * total / (uint64_t)p; /* total <= p * 2^30: no overflow */
+        /* places only grow along the samples, and so do the targets: move on while the next sample is
+         * strictly nearer */
+        while (s + 1 < count && place[s + 1] <= target)
+            s++;
+        if (s + 1 < count && place[s] < target && place[s + 1] - target < target - place[s])
+            s++;
+        splitters[j] = samples[s];
+        bounds[j + 1] = place[s];
+    }
+}
+
 void sort_cut(sort_order o, const uint32_t *run, size_t n, uint64_t offset, const sort_sample *splitters, int p,
               int *counts)
 {
     size_t previous = 0;
     for (int j = 0; j < p; j++) {
-        size_t cut = n;
-        if (j < p - 1) {
-            /* Below splitter j: a smaller key, or its key at a lower index. Equal keys sit at
-             * [first, last) with indices offset + first ...; those below splitters[j].index go. */
-            size_t first = bound(o, run, previous, n, splitters[j].key, false);
-            size_t last = bound(o, run, first, n, splitters[j].key, true);
-            uint64_t index = splitters[j].index;
-            cut = index <= offset + first ? first : index >= offset + last ? last : (size_t)(index - offset);
-        }
+        size_t cut = j < p - 1 ? below_from(o, run, previous, n, offset, splitters[j]) : n;
         counts[j] = (int)(cut - previous);
         previous = cut;
     }

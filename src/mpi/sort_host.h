@@ -42,27 +42,33 @@ static inline uint32_t sort_order_key(sort_order o, uint32_t word)
     return (uint32_t)key ^ 0x80000000u;
 }
 
-/* A sample or a splitter: an element's order key, its index (see above) and the size of the run it
- * was taken from (its weight); key SORT_NO_SAMPLE marks the samples an empty rank does not have.
- * Sent as three uint64 words. */
+/* A sample or a splitter: an element's order key and its index (see above); key SORT_NO_SAMPLE marks
+ * the samples an empty rank does not have. Sent as two uint64 words. */
 typedef struct sort_sample {
     uint64_t key;
     uint64_t index;
-    uint64_t weight;
 } sort_sample;
 #define SORT_NO_SAMPLE UINT64_MAX
 
-/* The p - 1 evenly spaced samples of a sorted run of n keys starting at global index `offset`: the
- * elements at positions floor((i + 1) * n / p), i < p - 1. An empty run gives p - 1 SORT_NO_SAMPLEs. */
+/* The p evenly spaced samples of a sorted run of n keys starting at global index `offset`: the
+ * elements at positions floor(i * n / p), i < p (the run's first element among them, so that where
+ * runs do not interleave, as for sorted input or equal keys, the runs' own boundaries are
+ * candidates). An empty run gives p SORT_NO_SAMPLEs. */
 void sort_pick_samples(sort_order o, const uint32_t *run, size_t n, uint64_t offset, int p, sort_sample *out);
 
-/* Picks p - 1 splitters from every rank's samples (`all`: p * (p - 1) of them, reordered here), each
- * weighed by the size of the run it came from: a sample of a run of m keys stands for about m / p
- * of them, and splitter j is the first sample (in order) at which the weights summed reach
- * (j + 1) * total / p (`total`: the keys of all runs). So a rank's samples count as much as its share
- * of the data, and a rank holding little does not pull the splitters its way. The same inputs give
- * the same splitters on every rank. */
-void sort_choose_splitters(sort_sample *all, uint64_t total, int p, sort_sample *splitters);
+/* Drops the missing samples among `count` and sorts the rest by (key, index); returns how many remain. */
+size_t sort_order_samples(sort_sample *samples, size_t count);
+
+/* How many elements of a sorted run (n keys from global index `offset`) come before `s`: those with a
+ * smaller key, or its key at a lower index. Summed over the ranks: s's exact place in the global order. */
+uint64_t sort_count_below(sort_order o, const uint32_t *run, size_t n, uint64_t offset, sort_sample s);
+
+/* Picks p - 1 splitters among `count` ordered samples whose exact global places are `place` (sums of
+ * sort_count_below): splitter j is the sample placed nearest to (j + 1) * total / p (the lower on a
+ * tie). bounds (p + 1 entries) gets where each slice starts: bounds[0] = 0, bounds[j + 1] = splitter
+ * j's place, bounds[p] = total. count must be > 0. The same inputs give the same splitters everywhere. */
+void sort_choose_splitters(const sort_sample *samples, const uint64_t *place, size_t count, uint64_t total, int p,
+                           sort_sample *splitters, uint64_t *bounds);
 
 /* Cuts a sorted run (n keys from global index `offset`) at the p - 1 splitters: counts[j] gets the
  * number of its elements at or above splitter j - 1 and below splitter j (the first below splitter 0,
