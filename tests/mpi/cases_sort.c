@@ -238,6 +238,18 @@ static void failures(void)
     fails_everywhere("more keys on a rank than MPI counts hold", c, GPUC_ERROR_LIMIT, last_says, "2^31 - 1");
 
     c = fine;
+    if (is_last) /* passes the call's own checks; gpuc_sort refuses it on the device step, unread */
+        c.keys = gpuc_arg_host_f32(f, (gpuc_dims){(1u << 30) + 1});
+    fails_everywhere("one rank's local sort fails", c, GPUC_ERROR_LIMIT, last_says, "sorting this rank's part");
+
+    c = fine;
+    c.pairs = true;
+    if (wrank == 0)
+        c.values = gpuc_arg_host_i32(i4, (gpuc_dims){(1u << 30) + 1});
+    c.keys = wrank == 0 ? gpuc_arg_host_f32(f, (gpuc_dims){(1u << 30) + 1}) : fkeys;
+    fails_everywhere("rank 0's local pairs sort fails", c, GPUC_ERROR_LIMIT, "rank 0: ", "2^30");
+
+    c = fine;
     if (is_last)
         c.gpu = NULL;
     fails_everywhere("one rank has no context", c, GPUC_ERROR_INVALID_ARGUMENT, last_says, "context is NULL");
