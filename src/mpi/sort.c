@@ -70,6 +70,11 @@ static void job_check(sort_job *job, gpuc_arg keys, const gpuc_arg *values, cons
         mpi_call_param(c, "value type (0 float, 1 int)", job->values.type == GPUC_INT);
 
     size_t p = (size_t)c->size;
+    if (p * p > INT_MAX / 2) { /* the samples' counts below are ints; every rank finds it alike */
+        mpi_call_fail(c, GPUC_ERROR_LIMIT, "%zu ranks: the P^2 samples would overflow MPI's int counts (at most "
+                      "32767 ranks)", p);
+        return;
+    }
     job->sizes = malloc(p * sizeof *job->sizes);
     job->samples = malloc(p * p * sizeof *job->samples);
     job->below = malloc(p * p * sizeof *job->below);
@@ -163,10 +168,9 @@ static void job_split(sort_job *job)
 {
     mpi_call *c = &job->c;
     int p = c->size;
-    sort_sample mine[p];
-    sort_pick_samples(job->order, job->run_keys, job->keys.n, job->offset, p, mine);
+    sort_pick_samples(job->order, job->run_keys, job->keys.n, job->offset, p, job->samples + (size_t)c->rank * p);
     int words = 2 * p; /* sort_sample is two uint64 words */
-    MPI_TIMED(c, MPI_Allgather(mine, words, MPI_UINT64_T, job->samples, words, MPI_UINT64_T, c->comm));
+    MPI_TIMED(c, MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, job->samples, words, MPI_UINT64_T, c->comm));
     size_t count = sort_order_samples(job->samples, (size_t)p * (size_t)p);
     for (size_t s = 0; s < count; s++)
         job->below[s] = sort_count_below(job->order, job->run_keys, job->keys.n, job->offset, job->samples[s]);
