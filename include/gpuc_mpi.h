@@ -147,7 +147,8 @@ GPUC_API gpuc_status gpuc_mpi_topk(gpuc *gpu, MPI_Comm comm, gpuc_arg local, con
  * (GPUC_ERROR_INVALID_ARGUMENT naming the field); a rank's bad input or NULL sorted / part (the
  * message names the rank); no keys on any rank (GPUC_ERROR_INVALID_ARGUMENT: gpuc_sort refuses
  * n = 0 too; a rank on its own may hold none); a part or slice of more than 2^31 - 1 keys, more
- * than MPI's int counts hold (GPUC_ERROR_LIMIT), and gpuc_sort's own limits on each part (2^30). */
+ * than MPI's int counts hold (GPUC_ERROR_LIMIT), more than 32767 ranks (the P^2 samples' counts are
+ * MPI ints too: GPUC_ERROR_LIMIT), and gpuc_sort's own limits on each part (2^30). */
 GPUC_API gpuc_status gpuc_mpi_sort(gpuc *gpu, MPI_Comm comm, gpuc_arg keys, const gpuc_sort_desc *desc,
                                    gpuc_array **sorted, gpuc_mpi_part *part);
 

@@ -109,6 +109,8 @@ static void sorts_right(void)
          .balance = 1.5},
         {"all keys on the last rank", 500, GPUC_FLOAT, key_unit, .on_device = true, .layout = SORT_LAST,
          .balance = 1.5},
+        {"many keys: 2^17 + 3 random floats, slices within 10% of n / P", 131075, GPUC_FLOAT, key_signed,
+         .on_device = true, .balance = 1.1},
         {"fewer keys than ranks", few, GPUC_FLOAT, key_signed},
         {"one key", 1, GPUC_INT, key_wide_ints},
         {"one key, descending, on a device", 1, GPUC_FLOAT, key_special, .descending = true, .on_device = true},
