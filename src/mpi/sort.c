@@ -168,15 +168,15 @@ static void job_split(sort_job *job)
 {
     mpi_call *c = &job->c;
     int p = c->size;
-    sort_pick_samples(job->order, job->run_keys, job->keys.n, job->offset, p, job->samples + (size_t)c->rank * p);
+    mpi_sort_pick_samples(job->order, job->run_keys, job->keys.n, job->offset, p, job->samples + (size_t)c->rank * p);
     int words = 2 * p; /* sort_sample is two uint64 words */
     MPI_TIMED(c, MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, job->samples, words, MPI_UINT64_T, c->comm));
-    size_t count = sort_order_samples(job->samples, (size_t)p * (size_t)p);
+    size_t count = mpi_sort_order_samples(job->samples, (size_t)p * (size_t)p);
     for (size_t s = 0; s < count; s++)
-        job->below[s] = sort_count_below(job->order, job->run_keys, job->keys.n, job->offset, job->samples[s]);
+        job->below[s] = mpi_sort_count_below(job->order, job->run_keys, job->keys.n, job->offset, job->samples[s]);
     MPI_TIMED(c, MPI_Allreduce(job->below, job->place, (int)count, MPI_UINT64_T, MPI_SUM, c->comm));
-    sort_choose_splitters(job->samples, job->place, count, job->total, p, job->splitters, job->bounds);
-    sort_cut(job->order, job->run_keys, job->keys.n, job->offset, job->splitters, p, job->send_counts);
+    mpi_sort_choose_splitters(job->samples, job->place, count, job->total, p, job->splitters, job->bounds);
+    mpi_sort_cut(job->order, job->run_keys, job->keys.n, job->offset, job->splitters, p, job->send_counts);
     MPI_TIMED(c, MPI_Alltoall(job->send_counts, 1, MPI_INT, job->recv_counts, 1, MPI_INT, c->comm));
 
     uint64_t slice = job->bounds[c->rank + 1] - job->bounds[c->rank], sent = 0, received = 0;
@@ -215,7 +215,7 @@ static void job_exchange(sort_job *job, bool want_keys)
     if (job->pairs)
         MPI_TIMED(c, MPI_Alltoallv(job->run_values, job->send_counts, job->send_displs, MPI_UINT32_T,
                                    job->slice_values, job->recv_counts, job->recv_displs, MPI_UINT32_T, c->comm));
-    if (!sort_merge_runs(job->order, &job->slice_keys, job->pairs ? &job->slice_values : NULL, job->received,
+    if (!mpi_sort_merge_runs(job->order, &job->slice_keys, job->pairs ? &job->slice_values : NULL, job->received,
                          job->recv_counts, c->size)) {
         mpi_call_fail(c, GPUC_ERROR_OUT_OF_MEMORY, "no host memory to merge a slice of %zu keys", job->received);
         return;

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void sort_pick_samples(sort_order o, const uint32_t *run, size_t n, uint64_t offset, int p, sort_sample *out)
+void mpi_sort_pick_samples(sort_order o, const uint32_t *run, size_t n, uint64_t offset, int p, sort_sample *out)
 {
     for (int i = 0; i < p; i++) {
         if (n == 0) {
@@ -24,7 +24,7 @@ static int compare_samples(const void *pa, const void *pb)
     return (a->index > b->index) - (a->index < b->index);
 }
 
-size_t sort_order_samples(sort_sample *samples, size_t count)
+size_t mpi_sort_order_samples(sort_sample *samples, size_t count)
 {
     size_t valid = 0;
     for (size_t i = 0; i < count; i++)
@@ -58,12 +58,12 @@ static size_t below_from(sort_order o, const uint32_t *run, size_t from, size_t 
     return s.index <= offset + first ? first : s.index >= offset + last ? last : (size_t)(s.index - offset);
 }
 
-uint64_t sort_count_below(sort_order o, const uint32_t *run, size_t n, uint64_t offset, sort_sample s)
+uint64_t mpi_sort_count_below(sort_order o, const uint32_t *run, size_t n, uint64_t offset, sort_sample s)
 {
     return below_from(o, run, 0, n, offset, s);
 }
 
-void sort_choose_splitters(const sort_sample *samples, const uint64_t *place, size_t count, uint64_t total, int p,
+void mpi_sort_choose_splitters(const sort_sample *samples, const uint64_t *place, size_t count, uint64_t total, int p,
                            sort_sample *splitters, uint64_t *bounds)
 {
     bounds[0] = 0;
@@ -82,7 +82,7 @@ void sort_choose_splitters(const sort_sample *samples, const uint64_t *place, si
     }
 }
 
-void sort_cut(sort_order o, const uint32_t *run, size_t n, uint64_t offset, const sort_sample *splitters, int p,
+void mpi_sort_cut(sort_order o, const uint32_t *run, size_t n, uint64_t offset, const sort_sample *splitters, int p,
               int *counts)
 {
     size_t previous = 0;
@@ -122,7 +122,7 @@ static void merge_two(sort_order o, const uint32_t *ka, const uint32_t *va, size
     }
 }
 
-bool sort_merge_runs(sort_order o, uint32_t **keys, uint32_t **values, size_t n, const int *counts, int p)
+bool mpi_sort_merge_runs(sort_order o, uint32_t **keys, uint32_t **values, size_t n, const int *counts, int p)
 {
     /* Runs merge pairwise, neighbour with neighbour, so a tie always meets the lower rank's run on its
      * left: O(n log p) moves, one scratch buffer each for keys and values. */

@@ -54,32 +54,32 @@ typedef struct sort_sample {
  * elements at positions floor(i * n / p), i < p (the run's first element among them, so that where
  * runs do not interleave, as for sorted input or equal keys, the runs' own boundaries are
  * candidates). An empty run gives p SORT_NO_SAMPLEs. */
-void sort_pick_samples(sort_order o, const uint32_t *run, size_t n, uint64_t offset, int p, sort_sample *out);
+void mpi_sort_pick_samples(sort_order o, const uint32_t *run, size_t n, uint64_t offset, int p, sort_sample *out);
 
 /* Drops the missing samples among `count` and sorts the rest by (key, index); returns how many remain. */
-size_t sort_order_samples(sort_sample *samples, size_t count);
+size_t mpi_sort_order_samples(sort_sample *samples, size_t count);
 
 /* How many elements of a sorted run (n keys from global index `offset`) come before `s`: those with a
  * smaller key, or its key at a lower index. Summed over the ranks: s's exact place in the global order. */
-uint64_t sort_count_below(sort_order o, const uint32_t *run, size_t n, uint64_t offset, sort_sample s);
+uint64_t mpi_sort_count_below(sort_order o, const uint32_t *run, size_t n, uint64_t offset, sort_sample s);
 
 /* Picks p - 1 splitters among `count` ordered samples whose exact global places are `place` (sums of
- * sort_count_below): splitter j is the sample placed nearest to (j + 1) * total / p (the lower on a
+ * mpi_sort_count_below): splitter j is the sample placed nearest to (j + 1) * total / p (the lower on a
  * tie). bounds (p + 1 entries) gets where each slice starts: bounds[0] = 0, bounds[j + 1] = splitter
  * j's place, bounds[p] = total. count must be > 0. The same inputs give the same splitters everywhere. */
-void sort_choose_splitters(const sort_sample *samples, const uint64_t *place, size_t count, uint64_t total, int p,
+void mpi_sort_choose_splitters(const sort_sample *samples, const uint64_t *place, size_t count, uint64_t total, int p,
                            sort_sample *splitters, uint64_t *bounds);
 
 /* Cuts a sorted run (n keys from global index `offset`) at the p - 1 splitters: counts[j] gets the
  * number of its elements at or above splitter j - 1 and below splitter j (the first below splitter 0,
  * the last at or above splitter p - 2). */
-void sort_cut(sort_order o, const uint32_t *run, size_t n, uint64_t offset, const sort_sample *splitters, int p,
+void mpi_sort_cut(sort_order o, const uint32_t *run, size_t n, uint64_t offset, const sort_sample *splitters, int p,
               int *counts);
 
 /* Merges p sorted runs held one after another in *keys (counts[r] keys from rank r, n in all), ties to
  * the lower rank's run, the values (may be NULL) following their keys. The result may come back in
  * new buffers (the old ones are freed then). False when memory runs out (the buffers stay as they
  * were). */
-bool sort_merge_runs(sort_order o, uint32_t **keys, uint32_t **values, size_t n, const int *counts, int p);
+bool mpi_sort_merge_runs(sort_order o, uint32_t **keys, uint32_t **values, size_t n, const int *counts, int p);
 
 #endif

@@ -226,10 +226,12 @@ static void check_slices(const sort_case *sc, const uint32_t *keys, const uint32
     MPI_Gather(&mine, 1, MPI_INT, counts, 1, MPI_INT, 0, wcomm);
     for (int r = 1; r < wsize; r++)
         displs[r] = displs[r - 1] + counts[r - 1];
-    uint32_t *gk = wrank == 0 ? calloc(sc->n + 1, sizeof *gk) : NULL, *gv = wrank == 0 ? calloc(sc->n + 1, sizeof *gv) : NULL;
-    bool fits = sum == sc->n; /* else the gather would overrun */
-    MPI_Bcast(&fits, 1, MPI_C_BOOL, 0, wcomm);
-    if (fits) {
+    uint32_t *gk = NULL, *gv = NULL;
+    if (wrank == 0) {
+        gk = calloc(sc->n + 1, sizeof *gk);
+        gv = calloc(sc->n + 1, sizeof *gv);
+    }
+    if (sum == sc->n) { /* the same on every rank; else the gather would overrun */
         MPI_Gatherv(mk, mine, MPI_UINT32_T, gk, counts, displs, MPI_UINT32_T, 0, wcomm);
         MPI_Gatherv(mv, mine, MPI_UINT32_T, gv, counts, displs, MPI_UINT32_T, 0, wcomm);
         if (wrank == 0)
