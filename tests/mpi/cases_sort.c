@@ -266,6 +266,13 @@ static void failures(void)
     WCHECK_OK(gpuc_mpi_sort(wgpu, wcomm, fkeys, NULL, &sk, &part));
     WCHECK(part.total == 4 * (uint64_t)wsize, "part.total %llu after the failures", (unsigned long long)part.total);
     gpuc_array_free(sk);
+
+    worker_case("the time is split into device work and communication");
+    gpuc_mpi_timing t;
+    gpuc_mpi_last_timing(&t);
+    WCHECK(t.device_s > 0 && t.total_s >= t.device_s + t.comm_s - 1e-6, "device %g s, comm %g s, total %g s",
+           t.device_s, t.comm_s, t.total_s);
+    WCHECK(wsize == 1 ? t.comm_s >= 0 : t.comm_s > 0, "no communication time on %d ranks", wsize);
 }
 
 void cases_sort(void)
