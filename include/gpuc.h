@@ -322,6 +322,29 @@ GPUC_API gpuc_status gpuc_array_write_i32(gpuc_array *a, const int32_t *data, si
 GPUC_API gpuc_status gpuc_array_read_f32(const gpuc_array *a, float *data, size_t count);
 GPUC_API gpuc_status gpuc_array_read_i32(const gpuc_array *a, int32_t *data, size_t count);
 
+/* GPU.js's texture.clone(): *out becomes a new array of a's type, shape and contents, copied on the
+ * device (no host round trip; a host copy a already read back comes along). The caller frees it.
+ * GPUC_ERROR_INVALID_ARGUMENT for NULL arguments; GPUC_ERROR_LIMIT for an array a loop-budget cut
+ * left unusable (see gpuc_run_to). */
+GPUC_API gpuc_status gpuc_array_clone(const gpuc_array *a, gpuc_array **out);
+
+/* GPU.js's texture.clear(): sets every value of a to 0 (+0.0 for floats) on the device. An array a
+ * loop-budget cut left unusable is usable again afterwards. GPUC_ERROR_INVALID_ARGUMENT for NULL. */
+GPUC_API gpuc_status gpuc_array_clear(gpuc_array *a);
+
+/* A PNG file as GPU.js passes a picture (an HTMLImage, ImageData or canvas argument) to a kernel: *out
+ * becomes a new vec4 2D array of width x height cells in which cell [y][x] is the pixel of the file's
+ * scanline height - 1 - y (GPU.js puts y = 0 at the bottom of a picture, as gpuc_array_write_png and
+ * graphical kernels do), its channels r, g, b, a each divided by 255 (the float32 nearest v / 255).
+ * Read it in a kernel as `vec4 image[][]` (`image[thread.y][thread.x]`); in a JavaScript kernel give
+ * the parameter GPU.js's type, "HTMLImage" (or "ImageData", "HTMLCanvas", "vec4[][]"). Every PNG kind
+ * is read as 8-bit RGBA: gray and palette pictures expanded to RGB, 16-bit channels cut to their high
+ * byte, transparency chunks turned into alpha, alpha 1 where the file has none; values are taken as
+ * stored (no gamma or colour profile is applied). Fails with GPUC_ERROR_INVALID_ARGUMENT naming the file
+ * when it cannot be opened, is not a PNG or is corrupt (libpng's message), GPUC_ERROR_LIMIT when it has
+ * more pixels than one array may hold. */
+GPUC_API gpuc_status gpuc_array_from_png(gpuc *gpu, const char *path, gpuc_array **out);
+
 /* Shape queries; a NULL array gives zeros / GPUC_TYPE_NONE. */
 GPUC_API gpuc_dims gpuc_array_dims(const gpuc_array *a); /* as given: absent dimensions stay 0 */
 GPUC_API gpuc_type gpuc_array_type(const gpuc_array *a);

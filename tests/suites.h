@@ -28,6 +28,8 @@
     GPUC_SUITE(threads) \
     GPUC_SUITE(profile) \
     GPUC_SUITE(vec_arrays) \
+    GPUC_SUITE(array_copy) \
+    GPUC_SUITE(png_input) \
     GPUC_SUITE(mpi)
 
 #define GPUC_SUITE(name) Suite *suite_##name(void);
