@@ -30,6 +30,7 @@
     GPUC_SUITE(vec_arrays) \
     GPUC_SUITE(array_copy) \
     GPUC_SUITE(png_input) \
+    GPUC_SUITE(js_data) \
     GPUC_SUITE(mpi)
 
 #define GPUC_SUITE(name) Suite *suite_##name(void);
