@@ -542,8 +542,8 @@ static inline gpuc_arg gpuc_arg_i32(int32_t v)
 /* Runs the kernel over its whole output and returns the result as a new array (GPU.js's immutable
  * results). nargs must equal the kernel's parameter count; each argument's kind, type and number of
  * dimensions must match its parameter (a JavaScript kernel's array parameters take arrays of any
- * number of dimensions, read by THE INDEX RULE). Without .pipeline the result is read back before this returns;
- * with it, the result stays on the device and can be passed straight to the next kernel. A run whose
+ * number of dimensions, read by THE INDEX RULE). Without .pipeline the result is read back before
+ * this returns; with it, the result stays on the device and can be passed straight to the next kernel. A run whose
  * loops llvmpipe cut short fails with GPUC_ERROR_LIMIT and returns nothing. */
 GPUC_API gpuc_status gpuc_run(gpuc_kernel *k, const gpuc_arg *args, int nargs, gpuc_array **result);
 
@@ -592,8 +592,8 @@ GPUC_API gpuc_status gpuc_array_write_png(const gpuc_array *a, const char *path)
  * bitwise and assignment operators, ?:, if/else, for, while, do...while, break, continue, switch,
  * return; this.thread.x/y/z, this.output.x/y/z, this.constants.<name>, argument arrays a[i],
  * a[y][x], a[z][y][x] (read by THE INDEX RULE, fewer indices than the rank included), a pixel's
- * channels pixel.r, .g, .b, .a (components 0-3 of an array of numbers), and Math (abs ... trunc, random, PI, E, LN2, LN10, LOG2E, LOG10E, SQRT2,
- * SQRT1_2). Semantics are GPU.js's: numbers are float32; this.thread.*, Math.floor/ceil/round/trunc
+ * channels pixel.r, .g, .b, .a (components 0-3 of an array of numbers), and Math (abs ... trunc,
+ * random, PI, E, LN2, LN10, LOG2E, LOG10E, SQRT2, SQRT1_2). Semantics are GPU.js's: numbers are float32; this.thread.*, Math.floor/ceil/round/trunc
  * and bitwise results are integers; `/` divides as floats; `%` takes the dividend's sign; int mixed
  * with float gives float; a kernel returns a number (float) or an array of 2-4 numbers (vecN); loops
  * whose bound is not a compile-time constant stop after desc.loop_max_iterations; a switch case with
