@@ -2,8 +2,11 @@
 // An array lives in a buffer padded to whole 16-byte texels and is read through a 4-component
 // buffer-texture image view of that buffer: on llvmpipe, image loads take a vectorised path while
 // SSBO loads run a scalar, bounds-checked loop per SIMD lane (8-30x slower; notes/platform.md).
-// An index outside the image reads 0 (GL's rule for imageLoad), so no read ever leaves the array.
-// `a[i]` in the kernel is rewritten to `a(i)` (and `a[y][x]` to `a(y, x)`) to call these.
+// An index outside the image reads 0 (GL's rule for imageLoad), so no read ever leaves the array; the
+// padding of the last texel is zeros, so reads past the last cell inside it read 0 too.
+// `a[i]` in the kernel is rewritten to `a(i)` (and `a[y][x]` to `a(y, x)`) to call these. A 2D or 3D
+// array has the accessors of every lower rank too: GPU.js lets a kernel read it with fewer indices
+// (a[i] of a 2D array is its flat cell i).
 
 //@ image_float
 layout(binding = $BINDING, rgba32f) readonly uniform imageBuffer gpuc_array_$NAME;
@@ -20,18 +23,17 @@ $TYPE $NAME(int i) { return gpuc_flat_$NAME(i); }
 $TYPE $NAME(uint i) { return gpuc_flat_$NAME(int(i)); }
 
 //@ read2
-$TYPE $NAME(int y, int x)
-{
-    ivec3 s = gpuc_size_$NAME;
-    return uint(x) < uint(s.x) && uint(y) < uint(s.y) ? gpuc_flat_$NAME(y * s.x + x) : $TYPE(0);
-}
+// GPU.js reads a[y][x] at the flat index y * width + x: an x past the end of a row runs on into the
+// next row, and only an index outside the whole array reads 0, which the image view gives by itself
+// (one flat range check, for free: a check of each dimension around the load costs as much as the
+// load in a loop on llvmpipe). Every element type reads through its 1D accessor.
+$TYPE $NAME(int y, int x) { return $NAME(y * gpuc_size_$NAME.x + x); }
 
 //@ read3
 $TYPE $NAME(int z, int y, int x)
 {
     ivec3 s = gpuc_size_$NAME;
-    return uint(x) < uint(s.x) && uint(y) < uint(s.y) && uint(z) < uint(s.z)
-        ? gpuc_flat_$NAME((z * s.y + y) * s.x + x) : $TYPE(0);
+    return $NAME((z * s.y + y) * s.x + x);
 }
 
 //@ read_vec2

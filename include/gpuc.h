@@ -17,14 +17,24 @@
  *
  * THE KERNEL CONTRACT. A kernel is GLSL (4.30) source whose LAST function is the kernel; functions
  * before it are helpers. Its parameters name the arguments:
- *   - `float a[]`, `int a[]`, `vecN a[]` (1D), `float a[][]` (2D, read as a[y][x]), `float a[][][]`
- *     (3D, a[z][y][x]): arrays. They are read-only (a write such as `a[i] = x`, `a[i]++` or `a[i]` as
- *     an out argument is refused at creation, GPUC_ERROR_COMPILE) and live in device buffers; gpuc
- *     reads them through the fastest binding it has (an image view of the buffer), so inside the
- *     kernel `a[i]` is the only way to use them (no a.length, no passing `a` to a helper). An index
- *     outside the array reads 0.
- *     A `vec4 a[]` parameter also takes a 1D float array (device or host) and reads it four values per
- *     cell (cell i is values 4i..4i+3, zeros past the end): the fastest way to stream floats.
+ *   - `float a[]`, `int a[]`, `vecN a[]` (1D), `float a[][]`, `vecN a[][]`... (2D, read as a[y][x]),
+ *     `float a[][][]`, `vecN a[][][]`... (3D, a[z][y][x]): arrays of float, int or vec2-vec4 cells (a
+ *     vecN cell's components are `a[y][x][c]` or `a[y][x].x`). They are read-only (a write such as
+ *     `a[i] = x`, `a[i]++` or `a[i]` as an out argument is refused at creation, GPUC_ERROR_COMPILE) and
+ *     live in device buffers; gpuc reads them through the fastest binding it has (an image view of the
+ *     buffer), so inside the kernel `a[i]` is the only way to use them (no a.length, no passing `a` to
+ *     a helper).
+ *     THE INDEX RULE is GPU.js's: a read is of the flat cell its indices name in the argument's own
+ *     shape, a[y][x] = cell y * width + x and a[z][y][x] = cell (z * height + y) * width + x, so an x
+ *     past the end of a row reads on into the next row (as GPU.js does); only a flat index outside the
+ *     whole array (negative, or past the last cell) reads 0. Fewer indices than the rank read the flat
+ *     cell too (a[i] of a 2D array is cell i, as in GPU.js). The flat index is computed in 32-bit int
+ *     arithmetic: indices so far out that it overflows (y * width past 2^31) wrap. No read ever leaves
+ *     the array's own buffer.
+ *     Host data (gpuc_arg_host_f32) for a vecN parameter holds N floats per cell, its dims counting
+ *     cells; the one exception is `vec4 a[]`, which also takes a 1D float array (device or host, dims
+ *     counting floats) and reads it four values per cell (cell i is values 4i..4i+3, zeros past the
+ *     end): the fastest way to stream floats.
  *   - `float t`, `int n`: scalars. They become uniforms: a new value never recompiles.
  * Predeclared: `ivec3 thread` (the cell being computed), `const ivec3 outputSize` (the output size,
  * 1 in unused dimensions; GLSL reserves `output`), and `constants.<name>` for each constant (compiled
@@ -325,6 +335,29 @@ GPUC_API gpuc_status gpuc_array_write_i32(gpuc_array *a, const int32_t *data, si
 GPUC_API gpuc_status gpuc_array_read_f32(const gpuc_array *a, float *data, size_t count);
 GPUC_API gpuc_status gpuc_array_read_i32(const gpuc_array *a, int32_t *data, size_t count);
 
+/* GPU.js's texture.clone(): *out becomes a new array of a's type, shape and contents, copied on the
+ * device (no host round trip; a host copy a already read back comes along). The caller frees it.
+ * GPUC_ERROR_INVALID_ARGUMENT for NULL arguments; GPUC_ERROR_LIMIT for an array a loop-budget cut
+ * left unusable (see gpuc_run_to). */
+GPUC_API gpuc_status gpuc_array_clone(const gpuc_array *a, gpuc_array **out);
+
+/* GPU.js's texture.clear(): sets every value of a to 0 (+0.0 for floats) on the device. An array a
+ * loop-budget cut left unusable is usable again afterwards. GPUC_ERROR_INVALID_ARGUMENT for NULL. */
+GPUC_API gpuc_status gpuc_array_clear(gpuc_array *a);
+
+/* A PNG file as GPU.js passes a picture (an HTMLImage, ImageData or canvas argument) to a kernel: *out
+ * becomes a new vec4 2D array of width x height cells in which cell [y][x] is the pixel of the file's
+ * scanline height - 1 - y (GPU.js puts y = 0 at the bottom of a picture, as gpuc_array_write_png and
+ * graphical kernels do), its channels r, g, b, a each divided by 255 (the float32 nearest v / 255).
+ * Read it in a kernel as `vec4 image[][]` (`image[thread.y][thread.x]`); in a JavaScript kernel give
+ * the parameter GPU.js's type, "HTMLImage" (or "ImageData", "HTMLCanvas", "vec4[][]"). Every PNG kind
+ * is read as 8-bit RGBA: gray and palette pictures expanded to RGB, 16-bit channels cut to their high
+ * byte, transparency chunks turned into alpha, alpha 1 where the file has none; values are taken as
+ * stored (no gamma or colour profile is applied). Fails with GPUC_ERROR_INVALID_ARGUMENT naming the file
+ * when it cannot be opened, is not a PNG or is corrupt (libpng's message), GPUC_ERROR_LIMIT when it has
+ * more pixels than one array may hold. */
+GPUC_API gpuc_status gpuc_array_from_png(gpuc *gpu, const char *path, gpuc_array **out);
+
 /* Shape queries; a NULL array gives zeros / GPUC_TYPE_NONE. */
 GPUC_API gpuc_dims gpuc_array_dims(const gpuc_array *a); /* as given: absent dimensions stay 0 */
 GPUC_API gpuc_type gpuc_array_type(const gpuc_array *a);
@@ -375,9 +408,15 @@ typedef struct gpuc_kernel_desc {
     /* JavaScript kernels only (gpuc_create_kernel_js; GLSL kernels ignore these three). */
     /* The parameters' types, comma-separated in order, since JS parameters have none: "float" or "int"
      * (scalars), "float[]", "float[][]", "float[][][]" (1D-3D arrays, read a[i], a[y][x], a[z][y][x]),
-     * "int[]"..., "vec2[]", "vec3[]", "vec4[]"... (arrays of 2-4 numbers). GPU.js's names are accepted
-     * too ("Number", "Integer", "Array", "Array2D", "Array3D", "Array1D(2)"...). NULL infers them from
-     * the kernel: a parameter it indexes n times is an n-D float array, any other a float. */
+     * "int[]"..., "vec2[]", "vec3[]", "vec4[]", "vec2[][]"... (arrays of 2-4 numbers). GPU.js's names
+     * are accepted too, as GPU.js records them: "Number", "Float", "Integer"; "Array", "Input",
+     * "NumberTexture" (float arrays whose rank is the most indices the kernel reads them with: GPU.js
+     * gives 1D, 2D and 3D arrays alike the type "Array"); "Array2D", "Array3D"; "Array1D(2)" ...
+     * "Array3D(4)" (vecN arrays); "HTMLImage", "ImageData", "HTMLCanvas", "OffscreenCanvas",
+     * "ImageBitmap", "HTMLVideo" (pictures: vec4[][], see gpuc_array_from_png) and "HTMLImageArray"
+     * (vec4[][][]). NULL infers them from the kernel: a parameter it indexes n times is an n-D float
+     * array, any other a float. Whatever the type says, a JavaScript kernel's array parameter takes an
+     * argument array of any rank, read by THE INDEX RULE (GPU.js's arrays are flat with a size). */
     const char *arg_types;
     /* GPU.js's loopMaxIterations: loops whose bound is not a compile-time constant stop after this
      * many iterations. 0 means 1000 (GPU.js's default). A value above llvmpipe's loop budget is
@@ -505,8 +544,9 @@ static inline gpuc_arg gpuc_arg_i32(int32_t v)
 
 /* Runs the kernel over its whole output and returns the result as a new array (GPU.js's immutable
  * results). nargs must equal the kernel's parameter count; each argument's kind, type and number of
- * dimensions must match its parameter. Without .pipeline the result is read back before this returns;
- * with it, the result stays on the device and can be passed straight to the next kernel. A run whose
+ * dimensions must match its parameter (a JavaScript kernel's array parameters take arrays of any
+ * number of dimensions, read by THE INDEX RULE). Without .pipeline the result is read back before
+ * this returns; with it, the result stays on the device and can be passed straight to the next kernel. A run whose
  * loops llvmpipe cut short fails with GPUC_ERROR_LIMIT and returns nothing. */
 GPUC_API gpuc_status gpuc_run(gpuc_kernel *k, const gpuc_arg *args, int nargs, gpuc_array **result);
 
@@ -554,8 +594,9 @@ GPUC_API gpuc_status gpuc_array_write_png(const gpuc_array *a, const char *path)
  * let/const/var, numbers, booleans, [a, b(, c(, d))] as vectors, arithmetic, comparison, logical,
  * bitwise and assignment operators, ?:, if/else, for, while, do...while, break, continue, switch,
  * return; this.thread.x/y/z, this.output.x/y/z, this.constants.<name>, argument arrays a[i],
- * a[y][x], a[z][y][x], and Math (abs ... trunc, random, PI, E, LN2, LN10, LOG2E, LOG10E, SQRT2,
- * SQRT1_2). Semantics are GPU.js's: numbers are float32; this.thread.*, Math.floor/ceil/round/trunc
+ * a[y][x], a[z][y][x] (read by THE INDEX RULE, fewer indices than the rank included), a pixel's
+ * channels pixel.r, .g, .b, .a (components 0-3 of an array of numbers), and Math (abs ... trunc,
+ * random, PI, E, LN2, LN10, LOG2E, LOG10E, SQRT2, SQRT1_2). Semantics are GPU.js's: numbers are float32; this.thread.*, Math.floor/ceil/round/trunc
  * and bitwise results are integers; `/` divides as floats; `%` takes the dividend's sign; int mixed
  * with float gives float; a kernel returns a number (float) or an array of 2-4 numbers (vecN); loops
  * whose bound is not a compile-time constant stop after desc.loop_max_iterations; a switch case with

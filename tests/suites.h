@@ -27,6 +27,10 @@
     GPUC_SUITE(hostile) \
     GPUC_SUITE(threads) \
     GPUC_SUITE(profile) \
+    GPUC_SUITE(vec_arrays) \
+    GPUC_SUITE(array_copy) \
+    GPUC_SUITE(png_input) \
+    GPUC_SUITE(js_data) \
     GPUC_SUITE(mpi)
 
 #define GPUC_SUITE(name) Suite *suite_##name(void);

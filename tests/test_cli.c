@@ -6,6 +6,7 @@
 #include "fixture.h"
 #include "suites.h"
 
+#include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +80,20 @@ static void write_file(const char *name, const void *data, size_t len)
 static void write_text(const char *name, const char *text)
 {
     write_file(name, text, strlen(text));
+}
+
+/* Reads tmpdir's picture `name` as 8-bit RGBA (libpng's simplified API), `bytes` of them. */
+static void read_png_rgba8(const char *name, unsigned char *rgba, size_t bytes)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    png_image img;
+    memset(&img, 0, sizeof img);
+    img.version = PNG_IMAGE_VERSION;
+    ck_assert_msg(png_image_begin_read_from_file(&img, path), "%s: %s", path, img.message);
+    img.format = PNG_FORMAT_RGBA;
+    ck_assert_uint_eq(PNG_IMAGE_SIZE(img), bytes);
+    ck_assert_msg(png_image_finish_read(&img, NULL, rgba, 0, NULL), "%s: %s", path, img.message);
 }
 
 /* Writes a .npy file as NumPy 1.x does: version 1.0, dict padded with spaces to a multiple of 64
@@ -397,6 +412,17 @@ START_TEST(run_graphical_kernel_writes_png)
     ck_assert_int_eq(sig[19], 4); /* IHDR width 4, height 3 (big-endian) */
     ck_assert_int_eq(sig[23], 3);
     expect("run p.js --output 4,3 --out p.png", 2, "a .png needs a --graphical kernel");
+    /* A GPU.js image kernel run on that file paints the same picture (image[0] is its bottom row). */
+    write_text("copy.js", "function (image) {\n"
+                          "  const p = image[this.thread.y][this.thread.x];\n"
+                          "  this.color(p.r, p.g, p.b, p.a);\n}\n");
+    out = gpuc_cli("run copy.js --graphical --arg-types HTMLImage --output 4,3 p.png --out q.png", 1, &status);
+    ck_assert_msg(status == 0, "%s", out);
+    free(out);
+    unsigned char want[4 * 3 * 4], got[4 * 3 * 4];
+    read_png_rgba8("p.png", want, sizeof want);
+    read_png_rgba8("q.png", got, sizeof got);
+    ck_assert_mem_eq(got, want, sizeof want);
     remove_tmpdir();
 }
 END_TEST
@@ -430,7 +456,10 @@ START_TEST(run_refuses_bad_input)
     expect("run k.glsl --output 4 huge.npy", 2, "int64 value outside int32");
     expect("run k.glsl --output 4 junk.npy", 2, "argument 0 \"junk.npy\": not a NumPy .npy file");
     expect("run k.glsl --output 4 missing.npy", 2, "argument 0 \"missing.npy\": No such file");
-    expect("run k.glsl --output 4 a.npy banana", 2, "argument 1 \"banana\": neither a .npy file nor a finite number");
+    expect("run k.glsl --output 4 a.npy banana", 2, "argument 1 \"banana\": neither a .npy or .png file nor a finite number");
+    expect("run k.glsl --output 4 missing.png", 2, "argument 0 \"missing.png\": cannot open");
+    write_text("junk.png", "not a picture");
+    expect("run k.glsl --output 4 junk.png", 1, "\"junk.png\" is not a PNG file");
     expect("run k.glsl a.npy", 2, "--output X[,Y[,Z]] is required");
     expect("run k.glsl --output 4,x a.npy", 2, "--output \"4,x\": \"x\" is not a whole number");
     expect("run k.glsl --output 0 a.npy", 2, "--output \"0\"");

@@ -270,7 +270,6 @@ static const struct rejection {
     {"function f() { return f(); }\nfunction () { return f(); }", "1:23", "recursion"},
     {"function () {\n  return this.thread.w;\n}", "2:10", "only x, y and z"},
     {"function (a) {\n  return a[0] + a;\n}", "2:17", "read by index"},
-    {"function (a) {\n  return a[1][2] + a[0];\n}", "2:20", "2D argument"},
     {"function () {\n  return 1 +;\n}", "2:13", "unexpected"},
     {"function () {\n  return this.constants.missing;\n}", "2:10", "not among the kernel's constants"},
     {"function (a) {\n  return helper(a) + a[0];\n}\n", "2:17", "array argument"},

@@ -278,7 +278,7 @@ START_TEST(out_of_range_reads_are_zero)
                                          gpuc_arg_host_f32(v, (gpuc_dims){3, 1})}, 3, &n);
     for (int i = 0; i < 5; i++)
         ck_assert_msg(out[i] == 0.0f, "cell %d read %g, expected 0", i, (double)out[i]);
-    ck_assert_float_eq(out[5], 5.0f + 6.0f + 0.0f); /* g[1][2]: row 1 does not exist in a 3x1 grid */
+    ck_assert_float_eq(out[5], 5.0f + 6.0f + 0.0f); /* g[1][2]: flat cell 5 is past a 3x1 grid's 3 */
     free(out);
     gpuc_kernel_free(k);
 }

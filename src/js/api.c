@@ -189,7 +189,8 @@ gpuc_status gpuc_create_kernel_js(gpuc *gpu, const char *js_source, const gpuc_k
     for (int i = 0; origins && !loops.failed && i < loops.n; i++)
         origins[i] = (kernel_loop_origin){loops.list[i].glsl_offset, loops.list[i].line, loops.list[i].column,
                                           loops.list[i].where[0] ? loops.list[i].where : NULL};
-    kernel_origin origin = {"JavaScript", origins, origins && !loops.failed ? loops.n : 0};
+    /* GPU.js's arrays are flat with a size: any argument array is read by any number of indices. */
+    kernel_origin origin = {"JavaScript", origins, origins && !loops.failed ? loops.n : 0, true};
     st = kernel_create(gpu, glsl, &d, &origin, out);
     free(origins);
     free(loops.list);

@@ -26,6 +26,7 @@ struct js_var {
     js_type type;
     bool is_param, is_const;
     int rank;           /* array arguments: 1..3; 0 otherwise */
+    bool rank_from_use; /* an argument whose rank is the most indices the kernel reads it with */
     js_type elem;       /* array arguments: the type of a cell */
     bool int_scalar;    /* a scalar argument declared int */
     bool for_counter;   /* declared in a for's init and read by its test (GPU.js makes these int) */

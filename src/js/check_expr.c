@@ -58,6 +58,18 @@ static js_type check_member(js_ctx *c, js_node *n)
         n->num = v;
         return js_set_type(n, T_FLOAT);
     }
+    static const char channels[] = "rgba"; /* GPU.js's pixel.r, .g, .b, .a: components 0-3 */
+    const char *channel = n->name[0] && !n->name[1] ? strchr(channels, n->name[0]) : NULL;
+    if (channel) {
+        js_type t = js_check_expr(c, obj);
+        if (!js_is_vec(t))
+            js_fail(c, n, "`.%s` reads a channel of an array of 2-4 numbers (a pixel), not of %s", n->name,
+                    js_type_words(t));
+        if (channel - channels >= js_vec_size(t))
+            js_fail(c, n, "`.%s` is channel %d, but the value has only %d", n->name, (int)(channel - channels) + 1,
+                    js_vec_size(t));
+        return js_set_type(n, T_FLOAT);
+    }
     js_fail(c, n, "the property `.%s` is not supported in kernels", n->name);
 }
 
@@ -95,10 +107,7 @@ static js_type check_index(js_ctx *c, js_node *n)
         for (js_node *k = n; k->kind == N_INDEX; k = k->a)
             check_index_value(c, k->b);
         root->type = T_NONE;
-        if (depth < arr->rank)
-            js_fail(c, n, "`%s` is a %dD argument: index it %d times (%s)", arr->name, arr->rank, arr->rank,
-                    arr->rank == 2 ? "a[y][x]" : "a[z][y][x]");
-        if (depth == arr->rank)
+        if (depth <= arr->rank) /* fewer indices read the flat cell, as GPU.js does: a[i] of a 2D array */
             return js_set_type(n, arr->elem);
         if (depth == arr->rank + 1 && js_is_vec(arr->elem))
             return js_set_type(n, T_FLOAT);

@@ -206,6 +206,12 @@ static void emit_member(js_ctx *c, js_node *n)
             strbuf_printf(&c->out, "constants.%s", n->name);
         return;
     }
+    if (js_is_vec(n->a->type)) { /* pixel.r ... pixel.a: GLSL's own swizzles */
+        put(c, "(");
+        js_emit_expr(c, n->a, n->a->type);
+        strbuf_printf(&c->out, ").%s", n->name);
+        return;
+    }
     emit_float(c, n->num); /* Math.PI and friends */
 }
 

@@ -65,6 +65,11 @@ static void hoist_body(js_ctx *c, js_node *fn, const char *origin)
 
 /* ---- argument types ---- */
 
+/* RANK_FROM_USE: GPU.js records one name for float arrays of every rank ("Array" for 1D, 2D and 3D
+ * arrays alike, "Input" for input(flat, [w, h])...): the rank is the most indices the kernel reads
+ * the parameter with (at least 1), and any argument array is accepted at run time (flat rule). */
+#define RANK_FROM_USE (-1)
+
 typedef struct arg_type {
     const char *spelling;
     int rank;
@@ -74,21 +79,30 @@ typedef struct arg_type {
 static const arg_type arg_types[] = {
     {"float", 0, T_FLOAT}, {"number", 0, T_FLOAT}, {"Number", 0, T_FLOAT}, {"Float", 0, T_FLOAT},
     {"int", 0, T_INT}, {"Integer", 0, T_INT},
-    {"float[]", 1, T_FLOAT}, {"Array", 1, T_FLOAT}, {"float[][]", 2, T_FLOAT}, {"Array2D", 2, T_FLOAT},
+    {"float[]", 1, T_FLOAT}, {"Array", RANK_FROM_USE, T_FLOAT}, {"float[][]", 2, T_FLOAT}, {"Array2D", 2, T_FLOAT},
     {"float[][][]", 3, T_FLOAT}, {"Array3D", 3, T_FLOAT},
+    {"Input", RANK_FROM_USE, T_FLOAT}, {"NumberTexture", RANK_FROM_USE, T_FLOAT},
+    {"MemoryOptimizedNumberTexture", RANK_FROM_USE, T_FLOAT}, {"ArrayTexture(1)", RANK_FROM_USE, T_FLOAT},
     {"int[]", 1, T_INT}, {"int[][]", 2, T_INT}, {"int[][][]", 3, T_INT},
     {"vec2[]", 1, T_VEC2}, {"Array1D(2)", 1, T_VEC2}, {"vec3[]", 1, T_VEC3}, {"Array1D(3)", 1, T_VEC3},
     {"vec4[]", 1, T_VEC4}, {"Array1D(4)", 1, T_VEC4},
     {"vec2[][]", 2, T_VEC2}, {"vec3[][]", 2, T_VEC3}, {"vec4[][]", 2, T_VEC4},
+    {"Array2D(2)", 2, T_VEC2}, {"Array2D(3)", 2, T_VEC3}, {"Array2D(4)", 2, T_VEC4},
     {"vec2[][][]", 3, T_VEC2}, {"vec3[][][]", 3, T_VEC3}, {"vec4[][][]", 3, T_VEC4},
+    {"Array3D(2)", 3, T_VEC2}, {"Array3D(3)", 3, T_VEC3}, {"Array3D(4)", 3, T_VEC4},
+    /* Pictures are 2D arrays of RGBA cells (gpuc_array_from_png makes them), an image array 3D. */
+    {"HTMLImage", 2, T_VEC4}, {"HTMLCanvas", 2, T_VEC4}, {"OffscreenCanvas", 2, T_VEC4},
+    {"ImageBitmap", 2, T_VEC4}, {"ImageData", 2, T_VEC4}, {"HTMLVideo", 2, T_VEC4},
+    {"HTMLImageArray", 3, T_VEC4},
 };
 
 static void apply_arg_type(js_var *v, const arg_type *t)
 {
-    v->rank = t->rank;
+    v->rank_from_use = t->rank == RANK_FROM_USE;
+    v->rank = v->rank_from_use ? 1 : t->rank;
     v->elem = t->elem;
-    v->type = t->rank ? T_NONE : t->elem;
-    v->int_scalar = t->rank == 0 && t->elem == T_INT;
+    v->type = v->rank ? T_NONE : t->elem;
+    v->int_scalar = v->rank == 0 && t->elem == T_INT;
 }
 
 static void parse_arg_types(js_ctx *c, js_func *k, const char *spec)
@@ -127,7 +141,9 @@ static void parse_arg_types(js_ctx *c, js_func *k, const char *spec)
     }
 }
 
-/* Without arg_types: a parameter indexed n times is an n-D float array, one never indexed a float. */
+/* Without arg_types: a parameter indexed n times is an n-D float array, one never indexed a float.
+ * A parameter whose type leaves its rank to its use (RANK_FROM_USE) takes the most indices it is
+ * read with. */
 static void infer_ranks(js_node *n, js_func *k)
 {
     if (!n)
@@ -142,7 +158,7 @@ static void infer_ranks(js_node *n, js_func *k)
         if (root->kind == N_IDENT)
             for (int i = 0; i < k->nparams; i++) {
                 js_var *v = k->param_vars[i];
-                if (!strcmp(v->name, root->name) && depth > v->rank) {
+                if (v->rank_from_use && !strcmp(v->name, root->name) && depth > v->rank) {
                     v->rank = depth > 3 ? 3 : depth;
                     v->elem = T_FLOAT;
                     v->type = T_NONE;
@@ -172,12 +188,12 @@ static void setup_kernel(js_ctx *c, js_func *k)
         v->glsl = js_mangle(c, "js_", v->name);
         v->is_param = true;
         v->type = T_FLOAT;
+        v->rank_from_use = true;
         k->param_vars[i] = v;
     }
     if (c->settings->arg_types)
         parse_arg_types(c, k, c->settings->arg_types);
-    else
-        infer_ranks(k->node->a, k);
+    infer_ranks(k->node->a, k);
 }
 
 /* ---- native functions ---- */

@@ -57,15 +57,20 @@ static bool emit_param(strbuf *sb, const kernel_param *p, int binding)
     snprintf(b, sizeof b, "%d", binding);
     const char *fields[] = {"BINDING", b, "NAME", p->name, "TYPE", type, NULL};
     bool ok = glsl_emit(sb, gpuc_glsl_array_access, p->type == GPUC_INT ? "image_int" : "image_float", fields);
-    static const char *const read_section[] = {NULL, "read1", "read2", "read3"};
-    const char *section = read_section[p->rank];
+    /* The 1D accessor of the element type, then the 2D and 3D ones over it (array_access.glsl). */
+    const char *section = "read1";
     if (p->type == GPUC_VEC2)
         section = "read_vec2";
     else if (p->type == GPUC_VEC3)
         section = "read_vec3";
     else if (p->type == GPUC_VEC4)
         section = "read_vec4";
-    return ok && glsl_emit(sb, gpuc_glsl_array_access, section, fields);
+    ok = ok && glsl_emit(sb, gpuc_glsl_array_access, section, fields);
+    if (p->rank >= 2)
+        ok = ok && glsl_emit(sb, gpuc_glsl_array_access, "read2", fields);
+    if (p->rank >= 3)
+        ok = ok && glsl_emit(sb, gpuc_glsl_array_access, "read3", fields);
+    return ok;
 }
 
 /* Writes x, y, z of dims (absent ones as 1) as decimal strings. */

@@ -60,6 +60,7 @@ typedef struct kernel_origin {
     const char *language; /* "JavaScript" */
     const kernel_loop_origin *loops;
     int nloops;
+    bool any_rank_arrays; /* every array parameter takes arrays of any rank (kernel_param.any_rank) */
 } kernel_origin;
 
 /* gpuc_create_kernel with the origin of generated source (NULL for the user's own GLSL). GLSL the

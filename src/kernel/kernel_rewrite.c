@@ -4,12 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool is_array_param(const kernel_signature *sig, const char *name, size_t len)
+/* The rank of the array parameter called name, or 0 when it is none. */
+static int array_param_rank(const kernel_signature *sig, const char *name, size_t len)
 {
     for (int i = 0; i < sig->nparams; i++)
         if (sig->params[i].rank > 0 && strlen(sig->params[i].name) == len && !strncmp(sig->params[i].name, name, len))
-            return true;
-    return false;
+            return sig->params[i].rank;
+    return 0;
 }
 
 static size_t skip_spaces(const char *mask, size_t i, size_t end)
@@ -41,10 +42,13 @@ char *kernel_rewrite(const char *src, const char *mask, const kernel_signature *
         if (out[i] != '\n' && out[i] != '\r')
             out[i] = ' ';
 
-    /* For each open '[' in the body: is it the start of an array read (true) or plain indexing? */
-    bool accessor[MAX_BRACKET_DEPTH];
+    /* For each open '[' in the body: how many more indices the array read it belongs to may take
+     * after it (a read takes at most the array's rank: `v[y][x][c]` on a 2D vec array is the
+     * accessor call `v(y, x)` indexed by c), or -1 when it is plain indexing. */
+    int accessor[MAX_BRACKET_DEPTH];
     int depth = 0;
     size_t pending_open = (size_t)-1; /* the '[' right after an array parameter's name */
+    int pending_rank = 0;
     for (size_t i = sig->body_begin; i < sig->body_end; i++) {
         char c = mask[i];
         if (is_ident_start(c) && !is_ident_char(mask[i - 1])) {
@@ -52,25 +56,28 @@ char *kernel_rewrite(const char *src, const char *mask, const kernel_signature *
             while (is_ident_char(mask[e]))
                 e++;
             size_t next = skip_spaces(mask, e, sig->body_end);
-            if (mask[next] == '[' && previous_char(mask, i) != '.' && is_array_param(sig, mask + i, e - i))
+            int rank = array_param_rank(sig, mask + i, e - i);
+            if (mask[next] == '[' && previous_char(mask, i) != '.' && rank) {
                 pending_open = next;
+                pending_rank = rank;
+            }
             i = e - 1;
         } else if (c == '[') {
             bool is_access = i == pending_open;
             if (depth < MAX_BRACKET_DEPTH)
-                accessor[depth] = is_access;
+                accessor[depth] = is_access ? pending_rank - 1 : -1;
             depth++;
             if (is_access)
                 out[i] = '(';
         } else if (c == ']' && depth > 0) {
             depth--;
-            if (depth >= MAX_BRACKET_DEPTH || !accessor[depth])
+            if (depth >= MAX_BRACKET_DEPTH || accessor[depth] < 0)
                 continue;
             size_t next = skip_spaces(mask, i + 1, sig->body_end);
-            if (mask[next] == '[') { /* a[y][x]: the next index belongs to the same read */
+            if (mask[next] == '[' && accessor[depth] > 0) { /* a[y][x]: the next index belongs to the same read */
                 out[i] = ',';
                 out[next] = ' ';
-                accessor[depth] = true;
+                accessor[depth]--;
                 depth++;
                 i = next;
             } else {

@@ -39,6 +39,19 @@ static bool reads_floats_as_vec4(const kernel_param *p, const gpuc_array *a)
     return p->type == GPUC_VEC4 && p->rank == 1 && a->type == GPUC_FLOAT && gpuc_dims_rank(a->dims) == 1;
 }
 
+/* Host float32 data for a `vec4 a[]` parameter is such a float array too (its dims count floats);
+ * for every other vecN parameter it holds N floats per cell (its dims count cells). */
+static bool host_floats_as_vec4(const kernel_param *p, const gpuc_arg *a)
+{
+    return p->type == GPUC_VEC4 && p->rank == 1 && a->kind == GPUC_ARG_HOST_F32;
+}
+
+/* A parameter's rank fits an argument's: equal, or any for a rank-blind (JavaScript) parameter. */
+static bool rank_fits(const kernel_param *p, int rank)
+{
+    return rank == p->rank || p->any_rank;
+}
+
 static gpuc_status check_array_arg(const gpuc_kernel *k, int i, const gpuc_arg *a, const gpuc_array *dst)
 {
     const kernel_param *p = &k->sig.params[i];
@@ -63,7 +76,7 @@ static gpuc_status check_array_arg(const gpuc_kernel *k, int i, const gpuc_arg *
         if (a->array->type != p->type && !reads_floats_as_vec4(p, a->array))
             return mismatch(k, i, "got a %s array", gpuc_type_name(a->array->type));
         int rank = gpuc_dims_rank(a->array->dims);
-        if (rank != p->rank) {
+        if (!rank_fits(p, rank)) {
             char got[32];
             snprintf(got, sizeof got, "%dD", rank);
             return mismatch(k, i, "got a %s array", got);
@@ -72,10 +85,9 @@ static gpuc_status check_array_arg(const gpuc_kernel *k, int i, const gpuc_arg *
     }
     if (a->kind != GPUC_ARG_HOST_F32 && a->kind != GPUC_ARG_HOST_I32)
         return mismatch(k, i, "expected an array, got %s", arg_kind_name(a->kind));
-    bool as_vec4 = p->type == GPUC_VEC4 && p->rank == 1 && a->kind == GPUC_ARG_HOST_F32;
-    if ((a->kind == GPUC_ARG_HOST_I32) != (p->type == GPUC_INT) || (p->type > GPUC_INT && !as_vec4))
-        return mismatch(k, i, "got %s (host data is float32 for float and vec4 parameters, int32 for int ones; "
-                              "vec2/vec3 arrays must be device arrays)", arg_kind_name(a->kind));
+    if ((a->kind == GPUC_ARG_HOST_I32) != (p->type == GPUC_INT))
+        return mismatch(k, i, "got %s (host data is float32 for float and vecN parameters, int32 for int ones)",
+                        arg_kind_name(a->kind));
     if (!a->host)
         return gpuc_fail(k->gpu, GPUC_ERROR_INVALID_ARGUMENT, "kernel '%s', argument %d (`%s`): host data is NULL",
                          k->name, i, p->name);
@@ -86,7 +98,7 @@ static gpuc_status check_array_arg(const gpuc_kernel *k, int i, const gpuc_arg *
     gpuc_status st = gpuc_dims_check(k->gpu, a->dims, what, &cells, &rank);
     if (st != GPUC_OK)
         return st;
-    if (rank != p->rank) {
+    if (!rank_fits(p, rank)) {
         char got[32];
         snprintf(got, sizeof got, "%dD", rank);
         return mismatch(k, i, "got %s host data", got);
@@ -123,7 +135,8 @@ static gpuc_status array_for_arg(gpuc_kernel *k, int i, const gpuc_arg *a, gpuc_
         *out = (gpuc_array *)a->array;
         return GPUC_OK;
     }
-    gpuc_type type = a->kind == GPUC_ARG_HOST_I32 ? GPUC_INT : GPUC_FLOAT;
+    const kernel_param *p = &k->sig.params[i];
+    gpuc_type type = a->kind == GPUC_ARG_HOST_I32 ? GPUC_INT : host_floats_as_vec4(p, a) ? GPUC_FLOAT : p->type;
     gpuc_array *u = k->upload[i];
     bool fits = u && u->type == type && u->dims.x == a->dims.x && u->dims.y == a->dims.y && u->dims.z == a->dims.z;
     if (!fits) {

@@ -207,8 +207,6 @@ static bool parse_param(const char *mask, size_t begin, size_t end, kernel_param
     if (p->rank == 0 && p->type != GPUC_FLOAT && p->type != GPUC_INT)
         return fail_at(mask, begin, err, errlen, "scalar parameter `%s` is a %s; scalars are float or int", p->name,
                        type);
-    if (p->rank > 1 && p->type != GPUC_FLOAT && p->type != GPUC_INT)
-        return fail_at(mask, begin, err, errlen, "%s arrays are 1D only (`%s`)", type, p->name);
     return true;
 }
 

@@ -16,6 +16,9 @@ typedef struct kernel_param {
     char name[KERNEL_NAME_MAX];
     gpuc_type type;
     int rank; /* 0 for a scalar (a uniform), 1..3 for an array */
+    /* Takes an array of any rank (GPU.js's rank-blind "Array": JavaScript kernels), read by the flat
+     * rule: a[y][x] is cell y * width + x of whatever shape the argument has. */
+    bool any_rank;
 } kernel_param;
 
 typedef struct kernel_signature {

@@ -1,4 +1,5 @@
-/* run.c - `gpuc run KERNEL [options] ARG...`: reads each argument (.npy file or number) before any
+/* run.c - `gpuc run KERNEL [options] ARG...`: reads each argument (.npy file or number; a .png
+ * picture is checked to open here and read by gpuc_array_from_png once the device is) before any
  * device is opened, creates the kernel, uploads, runs, reads back, and writes the result as .npy,
  * .png or text. Shapes follow NumPy: a (h, w) file is a 2D argument of w x h cells, and a 2D output
  * X,Y is written as shape (Y, X). */
@@ -12,7 +13,8 @@
 
 typedef struct cli_arg {
     bool is_array;
-    npy_array npy;      /* is_array */
+    npy_array npy;      /* is_array, unless png */
+    const char *png;    /* a picture (GPU.js's image argument): a vec4 2D array */
     double number;      /* otherwise */
     bool whole;         /* the number's text is an integer ("3", "-7"), not "3.0" or "1e3" */
     bool as_int;        /* passed as an int scalar */
@@ -34,11 +36,20 @@ static int read_arg(const char *text, int i, cli_arg *a)
         a->is_array = true;
         return npy_read(text, what, &a->npy) ? CLI_BAD_INPUT : CLI_OK;
     }
+    if (ends_with(text, ".png")) { /* bad input, exit 2, if it does not even open */
+        FILE *f = fopen(text, "rb");
+        if (!f)
+            return cli_bad("%s: cannot open: %s", what, strerror(errno));
+        fclose(f);
+        a->is_array = true;
+        a->png = text;
+        return CLI_OK;
+    }
     char *end;
     errno = 0;
     a->number = strtod(text, &end);
     if (end == text || *end || !isfinite(a->number))
-        return cli_bad("%s: neither a .npy file nor a finite number", what);
+        return cli_bad("%s: neither a .npy or .png file nor a finite number", what);
     /* Whole: written as an integer, and within int32 (only such a number may become an int scalar). */
     const char *digits = text + (text[0] == '-' || text[0] == '+');
     a->whole = strspn(digits, "0123456789") == strlen(digits) && a->number >= INT32_MIN && a->number <= INT32_MAX;
@@ -132,7 +143,7 @@ static void note_array_arg(const char *msg, const cli_arg *args, int n)
     for (int i = 0; i < n; i++) {
         char at[48];
         snprintf(at, sizeof at, "argument %d (", i);
-        if (!args[i].is_array || !strstr(msg, at))
+        if (!args[i].is_array || args[i].png || !strstr(msg, at))
             continue;
         const npy_array *a = &args[i].npy;
         fprintf(stderr, "gpuc: note: argument %d is %s data of NumPy shape (", i, a->is_int ? "int32" : "float32");
@@ -250,9 +261,10 @@ int cmd_run(int argc, char **argv)
     for (int i = 0; i < o.nargs && rc == CLI_OK; i++) {
         if (!args[i].is_array)
             continue;
-        gpuc_dims dims = dims_of(&args[i].npy);
-        gpuc_status st = args[i].npy.is_int ? gpuc_array_from_i32(gpu, args[i].npy.data, dims, &args[i].device)
-                                            : gpuc_array_from_f32(gpu, args[i].npy.data, dims, &args[i].device);
+        gpuc_dims dims = args[i].png ? (gpuc_dims){0, 0, 0} : dims_of(&args[i].npy);
+        gpuc_status st = args[i].png        ? gpuc_array_from_png(gpu, args[i].png, &args[i].device)
+                         : args[i].npy.is_int ? gpuc_array_from_i32(gpu, args[i].npy.data, dims, &args[i].device)
+                                              : gpuc_array_from_f32(gpu, args[i].npy.data, dims, &args[i].device);
         if (st != GPUC_OK) {
             fprintf(stderr, "gpuc: argument %d \"%s\": %s\n", i, o.args[i], gpuc_errmsg(gpu));
             rc = CLI_FAILED;
@@ -270,7 +282,7 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "compile %.3f ms\nupload %.3f ms\nrun %.3f ms\nread-back %.3f ms\n", compile_ms, upload_ms,
                 run_ms, read_ms);
     for (int i = 0; i < o.nargs; i++)
-        if (args[i].is_array)
+        if (args[i].is_array && !args[i].png)
             npy_free(&args[i].npy);
     gpuc_close(gpu); /* frees the kernel and the arrays with it */
     return rc;

@@ -1,0 +1,68 @@
+/* array_copy.c - device arrays copied and cleared on the device (GPU.js's texture.clone() and
+ * texture.clear()): no host round trip, the padding of the last texel kept zero. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+gpuc_status gpuc_array_clone(const gpuc_array *a, gpuc_array **out)
+{
+    if (!a)
+        return GPUC_ERROR_INVALID_ARGUMENT;
+    gpuc_status st = gpuc_enter(a->gpu);
+    if (st != GPUC_OK)
+        return st;
+    if (!out)
+        return gpuc_fail(a->gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_array_clone: out is NULL");
+    if (a->truncated_by[0])
+        return gpuc_array_refuse_truncated(a, "gpuc_array_clone");
+    gpuc_array *c;
+    /* Every byte is copied below, padding included: nothing needs clearing first. */
+    st = gpuc_array_make(a->gpu, a->type, a->dims, ARRAY_OVERWRITTEN, &c);
+    if (st != GPUC_OK)
+        return st;
+    glBindBuffer(GL_COPY_READ_BUFFER, a->buffer);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, c->buffer);
+    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, (GLsizeiptr)a->bytes);
+    glBindBuffer(GL_COPY_READ_BUFFER, 0);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+    st = gpuc_check_gl(a->gpu, "gpuc_array_clone: copying the array on the device");
+    /* A host copy already read back comes along, so reading the clone costs no read back either. */
+    if (st == GPUC_OK && a->mirror_valid) {
+        c->mirror = malloc(a->values * 4);
+        if (c->mirror) {
+            memcpy(c->mirror, a->mirror, a->values * 4);
+            c->mirror_valid = true;
+        }
+    }
+    if (st != GPUC_OK) {
+        gpuc_array_destroy(c);
+        return st;
+    }
+    *out = c;
+    return GPUC_OK;
+}
+
+gpuc_status gpuc_array_clear(gpuc_array *a)
+{
+    if (!a)
+        return GPUC_ERROR_INVALID_ARGUMENT;
+    gpuc_status st = gpuc_enter(a->gpu);
+    if (st != GPUC_OK)
+        return st;
+    GLuint zero = 0;
+    glBindBuffer(GL_COPY_WRITE_BUFFER, a->buffer);
+    glClearBufferSubData(GL_COPY_WRITE_BUFFER, GL_R32UI, 0, (GLsizeiptr)a->bytes, GL_RED_INTEGER, GL_UNSIGNED_INT,
+                         &zero);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+    st = gpuc_check_gl(a->gpu, "gpuc_array_clear");
+    if (st != GPUC_OK)
+        return st;
+    /* Cleared is written: a result a loop-budget cut made unusable is usable again (all zeros). */
+    a->truncated_by[0] = '\0';
+    if (a->mirror) {
+        memset(a->mirror, 0, a->values * 4);
+        a->mirror_valid = true;
+    }
+    return GPUC_OK;
+}
