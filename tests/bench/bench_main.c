@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define MIN_TIMED_RUNS 3
 #define MAX_TIMED_RUNS 50
@@ -162,12 +163,33 @@ static bool parse_number(const char *text, unsigned long long *out)
     return *text && !*end;
 }
 
+/* The CPU's model name from /proc/cpuinfo ("unknown" where there is none), for the machine description. */
+static void cpu_model(char *out, size_t size)
+{
+    snprintf(out, size, "unknown");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[256];
+    while (f && fgets(line, sizeof line, f)) {
+        char *colon = strchr(line, ':');
+        if (strncmp(line, "model name", 10) || !colon)
+            continue;
+        colon += 1 + strspn(colon + 1, " \t");
+        snprintf(out, size, "%.*s", (int)strcspn(colon, "\n"), colon);
+        break;
+    }
+    if (f)
+        fclose(f);
+}
+
 static void print_header(bench_env *env, const gpuc_info *info)
 {
     time_t now = time(NULL);
-    char date[32];
+    char date[32], cpu[128];
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    printf("gpuc-bench on %s (%s), %s\n\n", info->renderer, info->gl_version, date);
+    cpu_model(cpu, sizeof cpu);
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    printf("gpuc-bench on %s (%s), %s\n", info->renderer, info->gl_version, date);
+    printf("machine: %s, %ld CPUs online; gpuc %s\n\n", cpu, cpus, gpuc_version_string());
     printf("%-16s %-38s %10s %5s  %-20s %-5s %s\n", "row", "column", "median ms", "runs", "checksum", "check",
            "ratio to C oracle");
     if (env->json) {
@@ -175,6 +197,12 @@ static void print_header(bench_env *env, const gpuc_info *info)
         bench_json_string(env->json, info->renderer);
         fprintf(env->json, ", \"gl_version\": ");
         bench_json_string(env->json, info->gl_version);
+        fprintf(env->json, ", \"device\": ");
+        bench_json_string(env->json, info->device);
+        fprintf(env->json, ", \"software\": %s, \"cpu\": ", info->software ? "true" : "false");
+        bench_json_string(env->json, cpu);
+        fprintf(env->json, ", \"cpus_online\": %ld, \"gpuc_version\": ", cpus);
+        bench_json_string(env->json, gpuc_version_string());
         fprintf(env->json, ", \"date\": \"%s\", \"results\": [", date);
     }
 }

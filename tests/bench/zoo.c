@@ -99,7 +99,7 @@ static void print_line(const zoo_table *t, const char *column, double ms, int ru
 }
 
 static void json_cell(const zoo_table *t, const char *column, const char *backend, double ms, int runs, double sum,
-                      const zoo_check *c, double ratio_c, double ratio_gpujs, const char *note)
+                      const zoo_check *c, double ratio_c, double ratio_gpujs, const char *note, const char *runtime)
 {
     FILE *f = t->env->json;
     if (!f)
@@ -127,6 +127,10 @@ static void json_cell(const zoo_table *t, const char *column, const char *backen
     if (note && *note) {
         fprintf(f, ", \"note\": ");
         bench_json_string(f, note);
+    }
+    if (runtime && *runtime) {
+        fprintf(f, ", \"runtime\": ");
+        bench_json_string(f, runtime);
     }
     fputc('}', f);
 }
@@ -184,7 +188,8 @@ static void gpujs_columns(zoo_table *t)
             char fell_back[200] = "";
             if (cell->fallback[0])
                 snprintf(fell_back, sizeof fell_back, "ran %s: %s", cell->kernel, cell->fallback);
-            json_cell(t, column, "node", cell->median_ms, cell->runs, sum, &c, cell->median_ms / t->c_ms, -1, fell_back);
+            json_cell(t, column, "node", cell->median_ms, cell->runs, sum, &c, cell->median_ms / t->c_ms, -1, fell_back,
+                      cell->runtime);
             cell->in_json = true;
         }
     }
@@ -219,7 +224,7 @@ int zoo_begin(zoo_table *t, bench_env *env, const zoo_row *row, const bench_para
     double sum = zoo_checksum(row, t->reference);
     print_line(t, "C -O3, naive loops (reference)", t->c_ms, runs, sum, "OK", "reference", "1.00");
     keep_result(env, row->name, "C reference", p->n, t->c_ms);
-    json_cell(t, "C -O3, naive loops (reference)", env->backend, t->c_ms, runs, sum, NULL, 1.0, -1, NULL);
+    json_cell(t, "C -O3, naive loops (reference)", env->backend, t->c_ms, runs, sum, NULL, 1.0, -1, NULL, NULL);
     return 0;
 }
 
@@ -239,7 +244,7 @@ void zoo_c_column(zoo_table *t, const char *column, const char *name, bench_run_
     snprintf(ratios, sizeof ratios, "%.2fx C", ms / t->c_ms);
     print_line(t, column, ms, runs, sum, c.ok ? "OK" : "WRONG", c.text, ratios);
     keep_result(t->env, t->row->name, column, t->p->n, ms);
-    json_cell(t, column, t->env->backend, ms, runs, sum, &c, ms / t->c_ms, -1, NULL);
+    json_cell(t, column, t->env->backend, ms, runs, sum, &c, ms / t->c_ms, -1, NULL, NULL);
     t->c2_ms = ms;
     t->c2_name = name;
 }
@@ -267,7 +272,7 @@ void zoo_gpuc(zoo_table *t, const char *column, bench_run_fn run, void *state, b
         snprintf(ratios, sizeof ratios, "%.2fx C%s", ms / t->c_ms, c2);
     print_line(t, label, ms, runs, sum, c.ok ? "OK" : "WRONG", c.text, ratios);
     keep_result(t->env, t->row->name, column, t->p->n, ms);
-    json_cell(t, column, t->env->backend, ms, runs, sum, &c, ms / t->c_ms, to_gpujs, NULL);
+    json_cell(t, column, t->env->backend, ms, runs, sum, &c, ms / t->c_ms, to_gpujs, NULL, NULL);
 }
 
 void zoo_error(zoo_table *t, const char *column, const char *why)

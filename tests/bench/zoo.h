@@ -66,6 +66,7 @@ double zoo_unit(uint32_t s);
 
 typedef struct zoo_gpujs_cell {
     char mode[24];     /* webasm, webasm-threads or cpu */
+    char runtime[96];  /* "node=v20.20.2 gpu.js=2.24.1", from the script's version line */
     double median_ms;
     int runs;
     char kernel[32];   /* the GPU.js kernel class that ran: WebAssemblyKernel, CPUKernel */

@@ -149,6 +149,8 @@ static void run_script(struct zoo_gpujs *g, gpujs_row *r)
         }
     }
     int rc = pclose(p);
+    for (int i = 0; i < r->ncells; i++)
+        snprintf(r->cells[i].runtime, sizeof r->cells[i].runtime, "%s", g->versions);
     if (!r->ncells && !r->note[0]) {
         void *err = NULL;
         size_t bytes = 0;
