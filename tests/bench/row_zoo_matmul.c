@@ -30,18 +30,30 @@ typedef struct matmul_state {
     gpuc_kernel *k;
 } matmul_state;
 
-/* The loop a C user writes first: row times column, summed from i = 0 up, as the kernel does. */
-static int c_run(void *vs, float *out)
+/* The loop a C user writes first: row times column, summed from i = 0 up, as the kernel does. restrict
+ * tells the compiler what it sees itself in a program that mallocs its matrices and loops in main. */
+static inline void matmul_naive(const float *restrict a, const float *restrict b, float *restrict out, size_t n)
 {
-    matmul_state *s = vs;
-    size_t n = s->n;
     for (size_t y = 0; y < n; y++)
         for (size_t x = 0; x < n; x++) {
             float sum = 0.0f;
             for (size_t i = 0; i < n; i++)
-                sum += s->a[y * n + i] * s->b[i * n + x];
+                sum += a[y * n + i] * b[i * n + x];
             out[y * n + x] = sum;
         }
+}
+
+/* The kernel has its size in its text (512), and so does the C a user writes: at the published size
+ * the loops run with n a constant (GCC then computes several cells at once, each still in its own
+ * order: 4-5x faster than with n read at run time or without restrict), at other sizes with n from the
+ * command line. */
+static int c_run(void *vs, float *out)
+{
+    matmul_state *s = vs;
+    if (s->n == 512)
+        matmul_naive(s->a, s->b, out, 512);
+    else
+        matmul_naive(s->a, s->b, out, s->n);
     return 0;
 }
 
