@@ -269,11 +269,11 @@ CHECK_BACKENDS := $(if $(GPUC_BACKEND),$(GPUC_BACKEND),compute fragment)
 # dynamic TLS is simply not a root: that could only add leak reports, never hide one.
 # The mpi suite runs $(MPI_WORKER) and the MPI examples under mpirun where Open MPI is present
 # (GPUC_MPIRUN empty: it says it was skipped).
-check: $(TEST_BIN) $(EXAMPLE_BIN) $(CLI_BIN) $(if $(HAVE_MPI),$(MPI_EXAMPLE_BIN) $(MPI_WORKER))
+check: $(TEST_BIN) $(EXAMPLE_BIN) $(CLI_BIN) $(BENCH_BIN) $(if $(HAVE_MPI),$(MPI_EXAMPLE_BIN) $(MPI_WORKER))
 	@set -e; for backend in $(CHECK_BACKENDS); do \
 		echo "==== backend $$backend"; \
 		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:intercept_tls_get_addr=0 UBSAN_OPTIONS=print_stacktrace=1 GPUC_BACKEND=$$backend \
-			GPUC_EXAMPLES_DIR=$(BUILD)/examples GPUC_CLI=$(CLI_BIN) \
+			GPUC_EXAMPLES_DIR=$(BUILD)/examples GPUC_CLI=$(CLI_BIN) GPUC_BENCH=$(BENCH_BIN) \
 			GPUC_MPIRUN="$(if $(HAVE_MPI),$(MPIRUN) $(MPIRUN_FLAGS))" GPUC_MPI_WORKER=$(MPI_WORKER) $(TEST_BIN); \
 	done
 
