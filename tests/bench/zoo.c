@@ -39,9 +39,8 @@ static zoo_check compare_floats(const zoo_row *row, const float *ref, const floa
             continue;
         c.bit_equal = false;
         differ++;
-        double d = fabs((double)got[i] - (double)ref[i]);
-        double e = isnan(d) ? INFINITY : !row->scale ? (d > 0 ? INFINITY : 0) : row->scale[i] > 0 ? d / row->scale[i]
-                                                                                                      : (d > 0 ? INFINITY : 0);
+        double d = fabs((double)got[i] - (double)ref[i]), scale = row->scale ? row->scale[i] : 0;
+        double e = isnan(d) ? INFINITY : d == 0 ? 0 : scale > 0 ? d / scale : INFINITY; /* NaN or no room: out */
         if (e > c.error)
             c.error = e;
     }
