@@ -194,8 +194,9 @@ zoo_gpujs_cell *zoo_gpujs_cells(bench_env *env, const char *row, const bench_par
         r->rounds = p->rounds;
         r->seed = p->seed;
         run_script(g, r);
-        if (g->versions[0] && r->ncells)
-            printf("%-12s (GPU.js: %s)\n", row, g->versions);
+        if (g->versions[0] && r->ncells) /* the figures to stand beside are 2.24.1's */
+            printf("%-12s (GPU.js: %s%s)\n", row, g->versions,
+                   strstr(g->versions, "gpu.js=2.24.1") ? "" : "; NOT 2.24.1, the version these rows are defined for");
     }
     if (!r->ncells) {
         *note = r->note[0] ? r->note : "node printed no cells";
