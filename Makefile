@@ -63,7 +63,7 @@ MPI_BENCH_SRC := $(sort $(wildcard tests/bench/mpi/*.c))
 MPI_BENCH := $(BUILD)/bench/gpuc-bench-mpi
 
 
-.PHONY: all lib mpi cli check examples tutorials bench bench-mpi call-overhead soak fuzz install installcheck uninstall deps deps-check glad clean help
+.PHONY: all lib mpi cli check examples tutorials bench bench-zoo bench-mpi call-overhead soak fuzz install installcheck uninstall deps deps-check glad clean help
 .DEFAULT_GOAL := all
 
 all: lib cli
@@ -85,6 +85,10 @@ help:
 	@echo "                       make where Open MPI's mpicc is present, as are the mpi-* examples and the mpi suite)"
 	@echo "  make bench-mpi       strong and weak scaling of the MPI calls over 1, 2 and 4 ranks beside the single-device calls"
 	@echo "  make bench           the gauntlet rows (tests/bench/README.md) beside their C oracles; BENCH_ARGS='--row topk --json f.json'"
+	@echo "  make bench-zoo       the kernel zoo (opt-in, not in make bench: 2-3 minutes): matmul, life, conv5, mandelbrot,"
+	@echo "                       nbody in GLSL and pasted GPU.js JavaScript beside naive C and GPU.js in node (when node and"
+	@echo "                       gpu.js are found: npm install --prefix /tmp/gpujs-zoo gpu.js@2.24.1 --ignore-scripts);"
+	@echo "                       the same as make bench BENCH_ARGS='--row zoo'; BENCH_ARGS='--n 128 --no-gpujs' and so on"
 	@echo "  make soak            100,000 runs, 10,000 kernel creations, 1,000 contexts; fails if resident memory or"
 	@echo "                       open descriptors grow after a warm-up (SOAK_SCALE=0.2: the short version CI runs)"
 	@echo "  make tutorials       build the examples, run the three seed tutorials and check each printed line against its expected line (scripts/run-tutorials.sh)"
@@ -227,6 +231,10 @@ $(BENCH_BIN): $(BENCH_SRC) $(wildcard tests/bench/*.h) $(STATIC_LIB)
 
 bench: $(BENCH_BIN)
 	$(BENCH_BIN) $(BENCH_ARGS)
+
+# The kernel zoo row group (tests/bench/README.md), opt-in because it doubles make bench's time.
+bench-zoo: $(BENCH_BIN)
+	$(BENCH_BIN) --row zoo $(BENCH_ARGS)
 tutorials:
 	scripts/run-tutorials.sh
 
@@ -261,11 +269,11 @@ CHECK_BACKENDS := $(if $(GPUC_BACKEND),$(GPUC_BACKEND),compute fragment)
 # dynamic TLS is simply not a root: that could only add leak reports, never hide one.
 # The mpi suite runs $(MPI_WORKER) and the MPI examples under mpirun where Open MPI is present
 # (GPUC_MPIRUN empty: it says it was skipped).
-check: $(TEST_BIN) $(EXAMPLE_BIN) $(CLI_BIN) $(if $(HAVE_MPI),$(MPI_EXAMPLE_BIN) $(MPI_WORKER))
+check: $(TEST_BIN) $(EXAMPLE_BIN) $(CLI_BIN) $(BENCH_BIN) $(if $(HAVE_MPI),$(MPI_EXAMPLE_BIN) $(MPI_WORKER))
 	@set -e; for backend in $(CHECK_BACKENDS); do \
 		echo "==== backend $$backend"; \
 		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:intercept_tls_get_addr=0 UBSAN_OPTIONS=print_stacktrace=1 GPUC_BACKEND=$$backend \
-			GPUC_EXAMPLES_DIR=$(BUILD)/examples GPUC_CLI=$(CLI_BIN) \
+			GPUC_EXAMPLES_DIR=$(BUILD)/examples GPUC_CLI=$(CLI_BIN) GPUC_BENCH=$(BENCH_BIN) \
 			GPUC_MPIRUN="$(if $(HAVE_MPI),$(MPIRUN) $(MPIRUN_FLAGS))" GPUC_MPI_WORKER=$(MPI_WORKER) $(TEST_BIN); \
 	done
 

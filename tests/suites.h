@@ -16,6 +16,7 @@
     GPUC_SUITE(compact)  \
     GPUC_SUITE(examples) \
     GPUC_SUITE(cli)      \
+    GPUC_SUITE(bench_zoo) \
     GPUC_SUITE(js)       \
     GPUC_SUITE(js_tutorial) \
     GPUC_SUITE(js_features) \

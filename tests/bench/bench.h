@@ -28,6 +28,8 @@ typedef struct bench_result {
 
 #define BENCH_MAX_RESULTS 256
 
+struct zoo_gpujs; /* zoo_gpujs.c: GPU.js's cells, run once per process and kept for every backend */
+
 typedef struct bench_env {
     gpuc *gpu;
     const char *backend; /* gpuc_info.backend_name of gpu */
@@ -36,6 +38,8 @@ typedef struct bench_env {
     int failures; /* WRONG results and errors */
     bench_result results[BENCH_MAX_RESULTS];
     int nresults;
+    bool no_gpujs;           /* --no-gpujs: the zoo rows leave GPU.js out */
+    struct zoo_gpujs *gpujs; /* NULL until a zoo row asks; zoo_gpujs_free releases it */
 } bench_env;
 
 /* One timed formulation: run() computes the row's result into host memory `out` and returns 0, or
@@ -49,6 +53,14 @@ double bench_measure(bench_env *env, const char *row, const char *column, bench_
                      float *out, size_t out_len, double (*checksum)(const float *, size_t, const bench_params *),
                      const bench_params *p, double oracle_checksum, double oracle_ms, double published);
 
+/* The timing protocol alone (bench_measure's): two untimed warm-ups, then the median of at least 3
+ * runs, more while runs are short (about one second in all). Returns the median in ms and sets *runs,
+ * or returns -1 when a run failed. */
+double bench_time(bench_run_fn run, void *state, float *out, int *runs);
+
+/* Writes s as a JSON string literal (quotes and backslashes escaped, control characters dropped). */
+void bench_json_string(FILE *f, const char *s);
+
 /* The gauntlet's data fill: s = seed; each i: s = s * 1664525 + 1013904223; a[i] = map(s). */
 void gauntlet_fill(float *a, size_t n, uint32_t seed, float (*map)(uint32_t s));
 
@@ -57,6 +69,16 @@ int row_topk(bench_env *env, const bench_params *p);
 int row_sort(bench_env *env, const bench_params *p);
 int row_compaction(bench_env *env, const bench_params *p);
 int row_launch(bench_env *env, const bench_params *p);
+
+/* The kernel zoo (tests/bench/README.md "Kernel zoo"; opt-in: --row zoo): kernels users write, in GLSL
+ * and pasted GPU.js JavaScript, beside naive C -O3 and GPU.js in node. n is the row's size (matmul,
+ * life, conv5: the side; mandelbrot: the width; nbody: the bodies); rounds: life's generations. */
+int row_zoo_matmul(bench_env *env, const bench_params *p);
+int row_zoo_life(bench_env *env, const bench_params *p);
+int row_zoo_conv5(bench_env *env, const bench_params *p);
+int row_zoo_mandelbrot(bench_env *env, const bench_params *p);
+int row_zoo_nbody(bench_env *env, const bench_params *p);
+void zoo_gpujs_free(bench_env *env);
 
 /* The bare-GL baseline (bare_gl.c): a context of its own, and `passes` dispatches of a program that
  * gpuc generated (gpuc_kernel_glsl), ping-ponging two buffers from `input`, array_name the kernel's one

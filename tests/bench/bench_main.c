@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define MIN_TIMED_RUNS 3
 #define MAX_TIMED_RUNS 50
@@ -33,7 +34,7 @@ static int compare_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static void json_string(FILE *f, const char *s)
+void bench_json_string(FILE *f, const char *s)
 {
     fputc('"', f);
     for (; *s; s++) {
@@ -45,9 +46,7 @@ static void json_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
-double bench_measure(bench_env *env, const char *row, const char *column, bench_run_fn run, void *state,
-                     float *out, size_t out_len, double (*checksum)(const float *, size_t, const bench_params *),
-                     const bench_params *p, double oracle_checksum, double oracle_ms, double published)
+double bench_time(bench_run_fn run, void *state, float *out, int *runs_out)
 {
     double times[MAX_TIMED_RUNS];
     int runs = 0, wanted = MIN_TIMED_RUNS;
@@ -61,13 +60,24 @@ double bench_measure(bench_env *env, const char *row, const char *column, bench_
             wanted = more > MAX_TIMED_RUNS ? MAX_TIMED_RUNS : more < MIN_TIMED_RUNS ? MIN_TIMED_RUNS : (int)more;
         }
     }
-    if (!ok) {
+    if (!ok)
+        return -1;
+    qsort(times, (size_t)runs, sizeof times[0], compare_double);
+    *runs_out = runs;
+    return runs % 2 ? times[runs / 2] : (times[runs / 2 - 1] + times[runs / 2]) / 2;
+}
+
+double bench_measure(bench_env *env, const char *row, const char *column, bench_run_fn run, void *state,
+                     float *out, size_t out_len, double (*checksum)(const float *, size_t, const bench_params *),
+                     const bench_params *p, double oracle_checksum, double oracle_ms, double published)
+{
+    int runs = 0;
+    double median = bench_time(run, state, out, &runs);
+    if (median < 0) {
         printf("%-16s %-28s [%s] %10s %5s  %-20s %s\n", row, column, env->backend, "-", "-", "-", "ERROR");
         env->failures++;
         return -1;
     }
-    qsort(times, (size_t)runs, sizeof times[0], compare_double);
-    double median = runs % 2 ? times[runs / 2] : (times[runs / 2 - 1] + times[runs / 2]) / 2;
     if (env->nresults < BENCH_MAX_RESULTS)
         env->results[env->nresults++] = (bench_result){row, column, env->backend, p->n, median};
     double sum = checksum(out, out_len, p);
@@ -88,11 +98,11 @@ double bench_measure(bench_env *env, const char *row, const char *column, bench_
     fflush(stdout);
     if (env->json) {
         fprintf(env->json, "%s\n    {\"row\": ", env->json_rows++ ? "," : "");
-        json_string(env->json, row);
+        bench_json_string(env->json, row);
         fprintf(env->json, ", \"column\": ");
-        json_string(env->json, column);
+        bench_json_string(env->json, column);
         fprintf(env->json, ", \"backend\": ");
-        json_string(env->json, env->backend);
+        bench_json_string(env->json, env->backend);
         fprintf(env->json, ", \"n\": %zu, \"rounds\": %d, \"seed\": %u, \"median_ms\": %.4f, \"runs\": %d, "
                            "\"checksum\": %.17g, \"ok\": %s, \"ratio_to_oracle\": %.4f}",
                 p->n, p->rounds, p->seed, median, runs, sum, match ? "true" : "false",
@@ -107,20 +117,39 @@ typedef struct row_entry {
     size_t n;
     int rounds;
     uint32_t seed;
+    bool zoo; /* a kernel zoo row: run by --row zoo (or its name, or all), not by default */
 } row_entry;
 
+/* The zoo's sizes and seeds are scripts/bench-gpujs-zoo.js's too (tests/bench/README.md). */
 static const row_entry rows[] = {
-    {"topk", row_topk, (size_t)1 << 23, 24, 0x2f6f2b79u},
-    {"bitonic-sort", row_sort, (size_t)1 << 22, 1, 0x27d4eb2fu},
-    {"compaction", row_compaction, (size_t)1 << 22, 24, 0xcc9e2d51u},
-    {"launch-overhead", row_launch, (size_t)1 << 20, 512, 0xc2b2ae35u},
+    {"topk", row_topk, (size_t)1 << 23, 24, 0x2f6f2b79u, false},
+    {"bitonic-sort", row_sort, (size_t)1 << 22, 1, 0x27d4eb2fu, false},
+    {"compaction", row_compaction, (size_t)1 << 22, 24, 0xcc9e2d51u, false},
+    {"launch-overhead", row_launch, (size_t)1 << 20, 512, 0xc2b2ae35u, false},
+    {"matmul", row_zoo_matmul, 512, 1, 0x9e3779b9u, true},
+    {"life", row_zoo_life, 512, 100, 0x85ebca6bu, true},
+    {"conv5", row_zoo_conv5, 1024, 1, 0xc2b2ae3du, true},
+    {"mandelbrot", row_zoo_mandelbrot, 800, 1, 0u, true},
+    {"nbody", row_zoo_nbody, 4096, 1, 0x165667b1u, true},
 };
+
+/* Whether --row NAME (NULL: the default run) asks for row r. */
+static bool row_selected(const row_entry *r, const char *name)
+{
+    if (!name)
+        return !r->zoo;
+    return !strcmp(name, "all") || !strcmp(name, r->name) || (r->zoo && !strcmp(name, "zoo"));
+}
 
 static void usage(FILE *f)
 {
     fprintf(f, "usage: gpuc-bench [--row NAME] [--n N] [--rounds R] [--seed S] [--device D] [--backend B] [--json FILE]\n"
+               "                  [--no-gpujs]\n"
                "       gpuc-bench --scaling [--chart FILE.png] [--device D] [--json FILE]\n"
-               "  rows: topk, bitonic-sort, compaction, launch-overhead (default: all four)\n"
+               "  rows: topk, bitonic-sort, compaction, launch-overhead (the gauntlet: the default run)\n"
+               "        matmul, life, conv5, mandelbrot, nbody (the kernel zoo: --row zoo), all (both groups)\n"
+               "  zoo rows: --n is the size (side; mandelbrot: width), --rounds life's generations; GPU.js\n"
+               "  runs in node (scripts/bench-gpujs-zoo.js) when node and gpu.js are found, unless --no-gpujs\n"
                "  --scaling: each algorithm at n = 2^10 .. 2^24 (x4), one round, beside its C oracle\n"
                "  --n/--rounds/--seed replace the published sizes and data (the oracle still checks)\n"
                "  --device: auto, gpu, cpu, llvmpipe or an EGL index (default: GPUC_DEVICE, then auto)\n"
@@ -134,19 +163,46 @@ static bool parse_number(const char *text, unsigned long long *out)
     return *text && !*end;
 }
 
+/* The CPU's model name from /proc/cpuinfo ("unknown" where there is none), for the machine description. */
+static void cpu_model(char *out, size_t size)
+{
+    snprintf(out, size, "unknown");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[256];
+    while (f && fgets(line, sizeof line, f)) {
+        char *colon = strchr(line, ':');
+        if (strncmp(line, "model name", 10) || !colon)
+            continue;
+        colon += 1 + strspn(colon + 1, " \t");
+        snprintf(out, size, "%.*s", (int)strcspn(colon, "\n"), colon);
+        break;
+    }
+    if (f)
+        fclose(f);
+}
+
 static void print_header(bench_env *env, const gpuc_info *info)
 {
     time_t now = time(NULL);
-    char date[32];
+    char date[32], cpu[128];
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    printf("gpuc-bench on %s (%s), %s\n\n", info->renderer, info->gl_version, date);
+    cpu_model(cpu, sizeof cpu);
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    printf("gpuc-bench on %s (%s), %s\n", info->renderer, info->gl_version, date);
+    printf("machine: %s, %ld CPUs online; gpuc %s\n\n", cpu, cpus, gpuc_version_string());
     printf("%-16s %-38s %10s %5s  %-20s %-5s %s\n", "row", "column", "median ms", "runs", "checksum", "check",
            "ratio to C oracle");
     if (env->json) {
         fprintf(env->json, "{\"renderer\": ");
-        json_string(env->json, info->renderer);
+        bench_json_string(env->json, info->renderer);
         fprintf(env->json, ", \"gl_version\": ");
-        json_string(env->json, info->gl_version);
+        bench_json_string(env->json, info->gl_version);
+        fprintf(env->json, ", \"device\": ");
+        bench_json_string(env->json, info->device);
+        fprintf(env->json, ", \"software\": %s, \"cpu\": ", info->software ? "true" : "false");
+        bench_json_string(env->json, cpu);
+        fprintf(env->json, ", \"cpus_online\": %ld, \"gpuc_version\": ", cpus);
+        bench_json_string(env->json, gpuc_version_string());
         fprintf(env->json, ", \"date\": \"%s\", \"results\": [", date);
     }
 }
@@ -161,7 +217,7 @@ static int run_rows(bench_env *env, bool scaling, const char *chart_path, const 
     }
     int ran = 0;
     for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
-        if (row_name && strcmp(row_name, rows[r].name))
+        if (!row_selected(&rows[r], row_name))
             continue;
         bench_params p = {n ? (size_t)n : rows[r].n, rounds ? (int)rounds : rows[r].rounds,
                           have_seed ? (uint32_t)seed : rows[r].seed, false};
@@ -177,15 +233,17 @@ int main(int argc, char **argv)
     const char *row_name = NULL, *device = NULL, *json_path = NULL, *chart_path = "build/bench/scaling.png";
     const char *backends = getenv("GPUC_BACKEND") && *getenv("GPUC_BACKEND") ? getenv("GPUC_BACKEND") : "both";
     unsigned long long n = 0, rounds = 0, seed = 0;
-    bool have_seed = false, scaling = false;
+    bool have_seed = false, scaling = false, no_gpujs = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        bool ok = v != NULL || !strcmp(a, "--scaling");
+        bool flag = !strcmp(a, "--scaling") || !strcmp(a, "--no-gpujs");
+        bool ok = v != NULL || flag;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             return 0;
-        } else if (!strcmp(a, "--scaling")) {
-            scaling = true;
+        } else if (!strcmp(a, "--scaling") || !strcmp(a, "--no-gpujs")) {
+            scaling = scaling || !strcmp(a, "--scaling");
+            no_gpujs = no_gpujs || !strcmp(a, "--no-gpujs");
             i--; /* takes no value */
         } else if (!strcmp(a, "--chart") && v) {
             chart_path = v;
@@ -209,14 +267,14 @@ int main(int argc, char **argv)
             ok = false;
         }
         if (!ok) {
-            fprintf(stderr, "gpuc-bench: bad option %s %s\n", a, v && strcmp(a, "--scaling") ? v : "");
+            fprintf(stderr, "gpuc-bench: bad option %s %s\n", a, v && !flag ? v : "");
             usage(stderr);
             return 2;
         }
         i++;
     }
 
-    bench_env env = {0};
+    bench_env env = {.no_gpujs = no_gpujs};
     if (json_path && !(env.json = fopen(json_path, "w"))) {
         perror(json_path);
         return 1;
@@ -241,6 +299,7 @@ int main(int argc, char **argv)
         ran += run_rows(&env, scaling, chart_path, row_name, n, rounds, have_seed, seed);
         gpuc_close(env.gpu);
     }
+    zoo_gpujs_free(&env);
     if (env.json) {
         fprintf(env.json, "\n]}\n");
         fclose(env.json);
