@@ -166,7 +166,7 @@ GPUC_API gpuc_status gpuc_mpi_compact(gpuc *gpu, MPI_Comm comm, gpuc_arg local, 
  * sums of this rank's elements. How: each rank scans its part (gpuc_scan; host data is uploaded once,
  * first); a one-cell kernel gives the rank's total (its last prefix, plus its last value when
  * exclusive), the only value read back (4 bytes); an MPI_Exscan sums the totals of the lower ranks;
- * and one kernel pass over the part adds that sum (skipped where it is exactly 0, on rank 0 always).
+ * and one kernel pass over the part adds that sum (skipped where that sum is 0 or +0.0: rank 0 always).
  * Both kernels take their numbers as uniforms: they compile once per context and element type.
  * Messages: the parameter check (MPI_Allreduce), the MPI_Exscan of one value, one agreement
  * (MPI_Allreduce). Int sums wrap modulo 2^32 (the totals are summed as uint32); float sums are

@@ -40,8 +40,9 @@ uint64_t mpi_parts_gatherv_layout(mpi_call *c, const mpi_parts *p, uint64_t cap,
     for (int r = 0; r < c->size; r++) {
         uint64_t n = p->counts[r] < cap ? p->counts[r] : cap;
         if (sum + n > (uint64_t)INT_MAX) {
-            mpi_call_fail(c, GPUC_ERROR_LIMIT, "%s: %llu or more elements to gather on one rank; MPI counts stop at "
-                                               "%d",
+            mpi_call_fail(c, GPUC_ERROR_LIMIT,
+                          "%s: %llu or more elements to gather on one rank; MPI counts stop at "
+                          "%d",
                           what, (unsigned long long)(sum + n), INT_MAX);
             return sum + n;
         }

@@ -9,14 +9,12 @@
 /* The rank's total from its last prefix (and, for an exclusive scan, its last value): one cell, so that
  * one value comes back rather than the part. `last` and `exclusive` are uniforms: one program per
  * context and type serves every length. */
-static const char *const total_source_f =
-    "float rankTotal(float prefix[], float values[], int last, int exclusive) {\n"
-    "    return exclusive != 0 ? prefix[last] + values[last] : prefix[last];\n"
-    "}\n";
-static const char *const total_source_i =
-    "int rankTotal(int prefix[], int values[], int last, int exclusive) {\n"
-    "    return exclusive != 0 ? prefix[last] + values[last] : prefix[last];\n"
-    "}\n";
+static const char *const total_source_f = "float rankTotal(float prefix[], float values[], int last, int exclusive) {\n"
+                                          "    return exclusive != 0 ? prefix[last] + values[last] : prefix[last];\n"
+                                          "}\n";
+static const char *const total_source_i = "int rankTotal(int prefix[], int values[], int last, int exclusive) {\n"
+                                          "    return exclusive != 0 ? prefix[last] + values[last] : prefix[last];\n"
+                                          "}\n";
 /* The add pass: the lower ranks' sum is a uniform, so the program compiles once per context and type. */
 static const char *const add_source_f = "float addLowerRanks(float prefix[], float lower) {\n"
                                         "    return prefix[thread.x] + lower;\n"
@@ -40,8 +38,8 @@ static void run_step(mpi_call *c, const char *source, uint32_t n, bool pipeline,
         return;
     gpuc_kernel *k = NULL;
     gpuc_status st;
-    DEVICE_TIMED(c, st = gpuc_create_kernel(c->gpu, source,
-                                            &(gpuc_kernel_desc){.output = {n, 0, 0}, .pipeline = pipeline}, &k));
+    gpuc_kernel_desc desc = {.output = {n, 0, 0}, .pipeline = pipeline};
+    DEVICE_TIMED(c, st = gpuc_create_kernel(c->gpu, source, &desc, &k));
     if (st == GPUC_OK)
         DEVICE_TIMED(c, st = gpuc_run(k, args, nargs, out));
     if (st != GPUC_OK)
@@ -75,8 +73,7 @@ static void scan_local(mpi_call *c, const mpi_local *part, bool inclusive, gpuc_
     DEVICE_TIMED(c, st = gpuc_scan(c->gpu, values, &(gpuc_scan_desc){.inclusive = inclusive}, prefix));
     if (st != GPUC_OK)
         mpi_call_fail_gpuc(c, st, "local scan");
-    gpuc_arg args[] = {gpuc_arg_array(*prefix), values, gpuc_arg_i32((int32_t)(part->n - 1)),
-                       gpuc_arg_i32(!inclusive)};
+    gpuc_arg args[] = {gpuc_arg_array(*prefix), values, gpuc_arg_i32((int32_t)(part->n - 1)), gpuc_arg_i32(!inclusive)};
     run_step(c, is_int ? total_source_i : total_source_f, 1, false, args, 4, &cell, "the rank's total");
     if (mpi_call_ok(c)) {
         if (is_int)
@@ -101,8 +98,8 @@ static void add_lower(mpi_call *c, const mpi_local *part, carry lower, gpuc_arra
     memcpy(&as_int, &lower.u, sizeof as_int);
     gpuc_arg args[] = {gpuc_arg_array(*prefix), is_int ? gpuc_arg_i32(as_int) : gpuc_arg_f32(lower.f)};
     gpuc_array *added = NULL;
-    run_step(c, is_int ? add_source_i : add_source_f, (uint32_t)part->n, true, args, 2, &added, "adding the lower "
-                                                                                               "ranks' sum");
+    run_step(c, is_int ? add_source_i : add_source_f, (uint32_t)part->n, true, args, 2, &added,
+             "adding the lower ranks' sum");
     if (added) {
         gpuc_array_free(*prefix);
         *prefix = added;

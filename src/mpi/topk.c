@@ -135,8 +135,7 @@ gpuc_status gpuc_mpi_topk(gpuc *gpu, MPI_Comm comm, gpuc_arg local, const gpuc_m
                       (unsigned long long)parts.total);
         goto end;
     }
-    uint64_t gathered =
-        mpi_parts_gatherv_layout(&c, &parts, k, counts, displs, "the candidates (k per rank at most)");
+    uint64_t gathered = mpi_parts_gatherv_layout(&c, &parts, k, counts, displs, "the candidates (k per rank at most)");
     if (!mpi_call_ok(&c))
         goto end;
     size_t want = part.n < k ? part.n : k;

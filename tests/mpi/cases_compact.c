@@ -66,8 +66,8 @@ static const char *root_name(int root)
 static uint32_t *read_bits(const compact_case *t, const gpuc_array *a, size_t count)
 {
     uint32_t *bits = malloc((count ? count : 1) * sizeof *bits);
-    gpuc_status st = t->ints ? gpuc_array_read_i32(a, (int32_t *)bits, count)
-                             : gpuc_array_read_f32(a, (float *)bits, count);
+    gpuc_status st =
+        t->ints ? gpuc_array_read_i32(a, (int32_t *)bits, count) : gpuc_array_read_f32(a, (float *)bits, count);
     WCHECK(st == GPUC_OK, "reading %zu survivors: %s", count, gpuc_errmsg(wgpu));
     return bits;
 }
@@ -85,17 +85,20 @@ static void run_case(const compact_case *t)
     char name[200];
     const gpuc_compact_desc *d = &t->compact;
     snprintf(name, sizeof name, "compact %s n=%zu %s %s, %s, %s parts",
-             t->ints ? "int" : t->kind == DATA_SPECIAL ? "special float" : "float", t->n,
-             d->predicate ? "predicate" : "threshold", d->method == GPUC_COMPACT_SCATTER ? "scatter" : "gather",
+             t->ints                   ? "int"
+             : t->kind == DATA_SPECIAL ? "special float"
+                                       : "float",
+             t->n, d->predicate ? "predicate" : "threshold", d->method == GPUC_COMPACT_SCATTER ? "scatter" : "gather",
              root_name(t->root), t->device ? "device" : "host");
     worker_case(name);
-    uint32_t *all = t->ints ? (uint32_t *)data_ints(t->n, t->seed, 1000) : (uint32_t *)data_floats(t->kind, t->n, t->seed);
+    uint32_t *all =
+        t->ints ? (uint32_t *)data_ints(t->n, t->seed, 1000) : (uint32_t *)data_floats(t->kind, t->n, t->seed);
     gpuc_array *owned, *packed = (gpuc_array *)&name; /* must be replaced */
     uint64_t lo, hi;
     gpuc_arg part = local_part(all, t->ints, t->n, t->device, &owned, &lo, &hi);
     gpuc_mpi_part where = {99, 99, 99};
-    gpuc_status st = gpuc_mpi_compact(wgpu, wcomm, part, &(gpuc_mpi_compact_desc){.compact = *d, .root = t->root},
-                                      &packed, &where);
+    gpuc_status st =
+        gpuc_mpi_compact(wgpu, wcomm, part, &(gpuc_mpi_compact_desc){.compact = *d, .root = t->root}, &packed, &where);
     gpuc_array_free(owned);
     if (!WCHECK(st == GPUC_OK, "gpuc_mpi_compact -> %s: %s", gpuc_status_name(st), gpuc_mpi_errmsg())) {
         free(all);
@@ -135,8 +138,8 @@ static void run_case(const compact_case *t)
            (unsigned long long)where.total, expect_count, (unsigned long long)expect_offset, total);
     WCHECK((packed == NULL) == (expect_count == 0), "packed is %s with %zu survivors here",
            packed ? "an array" : "NULL", expect_count);
-    if (packed && expect_count && WCHECK(gpuc_array_cells(packed) == expect_count, "packed holds %zu cells",
-                                         gpuc_array_cells(packed))) {
+    if (packed && expect_count &&
+        WCHECK(gpuc_array_cells(packed) == expect_count, "packed holds %zu cells", gpuc_array_cells(packed))) {
         uint32_t *got = read_bits(t, packed, expect_count);
         compare_bits("gpuc_mpi_compact against the oracle", got, want + expect_offset, expect_count);
         free(got);
@@ -159,8 +162,12 @@ static void success_cases(void)
     int turn = 0;
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
         for (int r = 0; r < 4; r++, turn++) {
-            compact_case t = {.ints = turn % 3 == 1, .kind = turn % 3 == 2 ? DATA_SPECIAL : DATA_PLAIN,
-                              .n = sizes[s], .root = roots[r], .device = (turn / 2) % 2, .seed = 21u + (uint32_t)turn};
+            compact_case t = {.ints = turn % 3 == 1,
+                              .kind = turn % 3 == 2 ? DATA_SPECIAL : DATA_PLAIN,
+                              .n = sizes[s],
+                              .root = roots[r],
+                              .device = (turn / 2) % 2,
+                              .seed = 21u + (uint32_t)turn};
             if (turn % 4 == 3)
                 t.compact.predicate = t.ints ? keep_odd_i : keep_low_f;
             else if (t.ints)
@@ -173,27 +180,43 @@ static void success_cases(void)
         }
     /* NaNs pass only !=; -0.0 == +0.0; infinities compare. */
     for (int r = 0; r < 4; r++) {
-        run_case(&(compact_case){.kind = DATA_SPECIAL, .n = 500, .compact = {.op = GPUC_NOT_EQUAL, .threshold = 0.25},
-                                 .root = roots[r], .seed = 4});
-        run_case(&(compact_case){.kind = DATA_SPECIAL, .n = 500, .compact = {.op = GPUC_EQUAL, .threshold = -0.0},
-                                 .root = roots[r], .device = true, .seed = 4});
-        run_case(&(compact_case){.kind = DATA_SPECIAL, .n = 500,
-                                 .compact = {.op = GPUC_LESS_EQUAL, .threshold = -INFINITY}, .root = roots[r],
+        run_case(&(compact_case){.kind = DATA_SPECIAL,
+                                 .n = 500,
+                                 .compact = {.op = GPUC_NOT_EQUAL, .threshold = 0.25},
+                                 .root = roots[r],
+                                 .seed = 4});
+        run_case(&(compact_case){.kind = DATA_SPECIAL,
+                                 .n = 500,
+                                 .compact = {.op = GPUC_EQUAL, .threshold = -0.0},
+                                 .root = roots[r],
+                                 .device = true,
+                                 .seed = 4});
+        run_case(&(compact_case){.kind = DATA_SPECIAL,
+                                 .n = 500,
+                                 .compact = {.op = GPUC_LESS_EQUAL, .threshold = -INFINITY},
+                                 .root = roots[r],
                                  .seed = 4});
     }
     /* Nothing passes, everything passes. */
-    run_case(&(compact_case){.n = 333, .compact = {.op = GPUC_GREATER, .threshold = 2.0}, .root = GPUC_MPI_DISTRIBUTED});
+    run_case(
+        &(compact_case){.n = 333, .compact = {.op = GPUC_GREATER, .threshold = 2.0}, .root = GPUC_MPI_DISTRIBUTED});
     run_case(&(compact_case){.n = 333, .compact = {.op = GPUC_GREATER, .threshold = 2.0}, .root = GPUC_MPI_ALL_RANKS});
-    run_case(&(compact_case){.ints = true, .n = 333, .compact = {.op = GPUC_LESS, .threshold = 5000}, .root = 0,
+    run_case(&(compact_case){
+        .ints = true, .n = 333, .compact = {.op = GPUC_LESS, .threshold = 5000}, .root = 0, .device = true});
+    run_case(&(compact_case){.ints = true,
+                             .n = 333,
+                             .compact = {.op = GPUC_LESS, .threshold = 5000},
+                             .root = GPUC_MPI_DISTRIBUTED,
                              .device = true});
-    run_case(&(compact_case){.ints = true, .n = 333, .compact = {.op = GPUC_LESS, .threshold = 5000},
-                             .root = GPUC_MPI_DISTRIBUTED, .device = true});
     if (compute_backend())
         for (int r = 0; r < 4; r++)
-            run_case(&(compact_case){.ints = r % 2, .n = 2049,
-                                     .compact = {.predicate = r % 2 ? keep_odd_i : keep_low_f,
-                                                 .method = GPUC_COMPACT_SCATTER},
-                                     .root = roots[r], .device = r < 2, .seed = 8});
+            run_case(&(compact_case){
+                .ints = r % 2,
+                .n = 2049,
+                .compact = {.predicate = r % 2 ? keep_odd_i : keep_low_f, .method = GPUC_COMPACT_SCATTER},
+                .root = roots[r],
+                .device = r < 2,
+                .seed = 8});
     /* No element anywhere: nothing to compact, every rank agrees. */
     run_case(&(compact_case){.n = 0, .compact = {.op = GPUC_GREATER, .threshold = 0.5}, .root = GPUC_MPI_DISTRIBUTED});
     run_case(&(compact_case){.ints = true, .n = 0, .compact = {.op = GPUC_GREATER, .threshold = 1}, .root = 0});
@@ -241,8 +264,9 @@ static void failure_cases(void)
         d = good;
         d.root = wrank == last ? GPUC_MPI_DISTRIBUTED : 0;
         expect_failure("root differs across ranks", part, &d, true, GPUC_ERROR_INVALID_ARGUMENT, "root differs", NULL);
-        d = (gpuc_mpi_compact_desc){.compact = {.predicate = wrank == last ? keep_low_f : "int keepAll(float v[]) "
-                                                                                         "{ return 1; }"}};
+        d = (gpuc_mpi_compact_desc){.compact = {.predicate = wrank == last ? keep_low_f
+                                                                           : "int keepAll(float v[]) "
+                                                                             "{ return 1; }"}};
         expect_failure("predicate differs across ranks", part, &d, true, GPUC_ERROR_INVALID_ARGUMENT,
                        "compact.predicate differs", NULL);
         d = good;
@@ -281,7 +305,8 @@ static void failure_cases(void)
                    GPUC_ERROR_INVALID_ARGUMENT, "rank 0: local compaction", NULL);
     /* One value on the last rank, the others empty: an empty rank checks the descriptor too. */
     float one = 1.0f;
-    gpuc_arg single = wrank == last ? gpuc_arg_host_f32(&one, (gpuc_dims){1, 0, 0}) : gpuc_arg_host_f32(NULL, (gpuc_dims){0, 0, 0});
+    gpuc_arg single =
+        wrank == last ? gpuc_arg_host_f32(&one, (gpuc_dims){1, 0, 0}) : gpuc_arg_host_f32(NULL, (gpuc_dims){0, 0, 0});
     expect_failure("a fractional int threshold, checked on empty ranks too",
                    wrank == last ? gpuc_arg_host_i32((const int32_t *)&one, (gpuc_dims){1, 0, 0})
                                  : gpuc_arg_host_i32(NULL, (gpuc_dims){0, 0, 0}),

@@ -51,8 +51,8 @@ static void compare(const scan_case *t, const char *what, const uint32_t *got, c
 static uint32_t *read_cells(const scan_case *t, const gpuc_array *a, size_t count)
 {
     uint32_t *cells = malloc((count ? count : 1) * sizeof *cells);
-    gpuc_status st = t->ints ? gpuc_array_read_i32(a, (int32_t *)cells, count)
-                             : gpuc_array_read_f32(a, (float *)cells, count);
+    gpuc_status st =
+        t->ints ? gpuc_array_read_i32(a, (int32_t *)cells, count) : gpuc_array_read_f32(a, (float *)cells, count);
     WCHECK(st == GPUC_OK, "reading %zu prefix sums: %s", count, gpuc_errmsg(wgpu));
     return cells;
 }
@@ -60,7 +60,10 @@ static uint32_t *read_cells(const scan_case *t, const gpuc_array *a, size_t coun
 static void run_case(const scan_case *t)
 {
     char name[160];
-    snprintf(name, sizeof name, "scan %s n=%zu %s, %s parts", t->ints ? "int" : t->exact ? "exact float" : "float",
+    snprintf(name, sizeof name, "scan %s n=%zu %s, %s parts",
+             t->ints    ? "int"
+             : t->exact ? "exact float"
+                        : "float",
              t->n, t->inclusive ? "inclusive" : "exclusive", t->device ? "device" : "host");
     worker_case(name);
     uint32_t *all = case_data(t);
@@ -92,8 +95,9 @@ static void run_case(const scan_case *t)
     }
     size_t count = (size_t)(hi - lo);
     WCHECK((prefix == NULL) == (count == 0), "prefix is %s for a part of %zu", prefix ? "an array" : "NULL", count);
-    if (prefix && count && WCHECK(gpuc_array_cells(prefix) == count && gpuc_array_type(prefix) == (t->ints ? GPUC_INT : GPUC_FLOAT),
-                                  "prefix holds %zu cells", gpuc_array_cells(prefix))) {
+    if (prefix && count &&
+        WCHECK(gpuc_array_cells(prefix) == count && gpuc_array_type(prefix) == (t->ints ? GPUC_INT : GPUC_FLOAT),
+               "prefix holds %zu cells", gpuc_array_cells(prefix))) {
         uint32_t *got = read_cells(t, prefix, count);
         compare(t, "gpuc_mpi_scan against the running sum", got, want + lo, scale + lo, count);
         free(got);
@@ -102,7 +106,8 @@ static void run_case(const scan_case *t)
     if (t->n > 0) {
         gpuc_array *single = NULL;
         gpuc_dims dims = {(uint32_t)t->n, 0, 0};
-        gpuc_arg whole = t->ints ? gpuc_arg_host_i32((const int32_t *)all, dims) : gpuc_arg_host_f32((const float *)all, dims);
+        gpuc_arg whole =
+            t->ints ? gpuc_arg_host_i32((const int32_t *)all, dims) : gpuc_arg_host_f32((const float *)all, dims);
         if (WCHECK(gpuc_scan(wgpu, whole, &(gpuc_scan_desc){.inclusive = t->inclusive}, &single) == GPUC_OK,
                    "gpuc_scan: %s", gpuc_errmsg(wgpu))) {
             uint32_t *ref = read_cells(t, single, t->n);
@@ -131,8 +136,12 @@ static void success_cases(void)
     int turn = 0;
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
         for (int j = 0; j < 4; j++, turn++)
-            run_case(&(scan_case){.ints = j % 2, .exact = true, .n = sizes[s], .inclusive = j / 2,
-                                  .device = (turn / 3) % 2, .seed = 31u + (uint32_t)turn});
+            run_case(&(scan_case){.ints = j % 2,
+                                  .exact = true,
+                                  .n = sizes[s],
+                                  .inclusive = j / 2,
+                                  .device = (turn / 3) % 2,
+                                  .seed = 31u + (uint32_t)turn});
     run_case(&(scan_case){.n = 4099, .seed = 2});
     run_case(&(scan_case){.n = 4099, .inclusive = true, .device = true, .seed = 3});
     run_case(&(scan_case){.n = 0});

@@ -107,9 +107,9 @@ static void run_case(const topk_case *t)
     }
     /* Ranks that do not receive pass their buffers too on odd sizes: they must stay untouched. */
     bool pass_buffers = receives || t->n % 2;
-    gpuc_status st = gpuc_mpi_topk(wgpu, wcomm, part,
-                                   &(gpuc_mpi_topk_desc){.k = t->k, .smallest = t->smallest, .root = t->root},
-                                   pass_buffers ? values : NULL, pass_buffers ? indices : NULL);
+    gpuc_status st =
+        gpuc_mpi_topk(wgpu, wcomm, part, &(gpuc_mpi_topk_desc){.k = t->k, .smallest = t->smallest, .root = t->root},
+                      pass_buffers ? values : NULL, pass_buffers ? indices : NULL);
     WCHECK(st == GPUC_OK, "gpuc_mpi_topk -> %s: %s", gpuc_status_name(st), gpuc_mpi_errmsg());
     if (st == GPUC_OK && receives) {
         size_t *order = oracle_topk(all, t->n, t->smallest);
@@ -142,8 +142,12 @@ static void success_cases(void)
         for (int j = 0; j < 3; j++, turn++) {
             if (j > 0 && ks[j] == ks[j - 1])
                 continue;
-            run_case(&(topk_case){.kind = turn % 2 ? DATA_SPECIAL : DATA_PLAIN, .n = n, .k = ks[j],
-                                  .smallest = (turn / 2) % 2, .root = roots[turn % 3], .device = (turn / 3) % 2,
+            run_case(&(topk_case){.kind = turn % 2 ? DATA_SPECIAL : DATA_PLAIN,
+                                  .n = n,
+                                  .k = ks[j],
+                                  .smallest = (turn / 2) % 2,
+                                  .root = roots[turn % 3],
+                                  .device = (turn / 3) % 2,
                                   .seed = 11u + (uint32_t)turn});
         }
     }
@@ -152,10 +156,10 @@ static void success_cases(void)
     run_case(&(topk_case){.kind = DATA_TIES, .n = 10, .k = 7, .smallest = true, .root = wsize - 1, .device = true});
     /* Many NaNs, zeros of both signs, infinities and ties spread over every rank; k past them. */
     run_case(&(topk_case){.kind = DATA_SPECIAL, .n = 1000, .k = 300, .root = GPUC_MPI_ALL_RANKS, .seed = 5});
-    run_case(&(topk_case){.kind = DATA_SPECIAL, .n = 1000, .k = 300, .smallest = true, .root = 0, .device = true,
-                          .seed = 5});
-    run_case(&(topk_case){.kind = DATA_SPECIAL, .n = 37, .k = 37, .root = GPUC_MPI_ALL_RANKS, .device = true,
-                          .seed = 9});
+    run_case(&(topk_case){
+        .kind = DATA_SPECIAL, .n = 1000, .k = 300, .smallest = true, .root = 0, .device = true, .seed = 5});
+    run_case(
+        &(topk_case){.kind = DATA_SPECIAL, .n = 37, .k = 37, .root = GPUC_MPI_ALL_RANKS, .device = true, .seed = 9});
 }
 
 /* ---- failures: every rank gets the same status, the message names the field or the rank ---- */
@@ -195,8 +199,8 @@ static void failure_cases(void)
                        "from 3 to 4");
         d = good;
         d.root = wrank == last ? 0 : GPUC_MPI_ALL_RANKS;
-        expect_failure("root differs across ranks", wgpu, part, &d, true, GPUC_ERROR_INVALID_ARGUMENT,
-                       "root differs", NULL);
+        expect_failure("root differs across ranks", wgpu, part, &d, true, GPUC_ERROR_INVALID_ARGUMENT, "root differs",
+                       NULL);
         d = good;
         d.smallest = wrank == 0;
         expect_failure("smallest differs across ranks", wgpu, part, &d, true, GPUC_ERROR_INVALID_ARGUMENT,
@@ -213,8 +217,8 @@ static void failure_cases(void)
                    GPUC_ERROR_TYPE_MISMATCH, last_rank, "scalar");
     expect_failure("no context on the last rank", wrank == last ? NULL : wgpu, part, &good, true,
                    GPUC_ERROR_INVALID_ARGUMENT, last_rank, "context is NULL");
-    expect_failure("k > N", wgpu, part, &(gpuc_mpi_topk_desc){.k = n + 1, .root = 0}, true,
-                   GPUC_ERROR_INVALID_ARGUMENT, "k = 10 is more than the 9 values", NULL);
+    expect_failure("k > N", wgpu, part, &(gpuc_mpi_topk_desc){.k = n + 1, .root = 0}, true, GPUC_ERROR_INVALID_ARGUMENT,
+                   "k = 10 is more than the 9 values", NULL);
     expect_failure("k == 0", wgpu, part, &(gpuc_mpi_topk_desc){.k = 0, .root = 0}, true, GPUC_ERROR_INVALID_ARGUMENT,
                    "k is 0", NULL);
     expect_failure("root out of range", wgpu, part, &(gpuc_mpi_topk_desc){.k = 2, .root = wsize}, true,

@@ -23,9 +23,9 @@ static float special_value(uint64_t i, uint32_t seed)
 {
     float v = worker_value(i, seed);
     switch ((int)(v * 16.0f)) {
-    case 0: return float_of_bits(0x7fc00000u);  /* the quiet NaN */
-    case 1: return float_of_bits(0xffc00123u);  /* a negative NaN with a payload */
-    case 2: return float_of_bits(0x7f800001u);  /* a signalling NaN's bits */
+    case 0: return float_of_bits(0x7fc00000u); /* the quiet NaN */
+    case 1: return float_of_bits(0xffc00123u); /* a negative NaN with a payload */
+    case 2: return float_of_bits(0x7f800001u); /* a signalling NaN's bits */
     case 3: return -0.0f;
     case 4: return 0.0f;
     case 5: return INFINITY;
@@ -50,8 +50,7 @@ int32_t *data_ints(size_t n, uint32_t seed, int32_t bound)
     return all;
 }
 
-gpuc_arg local_part(const void *all, bool is_int, size_t n, bool device, gpuc_array **owned, uint64_t *lo,
-                    uint64_t *hi)
+gpuc_arg local_part(const void *all, bool is_int, size_t n, bool device, gpuc_array **owned, uint64_t *lo, uint64_t *hi)
 {
     worker_slice(n, wrank, wsize, lo, hi);
     *owned = NULL;
@@ -59,8 +58,8 @@ gpuc_arg local_part(const void *all, bool is_int, size_t n, bool device, gpuc_ar
     const void *mine = count ? (const char *)all + *lo * 4 : NULL;
     gpuc_dims dims = {count, 0, 0};
     if (device && count) {
-        gpuc_status st = is_int ? gpuc_array_from_i32(wgpu, mine, dims, owned)
-                                : gpuc_array_from_f32(wgpu, mine, dims, owned);
+        gpuc_status st =
+            is_int ? gpuc_array_from_i32(wgpu, mine, dims, owned) : gpuc_array_from_f32(wgpu, mine, dims, owned);
         WCHECK(st == GPUC_OK, "uploading the local part: %s", gpuc_errmsg(wgpu));
         if (st == GPUC_OK)
             return gpuc_arg_array(*owned);
