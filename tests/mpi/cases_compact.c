@@ -316,6 +316,17 @@ static void failure_cases(void)
         expect_failure("scatter on the fragment backend", single,
                        &(gpuc_mpi_compact_desc){.compact = {.op = GPUC_GREATER, .method = GPUC_COMPACT_SCATTER}}, true,
                        GPUC_ERROR_INVALID_ARGUMENT, "rank 0: local compaction", "compute-only");
+    const int modes[] = {GPUC_MPI_DISTRIBUTED, 0};
+    for (int m = 0; m < 2; m++) {
+        gpuc *other = NULL;
+        gpuc_array *foreign = NULL;
+        gpuc_arg theirs = wrank == last ? foreign_part(false, &other, &foreign) : part;
+        expect_failure(m ? "a device array of another context on the last rank, gathered"
+                         : "a device array of another context on the last rank, distributed",
+                       theirs, &(gpuc_mpi_compact_desc){.compact = good.compact, .root = modes[m]}, true,
+                       GPUC_ERROR_INVALID_ARGUMENT, last_rank, "another gpuc context");
+        gpuc_close(other);
+    }
     free(all);
     run_case(&(compact_case){.n = 17, .compact = {.op = GPUC_LESS, .threshold = 0.5}, .root = GPUC_MPI_ALL_RANKS});
 }

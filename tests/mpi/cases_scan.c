@@ -221,6 +221,12 @@ static void failure_cases(void)
                    "rank 0: prefix is NULL", NULL);
     expect_failure("no context on the last rank", wrank == last ? NULL : wgpu, part, NULL, true,
                    GPUC_ERROR_INVALID_ARGUMENT, last_rank, "context is NULL");
+    gpuc *other = NULL;
+    gpuc_array *foreign = NULL;
+    gpuc_arg theirs = wrank == last ? foreign_part(true, &other, &foreign) : part;
+    expect_failure("a device array of another context on the last rank (fails on its device)", wgpu, theirs, NULL,
+                   true, GPUC_ERROR_INVALID_ARGUMENT, last_rank, "another gpuc context");
+    gpuc_close(other);
     free(all);
     run_case(&(scan_case){.ints = true, .n = 9, .inclusive = true});
 }

@@ -230,6 +230,14 @@ static void failure_cases(void)
                    wrank != last, GPUC_ERROR_INVALID_ARGUMENT, last_rank, "both NULL");
     expect_failure("NULL desc on rank 0", wgpu, part, wrank == 0 ? NULL : &good, true, GPUC_ERROR_INVALID_ARGUMENT,
                    "rank 0: desc is NULL", NULL);
+    gpuc *other = NULL;
+    gpuc_array *foreign = NULL;
+    gpuc_arg theirs = wrank == last ? foreign_part(false, &other, &foreign) : part;
+    expect_failure("a device array of another context on the last rank (fails on its device)", wgpu, theirs, &good,
+                   true, GPUC_ERROR_INVALID_ARGUMENT, last_rank, "local top-k");
+    WCHECK(strstr(gpuc_mpi_errmsg(), "another gpuc context") != NULL, "message \"%s\" lacks the reason",
+           gpuc_mpi_errmsg());
+    gpuc_close(other);
     free(all);
 
     /* After all those failures the ranks are still in step: a good call works. */

@@ -66,3 +66,17 @@ gpuc_arg local_part(const void *all, bool is_int, size_t n, bool device, gpuc_ar
     }
     return is_int ? gpuc_arg_host_i32(mine, dims) : gpuc_arg_host_f32(mine, dims);
 }
+
+gpuc_arg foreign_part(bool is_int, gpuc **other, gpuc_array **array)
+{
+    static const float f[3] = {1, 2, 3};
+    static const int32_t i[3] = {1, 2, 3};
+    *array = NULL;
+    gpuc_status st = gpuc_open(other, &(gpuc_options){.device = "cpu"});
+    if (st == GPUC_OK)
+        st = is_int ? gpuc_array_from_i32(*other, i, (gpuc_dims){3, 0, 0}, array)
+                    : gpuc_array_from_f32(*other, f, (gpuc_dims){3, 0, 0}, array);
+    if (!WCHECK(st == GPUC_OK, "a second context and its array: %s", gpuc_errmsg(*other)))
+        return is_int ? gpuc_arg_host_i32(i, (gpuc_dims){3, 0, 0}) : gpuc_arg_host_f32(f, (gpuc_dims){3, 0, 0});
+    return gpuc_arg_array(*array);
+}

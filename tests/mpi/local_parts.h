@@ -23,6 +23,12 @@ int32_t *data_ints(size_t n, uint32_t seed, int32_t bound);
 gpuc_arg local_part(const void *all, bool is_int, size_t n, bool device, gpuc_array **owned, uint64_t *lo,
                     uint64_t *hi);
 
+/* A part that passes every check made before the device work and fails in it: a device array of 3
+ * values made in a second context (*other, opened here; gpuc_close it after the call), which the
+ * rank's own context refuses. On failure to open one, a check fails and an ordinary host part of the
+ * same type comes back. */
+gpuc_arg foreign_part(bool is_int, gpuc **other, gpuc_array **array);
+
 /* Bits of a float, for exact comparisons (NaN payloads and -0.0 included). */
 uint32_t float_bits(float v);
 float float_of_bits(uint32_t bits);
