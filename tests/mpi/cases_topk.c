@@ -131,6 +131,29 @@ static void run_case(const topk_case *t)
     free(all);
 }
 
+/* Either output alone: values without indices, indices without values. */
+static void one_output_cases(void)
+{
+    worker_case("topk values only, then indices only");
+    const size_t n = 50, k = 5;
+    float *all = data_floats(DATA_PLAIN, n, 13);
+    gpuc_array *owned;
+    uint64_t lo, hi;
+    gpuc_arg part = local_part(all, false, n, true, &owned, &lo, &hi);
+    size_t *order = oracle_topk(all, n, false);
+    float values[5];
+    int64_t indices[5];
+    gpuc_mpi_topk_desc desc = {.k = k, .root = GPUC_MPI_ALL_RANKS};
+    WCHECK_OK(gpuc_mpi_topk(wgpu, wcomm, part, &desc, values, NULL));
+    WCHECK_OK(gpuc_mpi_topk(wgpu, wcomm, part, &desc, NULL, indices));
+    for (size_t i = 0; i < k; i++)
+        WCHECK(values[i] == all[order[i]] && indices[i] == (int64_t)order[i], "place %zu: %g at %lld, want %g at %zu",
+               i, values[i], (long long)indices[i], all[order[i]], order[i]);
+    free(order);
+    gpuc_array_free(owned);
+    free(all);
+}
+
 static void success_cases(void)
 {
     static const size_t sizes[] = {1, 2, 3, 5, 7, 1000, 4099};
@@ -247,5 +270,6 @@ static void failure_cases(void)
 void cases_topk(void)
 {
     success_cases();
+    one_output_cases();
     failure_cases();
 }
