@@ -107,7 +107,8 @@ typedef struct gpuc_mpi_topk_desc {
  * gather's layout); each rank runs gpuc_topk over its part for min(k, local n) candidates (an empty
  * rank runs nothing and sends nothing) and reads them back; the candidates (at most k per rank, 16
  * bytes each: value bits and global index) are gathered to the root (MPI_Gatherv) or to every rank
- * (MPI_Allgatherv), where a host sort of at most k * P candidates by ORDER keys merges them.
+ * (MPI_Allgatherv), where the P runs (each already in ORDER) are merged on the host by ORDER keys
+ * (a heap over the ranks: O(P + k log P) comparisons).
  * Messages: the parameter check (one MPI_Allreduce), the counts, one agreement (MPI_Allreduce), the
  * gather. k larger than the global element count (k = 0 too) fails on every rank with
  * GPUC_ERROR_INVALID_ARGUMENT; a k * P beyond INT_MAX candidates with GPUC_ERROR_LIMIT. */

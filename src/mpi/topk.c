@@ -24,21 +24,66 @@ static uint32_t order_key(uint32_t bits)
     return (bits & 0x80000000u) ? ~bits : bits | 0x80000000u;
 }
 
-/* Ties go to the lower global index, for largest and smallest alike. */
-static int by_largest(const void *pa, const void *pb)
+/* Whether candidate a comes before b: ties go to the lower global index, for largest and smallest alike. */
+static bool comes_first(const candidate *a, const candidate *b, bool smallest)
 {
-    const candidate *a = pa, *b = pb;
     if (a->key != b->key)
-        return a->key > b->key ? -1 : 1;
-    return (a->index > b->index) - (a->index < b->index);
+        return smallest ? a->key < b->key : a->key > b->key;
+    return a->index < b->index;
 }
 
-static int by_smallest(const void *pa, const void *pb)
+/* The merge's state: one run per rank (run r is all[head[r] .. end[r]), already in ORDER, as gpuc_topk
+ * returns it), and a binary heap of the runs that still hold candidates, by their head candidate. */
+typedef struct merge {
+    const candidate *all;
+    int *head, *end, *heap;
+    int size;
+    bool smallest;
+} merge;
+
+static bool run_first(const merge *m, int a, int b)
 {
-    const candidate *a = pa, *b = pb;
-    if (a->key != b->key)
-        return a->key < b->key ? -1 : 1;
-    return (a->index > b->index) - (a->index < b->index);
+    return comes_first(&m->all[m->head[a]], &m->all[m->head[b]], m->smallest);
+}
+
+static void sift_down(merge *m, int at)
+{
+    for (;;) {
+        int first = at, l = 2 * at + 1, r = l + 1;
+        if (l < m->size && run_first(m, m->heap[l], m->heap[first]))
+            first = l;
+        if (r < m->size && run_first(m, m->heap[r], m->heap[first]))
+            first = r;
+        if (first == at)
+            return;
+        int t = m->heap[at];
+        m->heap[at] = m->heap[first];
+        m->heap[first] = t;
+        at = first;
+    }
+}
+
+/* Takes the first k candidates of the P runs into values / indices (either may be NULL):
+ * O(P + k log P) comparisons. The runs together hold at least k candidates (k <= global n). */
+static void merge_runs(merge *m, int runs, size_t k, float *values, int64_t *indices)
+{
+    m->size = 0;
+    for (int r = 0; r < runs; r++)
+        if (m->head[r] < m->end[r])
+            m->heap[m->size++] = r;
+    for (int i = m->size / 2 - 1; i >= 0; i--)
+        sift_down(m, i);
+    for (size_t i = 0; i < k && m->size > 0; i++) {
+        int r = m->heap[0];
+        const candidate *c = &m->all[m->head[r]++];
+        if (values)
+            memcpy(&values[i], &c->bits, sizeof values[i]);
+        if (indices)
+            indices[i] = c->index;
+        if (m->head[r] == m->end[r])
+            m->heap[0] = m->heap[--m->size];
+        sift_down(m, 0);
+    }
 }
 
 /* This rank's candidates: gpuc_topk over its part for `want` values, read back and given global
@@ -123,6 +168,7 @@ gpuc_status gpuc_mpi_topk(gpuc *gpu, MPI_Comm comm, gpuc_arg local, const gpuc_m
     if (!counts || !displs)
         mpi_call_fail(&c, GPUC_ERROR_OUT_OF_MEMORY, "out of host memory for %d ranks' counts", c.size);
     candidate *mine = NULL, *all = NULL;
+    int *heap = NULL;
     if (mpi_call_agree_params(&c) != GPUC_OK)
         goto end;
 
@@ -140,7 +186,8 @@ gpuc_status gpuc_mpi_topk(gpuc *gpu, MPI_Comm comm, gpuc_arg local, const gpuc_m
         goto end;
     size_t want = part.n < k ? part.n : k;
     mine = local_candidates(&c, &part, want, desc->smallest, parts.offset);
-    if (receives && !(all = malloc((size_t)gathered * sizeof *all)))
+    if (receives && (!(all = malloc((size_t)gathered * sizeof *all)) ||
+                     !(heap = malloc((size_t)c.size * sizeof *heap))))
         mpi_call_fail(&c, GPUC_ERROR_OUT_OF_MEMORY, "out of host memory for %llu candidates",
                       (unsigned long long)gathered);
     if (mpi_call_agree(&c) != GPUC_OK)
@@ -160,17 +207,15 @@ gpuc_status gpuc_mpi_topk(gpuc *gpu, MPI_Comm comm, gpuc_arg local, const gpuc_m
     if (receives) { /* the merge cannot fail: nothing left to agree on */
         for (uint64_t i = 0; i < gathered; i++)
             all[i].key = order_key(all[i].bits);
-        qsort(all, (size_t)gathered, sizeof *all, desc->smallest ? by_smallest : by_largest);
-        for (size_t i = 0; i < k; i++) {
-            if (values)
-                memcpy(&values[i], &all[i].bits, sizeof values[i]);
-            if (indices)
-                indices[i] = all[i].index;
-        }
+        for (int r = 0; r < c.size; r++)
+            counts[r] += displs[r]; /* each run's end */
+        merge m = {.all = all, .head = displs, .end = counts, .heap = heap, .smallest = desc->smallest};
+        merge_runs(&m, c.size, k, values, indices);
     }
 end:
     free(mine);
     free(all);
+    free(heap);
     free(counts);
     free(displs);
     mpi_parts_free(&parts);
