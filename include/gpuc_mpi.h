@@ -111,7 +111,8 @@ typedef struct gpuc_mpi_topk_desc {
  * (a heap over the ranks: O(P + k log P) comparisons).
  * Messages: the parameter check (one MPI_Allreduce), the counts, one agreement (MPI_Allreduce), the
  * gather. k larger than the global element count (k = 0 too) fails on every rank with
- * GPUC_ERROR_INVALID_ARGUMENT; a k * P beyond INT_MAX candidates with GPUC_ERROR_LIMIT. */
+ * GPUC_ERROR_INVALID_ARGUMENT; more than INT_MAX candidates in all (the sum over the ranks of
+ * min(k, local n): MPI counts are ints) with GPUC_ERROR_LIMIT. */
 GPUC_API gpuc_status gpuc_mpi_topk(gpuc *gpu, MPI_Comm comm, gpuc_arg local, const gpuc_mpi_topk_desc *desc,
                                    float *values, int64_t *indices);
 
