@@ -102,9 +102,17 @@ typedef struct gpuc_mpi_topk_desc {
 /* The k largest (or smallest) float32 values of the global array and their global indices, in order
  * (gpuc.h ORDER; ties by the lower global index). Local parts are float (host or device). On the
  * receiving rank(s) `values` gets k floats and `indices` k global indices (either may be NULL, not
- * both); other ranks may pass NULL for both. How: each rank runs gpuc_topk over its part for
- * min(k, local n) candidates, the candidates (at most k per rank) are gathered to the root(s) and
- * merged there. Communication: one gather of at most k values and indices per rank. */
+ * both); other ranks may pass NULL for both, and their buffers are never written. How: every rank's
+ * element count is shared (one MPI_Allgather of 8 bytes per rank: global indices, the k check, the
+ * gather's layout); each rank runs gpuc_topk over its part for min(k, local n) candidates (an empty
+ * rank runs nothing and sends nothing) and reads them back; the candidates (at most k per rank, 16
+ * bytes each: value bits and global index) are gathered to the root (MPI_Gatherv) or to every rank
+ * (MPI_Allgatherv), where the P runs (each already in ORDER) are merged on the host by ORDER keys
+ * (a heap over the ranks: O(P + k log P) comparisons).
+ * Messages: the parameter check (one MPI_Allreduce), the counts, one agreement (MPI_Allreduce), the
+ * gather. k larger than the global element count (k = 0 too) fails on every rank with
+ * GPUC_ERROR_INVALID_ARGUMENT; more than INT_MAX candidates in all (the sum over the ranks of
+ * min(k, local n): MPI counts are ints) with GPUC_ERROR_LIMIT. */
 GPUC_API gpuc_status gpuc_mpi_topk(gpuc *gpu, MPI_Comm comm, gpuc_arg local, const gpuc_mpi_topk_desc *desc,
                                    float *values, int64_t *indices);
 
@@ -174,18 +182,33 @@ typedef struct gpuc_mpi_compact_desc {
 } gpuc_mpi_compact_desc;
 
 /* Stream compaction across ranks, keeping the global input order. Each rank compacts its part
- * (gpuc_compact); an MPI_Exscan of the counts places each rank's survivors. Distributed: *packed holds
- * this rank's survivors (NULL when none) and *part says where they sit among all survivors. Gathered:
- * the receiving rank(s) get every survivor in global order (*part = {total, 0, total}), the others
- * NULL and {0, 0, total}. */
+ * (gpuc_compact; the descriptor's parameters, the predicate's text included, must agree across ranks);
+ * the survivor counts, shared by one MPI_Allgather (8 bytes per rank: what an MPI_Exscan would give
+ * for the offset, plus the total and the gather's layout, in one collective), place each rank's
+ * survivors. Distributed: *packed holds this rank's survivors (NULL when none) and *part says where
+ * they sit among all survivors; nothing but the counts travels (messages: the parameter check, the
+ * counts, one agreement). Gathered (root, or GPUC_MPI_ALL_RANKS): each rank reads its survivors back,
+ * they travel as host data (MPI_Gatherv / MPI_Allgatherv) and each receiving rank uploads them as one
+ * device array: the receiving rank(s) get every survivor in global order (*part = {total, 0, total}),
+ * the others NULL and {0, 0, total} (two more agreements: before the gather, after the upload). An
+ * empty rank still checks the descriptor (it compacts one value and drops the result), so a bad op or
+ * predicate fails every rank even where every part is empty; all parts empty is no error (no
+ * survivors). Gathered survivors past INT_MAX (MPI counts) fail with GPUC_ERROR_LIMIT. Both pointers
+ * are required on every rank. */
 GPUC_API gpuc_status gpuc_mpi_compact(gpuc *gpu, MPI_Comm comm, gpuc_arg local, const gpuc_mpi_compact_desc *desc,
                                       gpuc_array **packed, gpuc_mpi_part *part);
 
 /* Prefix sum across ranks (exclusive, or inclusive with desc->inclusive; desc may be NULL): *prefix (a
  * new device array as long as this rank's part, NULL when the part is empty) holds the global prefix
- * sums of this rank's elements. How: each rank scans its part (gpuc_scan), an MPI_Exscan sums the
- * ranks' totals, and one kernel pass adds the total of the lower ranks. Int sums wrap modulo 2^32;
- * float sums are blockwise within a rank and rank by rank across them. */
+ * sums of this rank's elements. How: each rank scans its part (gpuc_scan; host data is uploaded once,
+ * first); a one-cell kernel gives the rank's total (its last prefix, plus its last value when
+ * exclusive), the only value read back (4 bytes); an MPI_Exscan sums the totals of the lower ranks;
+ * and one kernel pass over the part adds that sum (skipped where that sum is 0 or +0.0: rank 0 always).
+ * Both kernels take their numbers as uniforms: they compile once per context and element type.
+ * Messages: the parameter check (MPI_Allreduce), the MPI_Exscan of one value, one agreement
+ * (MPI_Allreduce). Int sums wrap modulo 2^32 (the totals are summed as uint32); float sums are
+ * blockwise within a rank and across ranks in MPI_Exscan's order, so they may differ from the
+ * single-device gpuc_scan's by rounding (exactly equal where every partial sum is exact). */
 GPUC_API gpuc_status gpuc_mpi_scan(gpuc *gpu, MPI_Comm comm, gpuc_arg local, const gpuc_scan_desc *desc,
                                    gpuc_array **prefix);
 
