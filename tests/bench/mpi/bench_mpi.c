@@ -6,7 +6,8 @@
  * size), reads one result line from rank 0 of each, and prints the table. Under mpirun, with --run, it
  * is one measurement: every rank generates its slice of the examples' data (examples/mpi/mpi_example.h:
  * a hash of the global index, floats in [0, 1)), runs the call once to warm up (programs compile), then
- * REPS times between barriers; a run's time is the slowest rank's, and the best of the REPS runs counts.
+ * REPS times between barriers, each time reading its part of the result back (which waits for the
+ * device); a run's time is the slowest rank's, and the best of the REPS runs counts.
  * The same process (rank 0, when on one rank) times the single-device call on the whole array.
  * LP_NUM_THREADS is left to gpuc_mpi_open, which gives each rank its share of the node's cores. */
 #include <gpuc_mpi.h>
@@ -33,52 +34,68 @@ static float value_at(uint64_t i)
 
 /* ---- one measurement, under mpirun ------------------------------------------------------------ */
 
-static gpuc_status run_mpi(gpuc *gpu, const char *op, gpuc_arg part)
+/* Reads a result array back (a read back waits for the work that made it, so it ends the timing). */
+static gpuc_status finish(gpuc_array *a)
+{
+    if (!a)
+        return GPUC_OK;
+    size_t n = gpuc_array_values(a);
+    float *host = malloc(n * sizeof *host);
+    gpuc_status st = host ? gpuc_array_read_f32(a, host, n) : GPUC_ERROR_OUT_OF_MEMORY;
+    free(host);
+    return st;
+}
+
+/* One distributed call, its result read back on this rank; *seconds gets the wall time of both. */
+static gpuc_status run_mpi(gpuc *gpu, const char *op, gpuc_arg part, double *seconds)
 {
     gpuc_status st;
+    gpuc_array *result = NULL;
+    double t0 = MPI_Wtime();
     if (!strcmp(op, "topk")) {
         float top[8];
         int64_t where[8];
         st = gpuc_mpi_topk(gpu, MPI_COMM_WORLD, part, &(gpuc_mpi_topk_desc){.k = 8, .root = 0}, top, where);
     } else if (!strcmp(op, "sort")) {
-        gpuc_array *sorted = NULL;
         gpuc_mpi_part where;
-        st = gpuc_mpi_sort(gpu, MPI_COMM_WORLD, part, NULL, &sorted, &where);
-        gpuc_array_free(sorted);
+        st = gpuc_mpi_sort(gpu, MPI_COMM_WORLD, part, NULL, &result, &where);
     } else if (!strcmp(op, "compact")) {
-        gpuc_array *packed = NULL;
         gpuc_mpi_part where;
         gpuc_mpi_compact_desc desc = {.compact = {.op = GPUC_GREATER, .threshold = 0.5}, .root = GPUC_MPI_DISTRIBUTED};
-        st = gpuc_mpi_compact(gpu, MPI_COMM_WORLD, part, &desc, &packed, &where);
-        gpuc_array_free(packed);
+        st = gpuc_mpi_compact(gpu, MPI_COMM_WORLD, part, &desc, &result, &where);
     } else {
-        gpuc_array *prefix = NULL;
-        st = gpuc_mpi_scan(gpu, MPI_COMM_WORLD, part, NULL, &prefix);
-        gpuc_array_free(prefix);
+        st = gpuc_mpi_scan(gpu, MPI_COMM_WORLD, part, NULL, &result);
     }
+    if (st == GPUC_OK)
+        st = finish(result);
+    *seconds = MPI_Wtime() - t0;
+    gpuc_array_free(result);
     return st;
 }
 
-/* The single-device call on the whole array, as a program without MPI would make it; seconds. */
+/* The single-device call on the whole array, as a program without MPI would make it, its result read
+ * back as the distributed call's is; seconds. */
 static double run_single(gpuc *gpu, const char *op, gpuc_arg all)
 {
     gpuc_array *a = NULL, *b = NULL;
     double t0 = MPI_Wtime();
     gpuc_status st;
     if (!strcmp(op, "topk")) {
-        st = gpuc_topk(gpu, all, &(gpuc_topk_desc){.k = 8}, &a, &b);
+        st = gpuc_topk(gpu, all, &(gpuc_topk_desc){.k = 8}, &a, &b); /* read back before it returns */
     } else if (!strcmp(op, "sort")) {
         st = gpuc_sort(gpu, all, NULL, &a);
+        if (st == GPUC_OK)
+            st = finish(a);
     } else if (!strcmp(op, "compact")) {
         size_t count;
         st = gpuc_compact(gpu, all, &(gpuc_compact_desc){.op = GPUC_GREATER, .threshold = 0.5}, &a, &count);
+        if (st == GPUC_OK)
+            st = finish(a);
     } else {
         st = gpuc_scan(gpu, all, NULL, &a);
+        if (st == GPUC_OK)
+            st = finish(a);
     }
-    /* Every call's result is a device array: read one value, so the time includes the work. */
-    float one;
-    if (st == GPUC_OK && a)
-        st = gpuc_array_read_f32(a, &one, 1);
     double t = MPI_Wtime() - t0;
     gpuc_array_free(a);
     gpuc_array_free(b);
@@ -111,7 +128,8 @@ static int measure(const char *op, uint64_t n)
     double best = 1e30, best_device = 0, best_comm = 0;
     for (int rep = 0; rep <= REPS; rep++) { /* rep 0 warms up */
         MPI_Barrier(MPI_COMM_WORLD);
-        if (run_mpi(gpu, op, part) != GPUC_OK) {
+        double seconds;
+        if (run_mpi(gpu, op, part, &seconds) != GPUC_OK) {
             if (rank == 0)
                 fprintf(stderr, "bench-mpi: %s\n", gpuc_mpi_errmsg());
             MPI_Abort(MPI_COMM_WORLD, 1);
@@ -122,7 +140,7 @@ static int measure(const char *op, uint64_t n)
         struct {
             double total;
             int rank;
-        } mine_t = {t.total_s, rank}, slowest;
+        } mine_t = {seconds, rank}, slowest;
         MPI_Allreduce(&mine_t, &slowest, 1, MPI_DOUBLE_INT, MPI_MAXLOC, MPI_COMM_WORLD);
         double split[2] = {t.device_s, t.comm_s};
         MPI_Bcast(split, 2, MPI_DOUBLE, slowest.rank, MPI_COMM_WORLD);
