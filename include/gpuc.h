@@ -341,8 +341,15 @@ GPUC_API void gpuc_array_free(gpuc_array *a);
  * returns into this output's cell, in the same pass; the last call in a cell wins, and a cell whose
  * run never calls it gets 0. */
 typedef struct gpuc_map_output {
-    const char *name;     /* the output's name (GPU.js's object key), a GLSL identifier, not "result" */
-    const char *function; /* the helper whose results it keeps */
+    /* the output's name (GPU.js's object key): a GLSL identifier other than "result", or an index
+     * "0".."99" (GPU.js's array form names its outputs by position) */
+    const char *name;
+    /* the helper whose results it keeps. In a JavaScript kernel (gpuc_create_kernel_js): the helper's
+     * JavaScript name (a function of the kernel's source or added with gpuc_add_function; its every
+     * `return` is kept, wherever it is called from), or a whole JavaScript function's source, as
+     * GPU.js's createKernelMap({ name: function (a, b) { ... } }) takes it (an anonymous one is named
+     * by the output and the kernel calls it by that name) */
+    const char *function;
 } gpuc_map_output;
 
 /* A compile-time constant, seen in the kernel as constants.<name>. type GPUC_TYPE_NONE infers it:
@@ -566,6 +573,22 @@ GPUC_API gpuc_status gpuc_array_write_png(const gpuc_array *a, const char *path)
  * results (Math.floor...) are int32, and helpers cannot recurse. */
 GPUC_API gpuc_status gpuc_create_kernel_js(gpuc *gpu, const char *js_source, const gpuc_kernel_desc *desc,
                                            gpuc_kernel **out);
+
+/* GPU.js's createKernelMap(subKernels, kernel) as written in JavaScript: sub_kernels is its first
+ * argument's text, either an object whose keys name the outputs,
+ *     "{ addResult: add, divideResult: function divide(a, b) { return a / b; } }"
+ * or an array, whose outputs are named "0", "1"... (GPU.js's result[0], result[1]),
+ *     "[add, function divide(a, b) { return a / b; }]".
+ * Each value is a function's name (defined in js_source or added with gpuc_add_function), a function
+ * or arrow function written in place (an anonymous one is named by its key), or
+ * alias('name', function ...). Outputs come in the order written: run the kernel with gpuc_run_map,
+ * results[0] the kernel's result and results[1 + i] output i (gpuc_kernel_map_name). Each output
+ * keeps what its sub-kernel last returned in the cell (0 where it was never called), as GPU.js's
+ * subKernelResult does; a sub-kernel the kernel never calls fails, as in GPU.js. desc.map must be
+ * empty; otherwise as gpuc_create_kernel_js. Errors in sub_kernels: GPUC_ERROR_COMPILE with its
+ * line:column. */
+GPUC_API gpuc_status gpuc_create_kernel_map_js(gpuc *gpu, const char *sub_kernels, const char *js_source,
+                                               const gpuc_kernel_desc *desc, gpuc_kernel **out);
 
 /* GPU.js's addFunction: registers one named JavaScript function (`function name(a, b) { ... }`)
  * that every JavaScript kernel created afterwards in this context may call. Its parameters take the

@@ -359,8 +359,15 @@ static void declare_params(js_ctx *c, js_func *f)
             v->is_param = true;
             f->param_vars[i] = v;
         }
-        if (!f->is_kernel)
+        if (f->bound[i]) { /* reads the kernel's array (specialise.c) */
+            v->rank = f->bound[i]->rank;
+            v->elem = f->bound[i]->elem;
+            v->glsl = f->bound[i]->glsl;
+            v->array = f->bound[i];
+            v->type = T_NONE;
+        } else if (!f->is_kernel) {
             v->type = f->params[i];
+        }
         p->var = v;
         scope_push(c, v, p);
     }

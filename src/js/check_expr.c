@@ -123,7 +123,7 @@ static js_type check_ident(js_ctx *c, js_node *n)
     if (v) {
         n->var = v;
         if (v->rank > 0)
-            js_fail(c, n, "the array argument `%s` can only be read by index (`%s[i]`) in a kernel", n->name,
+            js_fail(c, n, "the array `%s` can only be read by index (`%s[i]`) or passed to a helper function", n->name,
                     n->name);
         return js_set_type(n, v->type);
     }
@@ -409,17 +409,23 @@ static void check_helper(js_ctx *c, js_func *f, js_node *call);
 static js_type check_call(js_ctx *c, js_node *n)
 {
     js_node *callee = n->a;
+    bool arrays = false; /* kernel arrays passed as arguments: only JS helpers take them */
     for (int i = 0; i < n->nlist; i++) {
         js_node *arg = n->list[i];
-        if (arg->kind == N_IDENT) {
-            js_var *v = js_scope_find(c, arg->name, 0);
-            if (v && v->rank > 0)
-                js_fail(c, arg, "passing the array argument `%s` to a function is not supported: pass its "
-                        "elements or the index", arg->name);
+        if (js_array_arg(c, arg)) {
+            arrays = true;
+            continue;
         }
         if (js_check_expr(c, arg) == T_VOID)
             js_fail(c, arg, "an argument that returns nothing");
     }
+    js_func *helper = callee->kind == N_IDENT && !js_scope_find(c, callee->name, 0) ? js_find_func(c, callee->name)
+                                                                                     : NULL;
+    if (arrays && !helper)
+        for (int i = 0; i < n->nlist; i++)
+            if (js_array_arg(c, n->list[i]))
+                js_fail(c, n->list[i], "the array `%s` can be passed to JavaScript helper functions only, not to "
+                        "this call: pass its elements", n->list[i]->name);
     if (callee->kind == N_MEMBER && callee->a->kind == N_IDENT && !strcmp(callee->a->name, "Math")) {
         const js_math_fn *fn = js_math_lookup(callee->name);
         if (!fn)
@@ -456,8 +462,10 @@ static js_type check_call(js_ctx *c, js_node *n)
         js_fail(c, n, "only named functions can be called in kernels");
     if (js_scope_find(c, callee->name, 0))
         js_fail(c, n, "`%s` is a variable, not a function", callee->name);
-    js_func *f = js_find_func(c, callee->name);
+    js_func *f = helper;
     if (f) {
+        if (n->nlist == f->nparams)
+            f = js_specialise(c, f, n);
         if (f->is_kernel || f == c->current || f->checking)
             js_fail(c, n, "`%s` calls itself (directly or through other functions): recursion is not supported "
                     "on the GPU", callee->name);
@@ -484,6 +492,8 @@ static void check_helper(js_ctx *c, js_func *f, js_node *call)
         js_fail(c, call, "`%s` takes %d argument(s), not %d", f->name, f->nparams, call->nlist);
     if (f->checked) {
         for (int i = 0; i < f->nparams; i++) {
+            if (f->bound[i])
+                continue; /* the same array, by construction (js_specialise) */
             js_type t = call->list[i]->type;
             bool ok = js_is_numeric(f->params[i]) ? js_is_numeric(t) || t == T_BOOL : t == f->params[i] ||
                       (f->params[i] == T_BOOL && js_is_numeric(t));
@@ -495,7 +505,7 @@ static void check_helper(js_ctx *c, js_func *f, js_node *call)
     }
     for (int i = 0; i < f->nparams; i++) {
         js_type t = call->list[i]->type;
-        f->params[i] = js_is_numeric(t) ? T_FLOAT : t;
+        f->params[i] = f->bound[i] ? T_NONE : js_is_numeric(t) ? T_FLOAT : t;
     }
     js_check_function_body(c, f);
     if (f->ret == T_NONE)

@@ -148,13 +148,16 @@ static void emit_index(js_ctx *c, js_node *n)
     if (root->kind == N_IDENT && root->var && root->var->rank > 0) {
         js_var *v = root->var;
         int cell = depth > v->rank ? depth - v->rank : 0; /* a component of a vector cell */
+        /* The kernel's body reads a[y][x], which gpuc rewrites into its accessor call a(y, x); a
+         * helper's body is not rewritten, so a helper calls the accessor itself. */
+        bool call = !c->current->is_kernel;
         if (cell)
             put(c, "(");
         put(c, v->glsl);
         for (int i = depth - 1; i >= cell; i--) {
-            put(c, "[");
+            put(c, !call ? "[" : i == depth - 1 ? "(" : ", ");
             js_emit_expr(c, chain[i]->b, T_INT);
-            put(c, "]");
+            put(c, !call ? "]" : i == cell ? ")" : "");
         }
         if (cell) {
             put(c, ")[");
@@ -189,9 +192,13 @@ static void emit_call(js_ctx *c, js_node *n)
     const js_type *params = n->func ? n->func->params : c->natives[n->native - 1].params;
     put(c, n->func ? n->func->glsl : c->natives[n->native - 1].name);
     put(c, "(");
+    bool first = true;
     for (int i = 0; i < n->nlist; i++) {
-        if (i)
+        if (n->func && n->func->bound[i])
+            continue; /* the specialised helper reads that array itself */
+        if (!first)
             put(c, ", ");
+        first = false;
         js_emit_expr(c, n->list[i], params[i]);
     }
     put(c, ")");
@@ -561,8 +568,10 @@ static void emit_stmt(js_ctx *c, js_node *n)
             break;
         }
         put(c, "return ");
+        if (c->current->keeper) /* a sub-kernel of a kernel map: the map keeps what it returns */
+            strbuf_printf(&c->out, "%s(", c->current->keeper);
         js_emit_expr(c, n->a, c->current->ret);
-        put(c, ";");
+        put(c, c->current->keeper ? ");" : ";");
         break;
     case N_SWITCH: emit_switch(c, n); break;
     default: put(c, ";"); break;
@@ -595,9 +604,13 @@ void js_emit_function(js_ctx *c, js_func *f)
 {
     c->current = f;
     strbuf_printf(&c->out, "\n%s %s(", js_type_glsl(f->ret), f->glsl);
+    bool first = true;
     for (int i = 0; i < f->node->nlist; i++) {
-        if (i)
+        if (f->bound[i])
+            continue;
+        if (!first)
             put(c, ", ");
+        first = false;
         emit_param(c, f, i);
     }
     put(c, ") {");
