@@ -183,6 +183,12 @@ static gpuc_status create_js(gpuc *gpu, const char *js_source, const gpuc_kernel
     gpuc_kernel_desc d = *desc;
     if (!d.name)
         d.name = name;
+    /* Constants named like GLSL's keywords (`float`, `output`...) take the name emit.c gave them. */
+    char constant_names[GPUC_MAX_CONSTANTS][128];
+    for (int i = 0; i < GPUC_MAX_CONSTANTS && d.constants[i].name; i++) {
+        js_constant_glsl(d.constants[i].name, constant_names[i], sizeof constant_names[i]);
+        d.constants[i].name = constant_names[i];
+    }
     /* The map keeps the GLSL functions the sub-kernels return through (translate.c). */
     for (int i = 0; i < GPUC_MAX_MAP_OUTPUTS; i++)
         d.map[i] = i < nmap ? (gpuc_map_output){map[i].name, map[i].keeper} : (gpuc_map_output){NULL, NULL};

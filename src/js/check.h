@@ -97,6 +97,7 @@ typedef struct js_ctx {
     strbuf out;
     int indent;
     js_loops *loops;      /* where the emitted loops come from, when the caller asked */
+    const char *runtime_words; /* the runtime helpers' GLSL (names users' names must not take) */
 } js_ctx;
 
 _Noreturn void js_fail(js_ctx *c, const js_node *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -123,6 +124,10 @@ const char *js_type_glsl(js_type t);
 bool js_is_numeric(js_type t);
 bool js_is_vec(js_type t);
 int js_vec_size(js_type t);
+bool js_is_mat(js_type t);
+int js_mat_size(js_type t);      /* rows (= columns) of a matrix */
+js_type js_mat_row(js_type t);   /* the vector a matrix's row is */
+js_type js_mat_of(js_type row);  /* the square matrix whose rows are `row` */
 
 /* A mangled GLSL name for a JS identifier ("js_" + name, escaped when needed). */
 const char *js_mangle(js_ctx *c, const char *prefix, const char *name);
@@ -150,6 +155,9 @@ js_var *js_array_arg(js_ctx *c, js_node *arg);
 /* Whether name, used as is in GLSL, would be a keyword, a reserved word, a built-in type or a name
  * gpuc's kernel code declares (constants keep their names in GLSL's constants.<name>). */
 bool js_glsl_reserved(const char *name);
+/* The name constant `name` has in GLSL (constants.<it>): itself, or an escaped "jscx_..." form when
+ * it is reserved there or holds a `$`. */
+void js_constant_glsl(const char *name, char *out, size_t n);
 
 /* ---- math.c: the Math object ---- */
 typedef struct js_math_fn {

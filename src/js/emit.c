@@ -209,8 +209,11 @@ static void emit_member(js_ctx *c, js_node *n)
     if (n->a->kind == N_MEMBER && n->a->a->kind == N_THIS) {
         if (!strcmp(n->a->name, "thread"))
             strbuf_printf(&c->out, "thread.%s", n->name);
-        else
-            strbuf_printf(&c->out, "constants.%s", n->name);
+        else {
+            char glsl[256];
+            js_constant_glsl(n->name, glsl, sizeof glsl);
+            strbuf_printf(&c->out, "constants.%s", glsl);
+        }
         return;
     }
     emit_float(c, n->num); /* Math.PI and friends */
@@ -276,12 +279,12 @@ static void emit_raw(js_ctx *c, js_node *n)
         js_emit_expr(c, n->c, n->type);
         put(c, ")");
         break;
-    case N_ARRAY:
+    case N_ARRAY: /* a matrix's rows are its columns in GLSL: m[y][x] reads the same either way */
         strbuf_printf(&c->out, "%s(", js_type_glsl(n->type));
         for (int i = 0; i < n->nlist; i++) {
             if (i)
                 put(c, ", ");
-            js_emit_expr(c, n->list[i], T_FLOAT);
+            js_emit_expr(c, n->list[i], js_is_mat(n->type) ? js_mat_row(n->type) : T_FLOAT);
         }
         put(c, ")");
         break;
@@ -332,9 +335,38 @@ static void note_loop(js_ctx *c, const js_node *n)
     snprintf(o->where, sizeof o->where, "%s", c->current && c->current->origin ? c->current->origin : "");
 }
 
+/* const [x, y] = v: the value once into a temporary, then each name its element. */
+static void emit_destructure(js_ctx *c, js_node *d)
+{
+    strbuf_printf(&c->out, "%s jst_%d = ", js_type_glsl(d->a->type), d->temp);
+    js_emit_expr(c, d->a, d->a->type);
+    put(c, ";");
+    for (int i = 0; i < d->nlist; i++) {
+        js_var *v = d->list[i]->var;
+        if (d->list[i]->kind == N_IDENT)
+            strbuf_printf(&c->out, " %s %s = jst_%d[%d];", js_type_glsl(v->type), v->glsl, d->temp, i);
+    }
+}
+
 static void emit_decl(js_ctx *c, js_node *d)
 {
+    if (!d->name) {
+        emit_destructure(c, d);
+        return;
+    }
+    if (d->a && d->a->kind == N_FUNCEXPR) { /* a helper of its own, emitted with the others */
+        put(c, ";");
+        return;
+    }
     js_var *v = d->var;
+    if (v->hoisted) { /* declared at the function's top (emit_hoisted): here it is assigned */
+        if (d->a) {
+            strbuf_printf(&c->out, "%s = ", v->glsl);
+            js_emit_expr(c, d->a, v->type);
+        }
+        put(c, ";");
+        return;
+    }
     strbuf_printf(&c->out, "%s %s = ", js_type_glsl(v->type), v->glsl);
     if (d->a)
         js_emit_expr(c, d->a, v->type);
@@ -370,7 +402,7 @@ static bool is_counted_for(const js_node *n)
     if (!n->a || n->a->kind != N_VAR || n->a->nlist != 1 || !n->b || !n->c)
         return false;
     const js_node *d = n->a->list[0];
-    return d->a && constant_bound(d->a, NULL) && constant_bound(n->b, d->var);
+    return d->name && d->a && constant_bound(d->a, NULL) && constant_bound(n->b, d->var);
 }
 
 static void emit_body(js_ctx *c, js_node *body)
@@ -578,11 +610,40 @@ static void emit_stmt(js_ctx *c, js_node *n)
     }
 }
 
+static void emit_zero(js_ctx *c, js_type t);
+
+/* Declares the function's `var`s that are used after their block ends, once, at its top. */
+static void emit_hoisted(js_ctx *c, const js_node *n, js_var **done, int *ndone)
+{
+    if (!n || n->kind == N_FUNCDECL || n->kind == N_FUNCEXPR)
+        return;
+    if (n->kind == N_DECL && n->var && n->var->hoisted) {
+        for (int i = 0; i < *ndone; i++)
+            if (done[i] == n->var)
+                return;
+        if (*ndone == JS_MAX_SCOPE)
+            return;
+        done[(*ndone)++] = n->var;
+        line(c);
+        strbuf_printf(&c->out, "%s %s = ", js_type_glsl(n->var->type), n->var->glsl);
+        emit_zero(c, n->var->type);
+        put(c, ";");
+    }
+    if (n->kind < N_VAR && n->kind != N_DECL)
+        return; /* expressions declare nothing */
+    emit_hoisted(c, n->a, done, ndone);
+    emit_hoisted(c, n->b, done, ndone);
+    emit_hoisted(c, n->c, done, ndone);
+    emit_hoisted(c, n->d, done, ndone);
+    for (int i = 0; i < n->nlist; i++)
+        emit_hoisted(c, n->list[i], done, ndone);
+}
+
 static void emit_zero(js_ctx *c, js_type t)
 {
     if (t == T_BOOL)
         put(c, "false");
-    else if (js_is_vec(t))
+    else if (js_is_vec(t) || js_is_mat(t))
         strbuf_printf(&c->out, "%s(0.0)", js_type_glsl(t));
     else
         put(c, t == T_INT ? "0" : "0.0");
@@ -619,6 +680,9 @@ void js_emit_function(js_ctx *c, js_func *f)
         line(c);
         put(c, "js_seed_random();");
     }
+    js_var *hoisted[JS_MAX_SCOPE];
+    int nhoisted = 0;
+    emit_hoisted(c, f->node->a, hoisted, &nhoisted);
     for (int i = 0; i < f->node->a->nlist; i++) {
         line(c);
         emit_stmt(c, f->node->a->list[i]);

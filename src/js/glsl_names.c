@@ -4,6 +4,7 @@
  * constants.<name>) need this list. */
 #include "js/check.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static const char *const reserved[] = {
@@ -46,4 +47,18 @@ bool js_glsl_reserved(const char *name)
         if (!strcmp(reserved[i], name))
             return true;
     return false;
+}
+
+void js_constant_glsl(const char *name, char *out, size_t n)
+{
+    if (!js_glsl_reserved(name) && !strchr(name, '$')) {
+        snprintf(out, n, "%s", name);
+        return;
+    }
+    /* "x_" marks the escape, as js_mangle's: `_` -> u, `$` -> d. */
+    size_t len = (size_t)snprintf(out, n, "jscx_");
+    for (const char *s = name; *s && len + 1 < n; s++)
+        out[len++] = *s == '_' ? 'u' : *s == '$' ? 'd' : *s;
+    if (len < n)
+        out[len] = '\0';
 }

@@ -89,7 +89,7 @@ static js_type sub_kernel_type(js_ctx *c, const js_map_entry *m, js_func *f)
     }
     if (t == T_NONE)
         js_fail(c, f->node, "the sub-kernel `%s` of map output \"%s\" is never called by the kernel", f->name, m->name);
-    if (t == T_VOID || t == T_BOOL)
+    if (t == T_VOID || t == T_BOOL || js_is_mat(t))
         js_fail(c, f->node, "the sub-kernel `%s` of map output \"%s\" must return a number or an array of 2-4 numbers",
                 f->name, m->name);
     return t;

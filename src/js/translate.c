@@ -44,6 +44,10 @@ static void hoist_nested(js_ctx *c, js_node *n, const char *origin)
         return;
     if (n->kind == N_FUNCDECL)
         js_register_func(c, n, origin);
+    if (n->kind == N_DECL && n->name && n->a && n->a->kind == N_FUNCEXPR) {
+        n->a->name = n->name; /* const f = function (x) {...} or (x) => ...: called as f(...) */
+        js_register_func(c, n->a, origin);
+    }
     if (n->kind == N_FUNCDECL || n->kind == N_FUNCEXPR) {
         hoist_nested(c, n->a, origin);
         return;
