@@ -554,8 +554,13 @@ GPUC_API gpuc_status gpuc_array_write_png(const gpuc_array *a, const char *path)
  * with the same desc, arguments and results as gpuc_create_kernel (desc.arg_types gives the
  * parameters' types; without it they are inferred from use). The last function in js_source is the
  * kernel; functions before it (and function declarations inside it) are helpers it may call, as are
- * those added with gpuc_add_function / gpuc_add_native_function. The subset is GPU.js 2.24's:
- * let/const/var, numbers, booleans, [a, b(, c(, d))] as vectors, arithmetic, comparison, logical,
+ * those added with gpuc_add_function / gpuc_add_native_function, and functions bound to names inside it
+ * (`const f = function (x) {...}`, `const g = (x) => x * 2`; the kernel may itself be an arrow
+ * function). Helpers may take the kernel's array arguments (`add(a, b, i)` reading a[i]): such a
+ * helper is compiled once per combination of arrays it is called with. The subset is GPU.js 2.24's:
+ * let/const/var (`var` function-scoped, as in JavaScript), numbers, booleans, [a, b(, c(, d))] as
+ * vectors, square arrays of those ([[1, 2], [3, 4]]: GPU.js's Matrix(2..4), read m[y][x]; not
+ * arithmetic, and not a kernel's result), `const [x, y] = v` destructuring, arithmetic, comparison, logical,
  * bitwise and assignment operators, ?:, if/else, for, while, do...while, break, continue, switch,
  * return; this.thread.x/y/z, this.output.x/y/z, this.constants.<name>, argument arrays a[i],
  * a[y][x], a[z][y][x], and Math (abs ... trunc, random, PI, E, LN2, LN10, LOG2E, LOG10E, SQRT2,
@@ -564,13 +569,14 @@ GPUC_API gpuc_status gpuc_array_write_png(const gpuc_array *a, const char *path)
  * with float gives float; a kernel returns a number (float) or an array of 2-4 numbers (vecN); loops
  * whose bound is not a compile-time constant stop after desc.loop_max_iterations; a switch case with
  * statements does not run on into the next case (GPU.js's if/else reading of switch). Unsupported
- * JavaScript (strings, object literals, a.length, for...of, arrow functions, closures over outer
- * variables, assignments to arguments, arrays longer than 4, array constants, passing arrays to
- * helpers, recursion) fails with GPUC_ERROR_COMPILE and a message giving the construct and its
- * line:column in js_source. Each invocation's loops must stay under gpuc_info.loop_budget in total:
+ * JavaScript (strings, object literals, a.length, for...of, closures over outer variables, assignments
+ * to arguments, arrays longer than 4, arrays of 4 dimensions, array constants, recursion) fails with
+ * GPUC_ERROR_COMPILE and a message giving the construct and its line:column in js_source. Names
+ * GLSL reserves (`float`, `output`, `texture`...) work as any other name, constants' too. Each invocation's loops must stay under gpuc_info.loop_budget in total:
  * a kernel or run that does not fails with GPUC_ERROR_LIMIT naming the loop's JavaScript line:column.
- * Known differences from JavaScript: `var` is block-scoped like `let`, integer
- * results (Math.floor...) are int32, and helpers cannot recurse. */
+ * Known differences from JavaScript: a `var` read before any assignment gives 0 (not undefined),
+ * integer results (Math.floor...) are int32, and helpers cannot recurse. desc.map (kernel maps) may
+ * name JavaScript helpers by their JavaScript names or give their source (gpuc_map_output). */
 GPUC_API gpuc_status gpuc_create_kernel_js(gpuc *gpu, const char *js_source, const gpuc_kernel_desc *desc,
                                            gpuc_kernel **out);
 

@@ -322,6 +322,31 @@ START_TEST(map_api_misuse)
 }
 END_TEST
 
+/* GPU.js's alias('name', fn) renames a sub-kernel: the kernel calls it by the new name. */
+START_TEST(map_alias)
+{
+    gpuc_kernel *k;
+    ck_assert_gpuc_ok(gpuc_create_kernel_map_js(gpu, "{ addResult: alias('adder', function add(a, b) { return a + b; }) }",
+                                                "function (a) { return adder(a[this.thread.x], 1) * 3; }",
+                                                &(gpuc_kernel_desc){.output = {4}}, &k));
+    float a[4] = {1, 2, 3, 4};
+    gpuc_arg arg = gpuc_arg_host_f32(a, (gpuc_dims){4});
+    gpuc_array *r[2];
+    ck_assert_gpuc_ok(gpuc_run_map(k, &arg, 1, r));
+    float *result = fixture_take_floats(r[0], 4), *sum = fixture_take_floats(r[1], 4);
+    for (int i = 0; i < 4; i++) {
+        ck_assert_float_eq(sum[i], a[i] + 1);
+        ck_assert_float_eq(result[i], 3 * (a[i] + 1));
+    }
+    free(result);
+    free(sum);
+    gpuc_kernel_free(k);
+    ck_assert_gpuc_fails(gpuc_create_kernel_map_js(gpu, "{ s: alias(add) }", "function (a) { return a[0]; }",
+                                                   &(gpuc_kernel_desc){.output = {4}}, &k),
+                         GPUC_ERROR_COMPILE, "alias takes the new name as a string first");
+}
+END_TEST
+
 /* One helper called with different arrays, and with none, is specialised once per combination. */
 START_TEST(helper_specialised_per_array)
 {
@@ -418,6 +443,7 @@ Suite *suite_js_language(void)
     tcase_add_test(tc, map_keeps_last_return);
     tcase_add_loop_test(tc, map_errors_are_gpucs_own, 0, (int)(sizeof map_errors / sizeof map_errors[0]));
     tcase_add_test(tc, map_api_misuse);
+    tcase_add_test(tc, map_alias);
     tcase_add_test(tc, helper_specialised_per_array);
     tcase_add_test(tc, function_values_and_destructuring);
     tcase_add_test(tc, names_glsl_reserves);

@@ -268,6 +268,8 @@ static void check_destructure(js_ctx *c, js_node *var_stmt, js_node *d)
         js_var *existing = scope_lookup(c, name->name, c->scope_base);
         if (existing && existing->is_param)
             js_fail(c, name, "`%s` is already a parameter of this function: use another name", name->name);
+        if (scope_lookup(c, name->name, c->block_mark) && existing != name->var)
+            js_fail(c, name, "`%s` is declared twice in one block", name->name);
         if (!name->var) {
             js_var *v = js_alloc(c, sizeof *v, name);
             v->name = name->name;
@@ -335,7 +337,8 @@ static void check_condition(js_ctx *c, js_node *e)
 
 static void check_block(js_ctx *c, js_node **list, int n)
 {
-    int mark = c->nscope;
+    int mark = c->nscope, saved_mark = c->block_mark;
+    c->block_mark = mark;
     for (int i = 0; i < n; i++) {
         js_node *s = list[i];
         /* A name declared twice in one block is a JS error too (for let/const). */
@@ -349,6 +352,7 @@ static void check_block(js_ctx *c, js_node **list, int n)
         check_stmt(c, s);
     }
     scope_pop(c, mark);
+    c->block_mark = saved_mark;
 }
 
 static void check_for(js_ctx *c, js_node *n)

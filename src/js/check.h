@@ -87,6 +87,7 @@ typedef struct js_ctx {
     js_var *scope[JS_MAX_SCOPE];
     int nscope;
     int scope_base;       /* the first scope entry of the function being checked */
+    int block_mark;       /* the first scope entry of the innermost block (names declared twice) */
     bool changed;         /* a variable's type changed in this pass: check again */
     int loop_depth, switch_depth;
     int check_depth;      /* statements and expressions being checked, along the calls (JS_MAX_CHECK_DEPTH) */
