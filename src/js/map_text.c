@@ -83,7 +83,7 @@ static bool alias_value(reader *r, js_map_entry *e)
     if (!js_tok_is(&r->tok, "("))
         return fail(r, "expected `(` after alias");
     next(r);
-    if (r->tok.kind != TK_STRING || r->tok.len < 3)
+    if (r->tok.kind != TK_STRING || r->tok.len < 3 || r->tok.start[r->tok.len - 1] != r->tok.start[0])
         return fail(r, "alias takes the new name as a string first");
     char *name = copy(r->tok.start + 1, r->tok.len - 2);
     next(r);
@@ -149,6 +149,8 @@ static bool read_entries(reader *r, js_map_entry *out, int max, int *n)
             if (r->tok.kind != TK_IDENT && r->tok.kind != TK_STRING && r->tok.kind != TK_NUMBER)
                 return fail(r, "expected a key (the output's name)");
             bool quoted = r->tok.kind == TK_STRING;
+            if (quoted && (r->tok.len < 2 || r->tok.start[r->tok.len - 1] != r->tok.start[0]))
+                return fail(r, "a key's string is not closed");
             e->name = copy(r->tok.start + quoted, r->tok.len - 2 * quoted);
             next(r);
             if (!js_tok_is(&r->tok, ":"))
