@@ -29,6 +29,8 @@ const cases = [
   { name: 'map_inline_functions', map: '{ sum: function (a, b) { return a + b; }, twice: function double(v) { return v * 2; } }', src: 'function (a) {\n  let s = sum(a[this.thread.x], 1);\n  s = sum(s, 10);\n  return double(s) + 0.5;\n}', output: [5], args: [arr(A5)] },
   { name: 'map_sub_kernel_reads_arrays', map: '{ addResult: function add(a, b) { return a[this.thread.x] + b[this.thread.x]; } }', src: 'function (a, b) {\n  return add(a, b) * 3;\n}', output: [5], args: [arr(A5), arr([10, 20, 30, 40, 50])] },
   { name: 'map_2d', map: '{ row: function rowOf(m) { return m[this.thread.y][0]; } }', src: 'function (m) {\n  return rowOf(m) + m[this.thread.y][this.thread.x] * 100;\n}', output: [3, 2], args: [arr2(3, 2, [1, 2, 3, 4, 5, 6])] },
+  { name: 'map_vector_sub_kernel', map: '{ mapFunc: function mapFunc(mapFuncVal) { return mapFuncVal; } }', src: 'function main() {\n  const mapFuncVal = [1, 2, this.thread.x];\n  mapFunc(mapFuncVal);\n  const returnValue = [4, 5, 6];\n  return returnValue;\n}', output: [2], returnType: 'Array(3)' },
+  { name: 'map_3d', helpers: 'function saveTarget(value) {\n  return value;\n}', map: '{ target: saveTarget }', src: 'function (value) {\n  return saveTarget(value[0] + this.thread.z * 100 + this.thread.y * 10 + this.thread.x);\n}', output: [3, 3, 3], args: [arr([0.5])] },
   // arrays passed to helpers
   { name: 'helper_array_arguments', helpers: 'function addArr(a, b, i) {\n  return a[i] + b[i];\n}', src: 'function (x, y) {\n  return addArr(x, y, this.thread.x) + addArr(y, y, 0) * 100;\n}', output: [5], args: [arr(A5), arr([0.5, 1.5, 2.5, 3.5, 4.5])] },
   { name: 'helper_array_2d', helpers: 'function at(m, y, x) {\n  return m[y][x];\n}', src: 'function (m) {\n  return at(m, this.thread.y, this.thread.x) * 2 + at(m, 1, 2);\n}', output: [3, 2], args: [arr2(3, 2, [1, 2, 3, 4, 5, 6])] },
@@ -68,6 +70,7 @@ function run(c, mode) {
   const constants = {};
   for (const [k, [v]] of Object.entries(c.constants || {})) constants[k] = v;
   const settings = { output: c.output, constants };
+  if (c.returnType) settings.returnType = c.returnType;
   const scope = new Function(`${c.helpers || ''}\nreturn { map: (${c.map || 'null'}), helpers: [${(c.helpers || '').match(/function (\w+)/g)?.map((m) => m.slice(9)).join(', ') || ''}] };`)();
   try {
     for (const h of scope.helpers) if (!c.map || !c.map.includes(h.name)) gpu.addFunction(h);
