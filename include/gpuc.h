@@ -560,7 +560,8 @@ GPUC_API gpuc_status gpuc_array_write_png(const gpuc_array *a, const char *path)
  * helper is compiled once per combination of arrays it is called with. The subset is GPU.js 2.24's:
  * let/const/var (`var` function-scoped, as in JavaScript), numbers, booleans, [a, b(, c(, d))] as
  * vectors, square arrays of those ([[1, 2], [3, 4]]: GPU.js's Matrix(2..4), read m[y][x]; not
- * arithmetic, and not a kernel's result), `const [x, y] = v` destructuring, arithmetic, comparison, logical,
+ * arithmetic, and not a kernel's result), `const [x, y] = v` and `const { x, y } = this.thread`
+ * destructuring, arithmetic, comparison, logical,
  * bitwise and assignment operators, ?:, if/else, for, while, do...while, break, continue, switch,
  * return; this.thread.x/y/z, this.output.x/y/z, this.constants.<name>, argument arrays a[i],
  * a[y][x], a[z][y][x], and Math (abs ... trunc, random, PI, E, LN2, LN10, LOG2E, LOG10E, SQRT2,

@@ -43,6 +43,7 @@ const cases = [
   { name: 'var_after_loop', src: 'function (a) {\n  for (var i = 0; i < this.thread.x; i++) {\n    var last = a[i];\n  }\n  return i * 100 + last;\n}', output: [5], args: [arr(A5)] },
   { name: 'var_redeclared', src: 'function () {\n  var s = 1;\n  for (var i = 0; i < 3; i++) {\n    var s = s + i;\n  }\n  for (var i = 0; i < 2; i++) {\n    s = s * 2;\n  }\n  return s + i;\n}', output: [1] },
   { name: 'destructure_vectors', src: 'function (a) {\n  const v = [a[this.thread.x], 2, 3];\n  const [x, y, z] = v;\n  const w = [x * 2, z + y];\n  let [p, q] = w;\n  return x + z * 10 + p * 100 + q * 1000;\n}', output: [5], args: [arr(A5)] },
+  { name: 'destructure_this', src: 'function () {\n  const { thread: { x, y } } = this;\n  const { x: tx } = this.thread;\n  return x + y * 10 + tx * 100;\n}', output: [3, 2] },
   { name: 'names_glsl_reserves', constants: { float: [1.5, 'float'], int: [2, 'int'] }, src: 'function (a) {\n  let input = a[this.thread.x];\n  let fmod = input % 3;\n  let sample = this.constants.float * this.constants.int;\n  const texture = this.constants.int + 4;\n  let float = 0.25;\n  return fmod + sample * 10 + texture * 100 + input % 2 + float;\n}', output: [5], args: [arr(A5)] },
 ];
 

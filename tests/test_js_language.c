@@ -15,7 +15,7 @@
 #define GPUC_FIXTURES_DIR "tests/fixtures"
 #endif
 
-#define LANGUAGE_CASES 17 /* the cases in the fixture file */
+#define LANGUAGE_CASES 18 /* the cases in the fixture file */
 #define MAX_ARGS 4
 #define MAX_MAPS 4
 
@@ -406,7 +406,10 @@ START_TEST(function_values_and_destructuring)
                          GPUC_ERROR_COMPILE, "1:22: only arrays of 2-4 numbers");
     ck_assert_gpuc_fails(gpuc_create_kernel_js(gpu, "function (a) { const {x} = 3; return x; }",
                                                &(gpuc_kernel_desc){.output = {1}}, &k),
-                         GPUC_ERROR_COMPILE, "1:22: object destructuring");
+                         GPUC_ERROR_COMPILE, "1:23: the property `.x` is not supported");
+    ck_assert_gpuc_fails(gpuc_create_kernel_js(gpu, "function (a) { const { x = 1 } = this.thread; return x; }",
+                                               &(gpuc_kernel_desc){.output = {1}}, &k),
+                         GPUC_ERROR_COMPILE, "1:26: default values in destructuring");
 }
 END_TEST
 

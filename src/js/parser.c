@@ -543,6 +543,51 @@ static void end_statement(parser *p)
     unexpected(p, "`;`");
 }
 
+/* An object pattern `{ x, y: b, thread: { x } }` (GPU.js's `const { x, y } = this.thread`): each name
+ * becomes its own declarator whose value is a member chain ending in `hole`, replaced by the
+ * declaration's value once it is read (declaration()). */
+static void object_pattern(parser *p, js_node *base, js_node *list_owner, int *cap)
+{
+    expect(p, "{");
+    enter(p);
+    while (!is(p, "}")) {
+        js_token kat = p->tok;
+        if (is(p, "..."))
+            fail_at(p, kat.line, kat.col, "rest properties (`...`) are not supported in kernels");
+        if (kat.kind != TK_IDENT)
+            unexpected(p, "a property name");
+        js_node *member = node(p, N_MEMBER, &kat);
+        member->a = base;
+        member->name = ident_name(p);
+        if (accept(p, ":") && is(p, "{")) {
+            object_pattern(p, member, list_owner, cap);
+        } else {
+            js_token nat = p->prev.kind == TK_PUNCT ? p->tok : kat;
+            js_node *d = node(p, N_DECL, &nat);
+            d->name = js_tok_is(&p->prev, ":") ? ident_name(p) : member->name;
+            d->a = member;
+            if (is(p, "="))
+                fail_at(p, p->tok.line, p->tok.col, "default values in destructuring are not supported in kernels");
+            push(p, &list_owner->list, &list_owner->nlist, cap, d);
+        }
+        if (!accept(p, ","))
+            break;
+    }
+    leave(p);
+    expect(p, "}");
+}
+
+/* Puts the declaration's value where an object pattern's member chains end. */
+static void fill_pattern(js_node *n, int from, const js_node *hole, js_node *value)
+{
+    for (int i = from; i < n->nlist; i++)
+        for (js_node *m = n->list[i]->a; m && m != value; m = m->a)
+            if (m->a == hole) {
+                m->a = value;
+                break;
+            }
+}
+
 static js_node *declaration(parser *p, const js_token *for_at)
 {
     js_token at = p->tok;
@@ -552,8 +597,17 @@ static js_node *declaration(parser *p, const js_token *for_at)
     int cap = 0;
     do {
         js_token dat = p->tok;
-        if (is(p, "{"))
-            fail_at(p, dat.line, dat.col, "object destructuring is not supported in kernels");
+        if (is(p, "{")) { /* const { x, y } = this.thread: one declarator per name */
+            js_node *hole = node(p, N_EMPTY, &dat);
+            int from = n->nlist;
+            object_pattern(p, hole, n, &cap);
+            if (n->nlist == from)
+                fail_at(p, dat.line, dat.col, "`{}` destructures nothing");
+            if (!accept(p, "="))
+                fail_at(p, dat.line, dat.col, "a destructuring declaration needs a value: `{ x, y } = this.thread`");
+            fill_pattern(n, from, hole, assignment(p));
+            continue;
+        }
         js_node *d = node(p, N_DECL, &dat);
         if (accept(p, "[")) { /* const [x, y] = v: name NULL, list the names (N_EMPTY for a hole) */
             int ncap = 0;
