@@ -573,8 +573,9 @@ GPUC_API gpuc_status gpuc_array_write_png(const gpuc_array *a, const char *path)
  * JavaScript (strings, object literals, a.length, for...of, closures over outer variables, assignments
  * to arguments, arrays longer than 4, arrays of 4 dimensions, array constants, recursion) fails with
  * GPUC_ERROR_COMPILE and a message giving the construct and its line:column in js_source. Names
- * GLSL reserves (`float`, `output`, `texture`...) work as any other name, constants' too. Each invocation's loops must stay under gpuc_info.loop_budget in total:
- * a kernel or run that does not fails with GPUC_ERROR_LIMIT naming the loop's JavaScript line:column.
+ * GLSL reserves (`float`, `output`, `texture`...) work as any other name, constants' too. Each
+ * invocation's loops must stay under gpuc_info.loop_budget in total: a kernel or run that does not
+ * fails with GPUC_ERROR_LIMIT naming the loop's JavaScript line:column.
  * Known differences from JavaScript: a `var` read before any assignment gives 0 (not undefined),
  * integer results (Math.floor...) are int32, and helpers cannot recurse. desc.map (kernel maps) may
  * name JavaScript helpers by their JavaScript names or give their source (gpuc_map_output). */
