@@ -432,6 +432,20 @@ START_TEST(names_glsl_reserves)
 }
 END_TEST
 
+/* Booleans ordered with < > <= >= compare as 1 and 0, as in JavaScript (GLSL orders numbers only). */
+START_TEST(booleans_ordered)
+{
+    float *got = run_1d("function (a) {\n"
+                        "  const big = a[this.thread.x] > 2;\n"
+                        "  return ((big >= !false) ? 1 : 0) + ((big > false) ? 10 : 0) + ((big < true) ? 100 : 0);\n"
+                        "}", (gpuc_kernel_desc){0}, 4);
+    const float want[4] = {100, 100, 11, 11};
+    for (int i = 0; i < 4; i++)
+        ck_assert_float_eq(got[i], want[i]);
+    free(got);
+}
+END_TEST
+
 /* GPU.js has no arrays of more than 3 dimensions: reading one is refused, naming the argument. */
 START_TEST(four_d_refused)
 {
@@ -455,6 +469,7 @@ Suite *suite_js_language(void)
     tcase_add_test(tc, helper_specialised_per_array);
     tcase_add_test(tc, function_values_and_destructuring);
     tcase_add_test(tc, names_glsl_reserves);
+    tcase_add_test(tc, booleans_ordered);
     tcase_add_test(tc, four_d_refused);
     suite_add_tcase(s, tc);
     return s;

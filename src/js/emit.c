@@ -92,7 +92,10 @@ static void emit_binary(js_ctx *c, js_node *n)
     const char *op = n->op;
     js_node *a = n->a, *b = n->b;
     if (n->type == T_BOOL) { /* comparisons */
-        js_type t = a->type == T_BOOL && b->type == T_BOOL ? T_BOOL
+        /* Booleans compare as booleans with == and !=; GLSL orders numbers only, so true > false
+         * compares 1 with 0, as JavaScript does. */
+        bool ordered = op[0] == '<' || op[0] == '>';
+        js_type t = a->type == T_BOOL && b->type == T_BOOL && !ordered ? T_BOOL
                     : is_intlike(a->type) && is_intlike(b->type) ? T_INT : T_FLOAT;
         const char *glsl = !strcmp(op, "===") ? "==" : !strcmp(op, "!==") ? "!=" : op;
         put(c, "(");
