@@ -267,6 +267,39 @@ START_TEST(map_keeps_last_return)
 }
 END_TEST
 
+/* A sub-kernel's name may be as long as any JavaScript name (gpuc's GLSL map names stay short). */
+START_TEST(map_long_names)
+{
+    char js[1024], sub_kernels[512], name[121];
+    memset(name, 'q', sizeof name - 1);
+    name[sizeof name - 1] = '\0';
+    snprintf(sub_kernels, sizeof sub_kernels, "{ out: function %s(v) { return v + 1; } }", name);
+    snprintf(js, sizeof js, "function (a) { return %s(a[this.thread.x]) * 2; }", name);
+    gpuc_kernel *k;
+    ck_assert_gpuc_ok(gpuc_create_kernel_map_js(gpu, sub_kernels, js, &(gpuc_kernel_desc){.output = {4}}, &k));
+    float a[4] = {1, 2, 3, 4};
+    gpuc_arg arg = gpuc_arg_host_f32(a, (gpuc_dims){4});
+    gpuc_array *r[2];
+    ck_assert_gpuc_ok(gpuc_run_map(k, &arg, 1, r));
+    float *result = fixture_take_floats(r[0], 4), *out = fixture_take_floats(r[1], 4);
+    for (int i = 0; i < 4; i++) {
+        ck_assert_float_eq(out[i], a[i] + 1);
+        ck_assert_float_eq(result[i], 2 * (a[i] + 1));
+    }
+    free(result);
+    free(out);
+    gpuc_kernel_free(k);
+    /* A GLSL kernel's map naming a function too long to keep is refused, not left unkept. */
+    char glsl[1024], fn[80];
+    memset(fn, 'g', sizeof fn - 1);
+    fn[sizeof fn - 1] = '\0';
+    snprintf(glsl, sizeof glsl, "float %s(float v) { return v; }\nfloat k(float a[]) { return %s(a[thread.x]); }", fn,
+             fn);
+    ck_assert_gpuc_fails(gpuc_create_kernel(gpu, glsl, &(gpuc_kernel_desc){.output = {4}, .map = {{"o", fn}}}, &k),
+                         GPUC_ERROR_LIMIT, "longer than 63 characters");
+}
+END_TEST
+
 /* Mistakes in kernel maps are gpuc's own messages about the user's code, never a GLSL error. */
 static const struct map_error {
     const char *sub_kernels, *js, *fragment;
@@ -463,6 +496,7 @@ Suite *suite_js_language(void)
     tcase_add_loop_test(tc, matches_gpujs, 0, LANGUAGE_CASES);
     tcase_add_test(tc, desc_map_names_js_helpers);
     tcase_add_test(tc, map_keeps_last_return);
+    tcase_add_test(tc, map_long_names);
     tcase_add_loop_test(tc, map_errors_are_gpucs_own, 0, (int)(sizeof map_errors / sizeof map_errors[0]));
     tcase_add_test(tc, map_api_misuse);
     tcase_add_test(tc, map_alias);

@@ -1,6 +1,6 @@
 /* sub_kernels.c - kernel maps on JavaScript kernels (GPU.js's createKernelMap): each map output names a
  * JS helper, or brings one as source. Every `return` of such a sub-kernel (in each of its
- * specialisations) passes its value through a GLSL identity function, jsm_<name>, whose calls gpuc's
+ * specialisations) passes its value through a GLSL identity function, jsm<output>, whose calls gpuc's
  * kernel map keeps: what the sub-kernel last returned in a cell, as GPU.js's subKernelResult_<name>. */
 #include "js/check.h"
 #include "js/parser.h"
@@ -69,8 +69,14 @@ void js_load_map(js_ctx *c)
                      "output its own function", m->name, f->name);
             longjmp(c->fail, 1);
         }
-        f->keeper = js_mangle(c, "jsm_", f->name);
-        snprintf(m->keeper, sizeof m->keeper, "%s", f->keeper);
+        /* Named by the output's index: short whatever the helper's name (gpuc's map keeps names under
+         * 64 characters), and no user name becomes jsm<digit> (theirs take js_, jsf_... prefixes). */
+        snprintf(m->keeper, sizeof m->keeper, "jsm%d", i);
+        f->keeper = js_arena_strndup(c->arena, m->keeper, strlen(m->keeper));
+        if (!f->keeper) {
+            c->oom = true;
+            js_fail(c, f->node, "out of memory");
+        }
     }
 }
 

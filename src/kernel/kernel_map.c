@@ -35,6 +35,10 @@ gpuc_status kernel_map_resolve(gpuc_kernel *k, const char *mask, const gpuc_kern
                                  "kernel '%s': map output name \"%s\" is given twice; each output needs its own "
                                  "name", k->name, m->name);
         gpuc_type type;
+        if (m->function && strlen(m->function) >= sizeof k->maps[n].function)
+            return gpuc_fail(gpu, GPUC_ERROR_LIMIT, "kernel '%s': map output \"%s\" keeps function `%.40s...`, whose "
+                             "name is longer than %d characters", k->name, m->name, m->function,
+                             (int)sizeof k->maps[n].function - 1);
         if (!m->function || !strcmp(m->function, k->sig.name) || !source_find_function(mask, m->function, &type))
             return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
                              "kernel '%s': map output \"%s\" keeps function `%s`, which is not a helper defined in "
