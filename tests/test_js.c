@@ -307,6 +307,12 @@ START_TEST(var_is_function_scoped)
     ck_assert_float_eq(r[0], 2.0f);
     ck_assert_float_eq(r[1], 0.0f);
     free(r);
+    /* `var t;` again in a loop does not reset t: it sums 0 + 1 + 2 + 3. */
+    r = run_js("function () { let s = 0; for (let i = 0; i < 4; i++) { var t; if (i == 0) { t = 0; } t = t + i; s = t; } "
+               "return s; }",
+               (gpuc_kernel_desc){.output = {1}}, NULL, 0, &n);
+    ck_assert_float_eq(r[0], 6.0f);
+    free(r);
 }
 END_TEST
 

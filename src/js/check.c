@@ -325,6 +325,8 @@ static void check_decl(js_ctx *c, js_node *var_stmt, js_node *d)
         c->changed = true;
     v->type = t;
     v->outlived = false;
+    if (is_var && !d->a)
+        v->hoisted = true; /* `var x;` keeps x's value (in a loop, the last iteration's): declared once */
     scope_push(c, v, d);
 }
 
