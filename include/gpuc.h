@@ -377,8 +377,15 @@ GPUC_API void gpuc_array_free(gpuc_array *a);
  * returns into this output's cell, in the same pass; the last call in a cell wins, and a cell whose
  * run never calls it gets 0. */
 typedef struct gpuc_map_output {
-    const char *name;     /* the output's name (GPU.js's object key), a GLSL identifier, not "result" */
-    const char *function; /* the helper whose results it keeps */
+    /* the output's name (GPU.js's object key): a GLSL identifier other than "result", or an index
+     * "0".."99" (GPU.js's array form names its outputs by position) */
+    const char *name;
+    /* the helper whose results it keeps. In a JavaScript kernel (gpuc_create_kernel_js): the helper's
+     * JavaScript name (a function of the kernel's source or added with gpuc_add_function; its every
+     * `return` is kept, wherever it is called from), or a whole JavaScript function's source, as
+     * GPU.js's createKernelMap({ name: function (a, b) { ... } }) takes it (an anonymous one is named
+     * by the output and the kernel calls it by that name) */
+    const char *function;
 } gpuc_map_output;
 
 /* A compile-time constant, seen in the kernel as constants.<name>. type GPUC_TYPE_NONE infers it:
@@ -590,8 +597,14 @@ GPUC_API gpuc_status gpuc_array_write_png(const gpuc_array *a, const char *path)
  * with the same desc, arguments and results as gpuc_create_kernel (desc.arg_types gives the
  * parameters' types; without it they are inferred from use). The last function in js_source is the
  * kernel; functions before it (and function declarations inside it) are helpers it may call, as are
- * those added with gpuc_add_function / gpuc_add_native_function. The subset is GPU.js 2.24's:
- * let/const/var, numbers, booleans, [a, b(, c(, d))] as vectors, arithmetic, comparison, logical,
+ * those added with gpuc_add_function / gpuc_add_native_function, and functions bound to names inside it
+ * (`const f = function (x) {...}`, `const g = (x) => x * 2`; the kernel may itself be an arrow
+ * function). Helpers may take the kernel's array arguments (`add(a, b, i)` reading a[i]): such a
+ * helper is compiled once per combination of arrays it is called with. The subset is GPU.js 2.24's:
+ * let/const/var (`var` function-scoped, as in JavaScript), numbers, booleans, [a, b(, c(, d))] as
+ * vectors, square arrays of those ([[1, 2], [3, 4]]: GPU.js's Matrix(2..4), read m[y][x]; not
+ * arithmetic, and not a kernel's result), `const [x, y] = v` and `const { x, y } = this.thread`
+ * destructuring, arithmetic, comparison, logical,
  * bitwise and assignment operators, ?:, if/else, for, while, do...while, break, continue, switch,
  * return; this.thread.x/y/z, this.output.x/y/z, this.constants.<name>, argument arrays a[i],
  * a[y][x], a[z][y][x] (read by THE INDEX RULE, fewer indices than the rank included), a pixel's
@@ -601,15 +614,33 @@ GPUC_API gpuc_status gpuc_array_write_png(const gpuc_array *a, const char *path)
  * with float gives float; a kernel returns a number (float) or an array of 2-4 numbers (vecN); loops
  * whose bound is not a compile-time constant stop after desc.loop_max_iterations; a switch case with
  * statements does not run on into the next case (GPU.js's if/else reading of switch). Unsupported
- * JavaScript (strings, object literals, a.length, for...of, arrow functions, closures over outer
- * variables, assignments to arguments, arrays longer than 4, array constants, passing arrays to
- * helpers, recursion) fails with GPUC_ERROR_COMPILE and a message giving the construct and its
- * line:column in js_source. Each invocation's loops must stay under gpuc_info.loop_budget in total:
- * a kernel or run that does not fails with GPUC_ERROR_LIMIT naming the loop's JavaScript line:column.
- * Known differences from JavaScript: `var` is block-scoped like `let`, integer
- * results (Math.floor...) are int32, and helpers cannot recurse. */
+ * JavaScript (strings, object literals, a.length, for...of, closures over outer variables, assignments
+ * to arguments, arrays longer than 4, arrays of 4 dimensions, array constants, recursion) fails with
+ * GPUC_ERROR_COMPILE and a message giving the construct and its line:column in js_source. Names
+ * GLSL reserves (`float`, `output`, `texture`...) work as any other name, constants' too. Each
+ * invocation's loops must stay under gpuc_info.loop_budget in total: a kernel or run that does not
+ * fails with GPUC_ERROR_LIMIT naming the loop's JavaScript line:column.
+ * Known differences from JavaScript: a `var` read before any assignment gives 0 (not undefined),
+ * integer results (Math.floor...) are int32, and helpers cannot recurse. desc.map (kernel maps) may
+ * name JavaScript helpers by their JavaScript names or give their source (gpuc_map_output). */
 GPUC_API gpuc_status gpuc_create_kernel_js(gpuc *gpu, const char *js_source, const gpuc_kernel_desc *desc,
                                            gpuc_kernel **out);
+
+/* GPU.js's createKernelMap(subKernels, kernel) as written in JavaScript: sub_kernels is its first
+ * argument's text, either an object whose keys name the outputs,
+ *     "{ addResult: add, divideResult: function divide(a, b) { return a / b; } }"
+ * or an array, whose outputs are named "0", "1"... (GPU.js's result[0], result[1]),
+ *     "[add, function divide(a, b) { return a / b; }]".
+ * Each value is a function's name (defined in js_source or added with gpuc_add_function), a function
+ * or arrow function written in place (an anonymous one is named by its key), or
+ * alias('name', function ...). Outputs come in the order written: run the kernel with gpuc_run_map,
+ * results[0] the kernel's result and results[1 + i] output i (gpuc_kernel_map_name). Each output
+ * keeps what its sub-kernel last returned in the cell (0 where it was never called), as GPU.js's
+ * subKernelResult does; a sub-kernel the kernel never calls fails, as in GPU.js. desc.map must be
+ * empty; otherwise as gpuc_create_kernel_js. Errors in sub_kernels: GPUC_ERROR_COMPILE with its
+ * line:column. */
+GPUC_API gpuc_status gpuc_create_kernel_map_js(gpuc *gpu, const char *sub_kernels, const char *js_source,
+                                               const gpuc_kernel_desc *desc, gpuc_kernel **out);
 
 /* GPU.js's addFunction: registers one named JavaScript function (`function name(a, b) { ... }`)
  * that every JavaScript kernel created afterwards in this context may call. Its parameters take the

@@ -3,7 +3,7 @@
 #include "internal.h"
 #include "kernel/kernel.h"
 #include "js/check.h"
-#include "kernel/kernel.h"
+#include "js/map_text.h"
 #include "js/translate.h"
 
 #include <stdio.h>
@@ -140,15 +140,12 @@ static uint32_t fresh_seed(gpuc *gpu)
     return s ? s : 1;
 }
 
-gpuc_status gpuc_create_kernel_js(gpuc *gpu, const char *js_source, const gpuc_kernel_desc *desc,
-                                  gpuc_kernel **out)
+/* Translates and compiles; map (nmap entries) are the kernel map's outputs, from desc.map or from
+ * createKernelMap's text. */
+static gpuc_status create_js(gpuc *gpu, const char *js_source, const gpuc_kernel_desc *desc, js_map_entry *map,
+                             int nmap, gpuc_kernel **out)
 {
-    gpuc_status st = gpuc_enter(gpu);
-    if (st != GPUC_OK)
-        return st;
-    if (!js_source || !desc || !out)
-        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_create_kernel_js: %s is NULL",
-                         !js_source ? "js_source" : !desc ? "desc" : "out");
+    gpuc_status st;
     if (desc->loop_max_iterations < 0)
         return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
                          "gpuc_create_kernel_js: loop_max_iterations is %d; use a positive count (0 means 1000)",
@@ -172,6 +169,8 @@ gpuc_status gpuc_create_kernel_js(gpuc *gpu, const char *js_source, const gpuc_k
         .nfunctions = r ? r->nfunctions : 0,
         .natives = r ? (const char *const *)r->natives : NULL,
         .nnatives = r ? r->nnatives : 0,
+        .map = map,
+        .nmap = nmap,
     };
     char *glsl = NULL, name[64], err[GPUC_ERRMSG_MAX - 64];
     bool oom;
@@ -184,6 +183,15 @@ gpuc_status gpuc_create_kernel_js(gpuc *gpu, const char *js_source, const gpuc_k
     gpuc_kernel_desc d = *desc;
     if (!d.name)
         d.name = name;
+    /* Constants named like GLSL's keywords (`float`, `output`...) take the name emit.c gave them. */
+    char constant_names[GPUC_MAX_CONSTANTS][128];
+    for (int i = 0; i < GPUC_MAX_CONSTANTS && d.constants[i].name; i++) {
+        js_constant_glsl(d.constants[i].name, constant_names[i], sizeof constant_names[i]);
+        d.constants[i].name = constant_names[i];
+    }
+    /* The map keeps the GLSL functions the sub-kernels return through (translate.c). */
+    for (int i = 0; i < GPUC_MAX_MAP_OUTPUTS; i++)
+        d.map[i] = i < nmap ? (gpuc_map_output){map[i].name, map[i].keeper} : (gpuc_map_output){NULL, NULL};
     /* Loop messages name the JavaScript's lines; a loop left unlisted is named in the GLSL. */
     kernel_loop_origin *origins = calloc((size_t)loops.n + 1, sizeof *origins);
     for (int i = 0; origins && !loops.failed && i < loops.n; i++)
@@ -202,5 +210,43 @@ gpuc_status gpuc_create_kernel_js(gpuc *gpu, const char *js_source, const gpuc_k
         return gpuc_fail(gpu, st, "JavaScript kernel '%s': the GLSL written for it does not compile, a bug in gpuc's "
                          "JavaScript front end (please report it with the kernel): %s", d.name, glsl_err);
     }
+    return st;
+}
+
+gpuc_status gpuc_create_kernel_js(gpuc *gpu, const char *js_source, const gpuc_kernel_desc *desc,
+                                  gpuc_kernel **out)
+{
+    gpuc_status st = gpuc_enter(gpu);
+    if (st != GPUC_OK)
+        return st;
+    if (!js_source || !desc || !out)
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_create_kernel_js: %s is NULL",
+                         !js_source ? "js_source" : !desc ? "desc" : "out");
+    js_map_entry map[GPUC_MAX_MAP_OUTPUTS];
+    int n = 0;
+    for (; n < GPUC_MAX_MAP_OUTPUTS && desc->map[n].name; n++)
+        map[n] = (js_map_entry){.name = desc->map[n].name, .function = desc->map[n].function};
+    return create_js(gpu, js_source, desc, map, n, out);
+}
+
+gpuc_status gpuc_create_kernel_map_js(gpuc *gpu, const char *sub_kernels, const char *js_source,
+                                      const gpuc_kernel_desc *desc, gpuc_kernel **out)
+{
+    gpuc_status st = gpuc_enter(gpu);
+    if (st != GPUC_OK)
+        return st;
+    if (!sub_kernels || !js_source || !desc || !out)
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_create_kernel_map_js: %s is NULL",
+                         !sub_kernels ? "sub_kernels" : !js_source ? "js_source" : !desc ? "desc" : "out");
+    if (desc->map[0].name)
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_create_kernel_map_js: desc.map is set too; give "
+                         "the map outputs once, in sub_kernels");
+    js_map_entry map[GPUC_MAX_MAP_OUTPUTS];
+    int n = 0;
+    char err[512];
+    if (!js_read_map_text(sub_kernels, map, GPUC_MAX_MAP_OUTPUTS, &n, err, sizeof err))
+        return gpuc_fail(gpu, GPUC_ERROR_COMPILE, "gpuc_create_kernel_map_js: %s", err);
+    st = create_js(gpu, js_source, desc, map, n, out);
+    js_free_map_text(map, n);
     return st;
 }

@@ -17,7 +17,8 @@ typedef enum js_kind {
 
 /* Value types. T_LIT is an integer known at compile time (a literal, this.output.x, or arithmetic on
  * them): it becomes an int or a float wherever it is used, as GPU.js's LiteralInteger does. */
-typedef enum js_type { T_NONE = 0, T_VOID, T_BOOL, T_INT, T_LIT, T_FLOAT, T_VEC2, T_VEC3, T_VEC4 } js_type;
+typedef enum js_type { T_NONE = 0, T_VOID, T_BOOL, T_INT, T_LIT, T_FLOAT, T_VEC2, T_VEC3, T_VEC4,
+              T_MAT2, T_MAT3, T_MAT4 /* GPU.js's Matrix(2..4): [[a, b], [c, d]] read m[y][x] */ } js_type;
 
 typedef struct js_var js_var;
 typedef struct js_func js_func;

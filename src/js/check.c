@@ -6,10 +6,13 @@
  * found by checking its function until no variable changes type (an int variable that is ever
  * assigned a float becomes a float). */
 #include "js/check.h"
+#include "js/runtime.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 _Noreturn void js_fail(js_ctx *c, const js_node *at, const char *fmt, ...)
@@ -46,6 +49,9 @@ const char *js_type_glsl(js_type t)
     case T_VEC2: return "vec2";
     case T_VEC3: return "vec3";
     case T_VEC4: return "vec4";
+    case T_MAT2: return "mat2";
+    case T_MAT3: return "mat3";
+    case T_MAT4: return "mat4";
     default: return "void";
     }
 }
@@ -65,6 +71,26 @@ int js_vec_size(js_type t)
     return t == T_VEC2 ? 2 : t == T_VEC3 ? 3 : t == T_VEC4 ? 4 : 1;
 }
 
+bool js_is_mat(js_type t)
+{
+    return t == T_MAT2 || t == T_MAT3 || t == T_MAT4;
+}
+
+int js_mat_size(js_type t)
+{
+    return t == T_MAT2 ? 2 : t == T_MAT3 ? 3 : 4;
+}
+
+js_type js_mat_row(js_type t)
+{
+    return t == T_MAT2 ? T_VEC2 : t == T_MAT3 ? T_VEC3 : T_VEC4;
+}
+
+js_type js_mat_of(js_type row)
+{
+    return row == T_VEC2 ? T_MAT2 : row == T_VEC3 ? T_MAT3 : T_MAT4;
+}
+
 bool js_is_intlike(js_type t)
 {
     return t == T_INT || t == T_LIT;
@@ -78,14 +104,47 @@ const char *js_type_words(js_type t)
     case T_VEC2: return "an array of 2";
     case T_VEC3: return "an array of 3";
     case T_VEC4: return "an array of 4";
+    case T_MAT2: return "a 2x2 matrix";
+    case T_MAT3: return "a 3x3 matrix";
+    case T_MAT4: return "a 4x4 matrix";
     default: return "nothing";
     }
+}
+
+/* Whether the GLSL runtime helpers (runtime.c) use the word `word`: a user's name that became it
+ * would hide the helper inside its function. The helpers' text is made once per translation. */
+static bool runtime_word(js_ctx *c, const char *word)
+{
+    if (!c->runtime_words) {
+        js_runtime_use all;
+        memset(&all, 1, sizeof all); /* every helper (each field is a bool) */
+        strbuf text = {0};
+        js_runtime_emit(&text, &all, 1);
+        char *t = strbuf_take(&text);
+        c->runtime_words = t ? js_arena_strndup(c->arena, t, strlen(t)) : NULL;
+        free(t);
+        if (!c->runtime_words) {
+            c->oom = true;
+            js_fail(c, NULL, "out of memory");
+        }
+    }
+    size_t n = strlen(word);
+    for (const char *p = c->runtime_words; (p = strstr(p, word)) != NULL; p += n)
+        if ((p == c->runtime_words || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
+            !(isalnum((unsigned char)p[n]) || p[n] == '_'))
+            return true;
+    return false;
 }
 
 const char *js_mangle(js_ctx *c, const char *prefix, const char *name)
 {
     size_t n = strlen(name);
     bool plain = n > 0 && name[0] != '_' && name[n - 1] != '_' && !strstr(name, "__") && !strchr(name, '$');
+    if (plain && !strcmp(prefix, "js_")) {
+        char word[256];
+        snprintf(word, sizeof word, "js_%s", name);
+        plain = !runtime_word(c, word);
+    }
     char *out = js_alloc(c, strlen(prefix) + 2 * n + 3, NULL);
     if (plain) {
         sprintf(out, "%s%s", prefix, name);
@@ -108,7 +167,7 @@ static void scope_push(js_ctx *c, js_var *v, const js_node *at)
     c->scope[c->nscope++] = v;
 }
 
-js_var *js_scope_find(js_ctx *c, const char *name, int from)
+static js_var *scope_lookup(js_ctx *c, const char *name, int from)
 {
     if (from < c->scope_base)
         from = c->scope_base; /* a function sees only its own names */
@@ -116,6 +175,29 @@ js_var *js_scope_find(js_ctx *c, const char *name, int from)
         if (!strcmp(c->scope[i]->name, name))
             return c->scope[i];
     return NULL;
+}
+
+js_var *js_scope_find(js_ctx *c, const char *name, int from)
+{
+    js_var *v = scope_lookup(c, name, from);
+    if (v && v->outlived)
+        v->hoisted = true; /* a `var` used after its block: GLSL must declare it at the function's top */
+    return v;
+}
+
+/* Ends a block: its names go out of scope, except `var`s, which JavaScript scopes to the function. */
+static void scope_pop(js_ctx *c, int mark)
+{
+    js_var *vars[JS_MAX_SCOPE];
+    int n = 0;
+    for (int i = mark; i < c->nscope; i++)
+        if (c->scope[i]->is_var)
+            vars[n++] = c->scope[i];
+    c->nscope = mark;
+    for (int i = 0; i < n; i++) {
+        vars[i]->outlived = true;
+        c->scope[c->nscope++] = vars[i];
+    }
 }
 
 js_func *js_find_func(js_ctx *c, const char *name)
@@ -167,53 +249,112 @@ static bool references(const js_node *n, const js_var *v)
     return false;
 }
 
+/* const [x, y] = v: each name gets one number of the vector (or one row of a matrix), read from a
+ * hidden temporary that holds v (emit.c). */
+static void check_destructure(js_ctx *c, js_node *var_stmt, js_node *d)
+{
+    js_type t = js_check_expr(c, d->a);
+    if (!js_is_vec(t) && !js_is_mat(t))
+        js_fail(c, d, "only arrays of 2-4 numbers (or matrices) can be destructured, not %s", js_type_words(t));
+    int size = js_is_mat(t) ? js_mat_size(t) : js_vec_size(t);
+    if (d->nlist > size)
+        js_fail(c, d, "%d names are taken from an array of %d", d->nlist, size);
+    if (!d->temp)
+        d->temp = ++c->temps;
+    for (int i = 0; i < d->nlist; i++) {
+        js_node *name = d->list[i];
+        if (name->kind != N_IDENT)
+            continue;
+        js_var *existing = scope_lookup(c, name->name, c->scope_base);
+        if (existing && existing->is_param)
+            js_fail(c, name, "`%s` is already a parameter of this function: use another name", name->name);
+        if (scope_lookup(c, name->name, c->block_mark) && existing != name->var)
+            js_fail(c, name, "`%s` is declared twice in one block", name->name);
+        if (!name->var) {
+            js_var *v = js_alloc(c, sizeof *v, name);
+            v->name = name->name;
+            v->glsl = js_mangle(c, "js_", name->name);
+            v->is_const = !strcmp(var_stmt->op, "cons");
+            name->var = v;
+        }
+        name->var->type = js_is_mat(t) ? js_mat_row(t) : T_FLOAT;
+        scope_push(c, name->var, name);
+    }
+}
+
 static void check_decl(js_ctx *c, js_node *var_stmt, js_node *d)
 {
-    js_var *existing = js_scope_find(c, d->name, c->scope_base);
+    if (!d->name) {
+        check_destructure(c, var_stmt, d);
+        return;
+    }
+    if (d->a && d->a->kind == N_FUNCEXPR)
+        return; /* a function bound to a name: a helper of its own (translate.c) */
+    js_var *existing = scope_lookup(c, d->name, c->scope_base);
     if (existing && existing->is_param)
         js_fail(c, d, "`%s` is already a parameter of this function: use another name", d->name);
-    js_type init = d->a ? js_check_expr(c, d->a) : T_FLOAT;
+    bool is_var = !strcmp(var_stmt->op, "var");
+    js_type init = d->a ? js_check_expr(c, d->a) : existing && is_var && existing->is_var ? existing->type : T_FLOAT;
     if (init == T_VOID)
         js_fail(c, d, "`%s` is given the result of a function that returns nothing", d->name);
     js_var *v = d->var;
+    if (!v && is_var && existing && existing->is_var) {
+        v = d->var = existing; /* `var x` again: the same variable, as in JavaScript */
+        if (v->type != T_NONE && v->type != init && (!js_is_numeric(v->type) || !js_is_numeric(init)))
+            js_fail(c, d, "`var %s` is declared again holding %s, but it holds %s: use another name", d->name,
+                    js_type_words(init), js_type_words(v->type));
+    }
     if (!v) {
         v = js_alloc(c, sizeof *v, d);
         v->name = d->name;
         v->glsl = js_mangle(c, "js_", d->name);
         v->is_const = !strcmp(var_stmt->op, "cons");
+        v->is_var = is_var;
         v->init = v->is_const ? d->a : NULL;
         d->var = v;
     }
     js_type t = init;
-    if (js_is_numeric(init))
+    if (js_is_numeric(init)) {
+        if (v->is_var && !js_is_intlike(init) && !v->demoted) {
+            v->demoted = true; /* given a float anywhere (`var` may be declared again): stays a float */
+            c->changed = true;
+        }
         t = js_is_intlike(init) && (v->for_counter || v->incremented) && !v->demoted ? T_INT : T_FLOAT;
+    }
     if (t != v->type && v->type != T_NONE)
         c->changed = true;
     v->type = t;
+    v->outlived = false;
+    if (is_var && !d->a)
+        v->hoisted = true; /* `var x;` keeps x's value (in a loop, the last iteration's): declared once */
     scope_push(c, v, d);
 }
 
 static void check_condition(js_ctx *c, js_node *e)
 {
     js_type t = js_check_expr(c, e);
-    if (js_is_vec(t) || t == T_VOID)
+    if (js_is_vec(t) || js_is_mat(t) || t == T_VOID)
         js_fail(c, e, "a condition must be a number or a boolean, not %s", js_type_words(t));
 }
 
 static void check_block(js_ctx *c, js_node **list, int n)
 {
-    int mark = c->nscope;
+    int mark = c->nscope, saved_mark = c->block_mark;
+    c->block_mark = mark;
     for (int i = 0; i < n; i++) {
         js_node *s = list[i];
         /* A name declared twice in one block is a JS error too (for let/const). */
         if (s->kind == N_VAR)
             for (int k = 0; k < s->nlist; k++)
                 for (int j = mark; j < c->nscope; j++)
-                    if (!strcmp(c->scope[j]->name, s->list[k]->name))
+                    if (s->list[k]->name && !(s->list[k]->a && s->list[k]->a->kind == N_FUNCEXPR) &&
+                        !strcmp(c->scope[j]->name, s->list[k]->name) &&
+                        !(c->scope[j]->is_var && !strcmp(s->op, "var")))
                         js_fail(c, s->list[k], "`%s` is declared twice in one block", s->list[k]->name);
         check_stmt(c, s);
     }
-    c->nscope = mark;
+    scope_pop(c, mark);
+    c->block_mark = saved_mark;
 }
 
 static void check_for(js_ctx *c, js_node *n)
@@ -237,7 +378,7 @@ static void check_for(js_ctx *c, js_node *n)
     n->temp = ++c->temps;
     check_stmt(c, n->d);
     c->loop_depth--;
-    c->nscope = mark;
+    scope_pop(c, mark);
 }
 
 static void check_return(js_ctx *c, js_node *n)
@@ -252,6 +393,9 @@ static void check_return(js_ctx *c, js_node *n)
     js_type t = js_check_expr(c, n->a);
     if (t == T_VOID)
         js_fail(c, n, "returning the result of a function that returns nothing");
+    if (f->is_kernel && js_is_mat(t))
+        js_fail(c, n, "the kernel returns %s; a kernel's cell is a number or an array of 2-4 numbers (a helper "
+                "may return a matrix)", js_type_words(t));
     if (js_is_numeric(t))
         t = T_FLOAT; /* GPU.js returns numbers as float32 */
     if (f->is_kernel && t == T_BOOL)
@@ -259,7 +403,7 @@ static void check_return(js_ctx *c, js_node *n)
     if (f->ret == T_NONE || f->ret == T_VOID) {
         f->ret = t;
     } else if (f->ret != t) {
-        if (js_is_vec(t) || js_is_vec(f->ret))
+        if (js_is_vec(t) || js_is_vec(f->ret) || js_is_mat(t) || js_is_mat(f->ret))
             js_fail(c, n, "this returns %s but an earlier return gives %s", js_type_words(t), js_type_words(f->ret));
         f->ret = T_FLOAT; /* a boolean and a number: both become numbers */
     }
@@ -332,7 +476,7 @@ static void check_stmt_kind(js_ctx *c, js_node *n)
             for (int j = 0; j < k->nlist; j++)
                 check_stmt(c, k->list[j]);
         }
-        c->nscope = mark;
+        scope_pop(c, mark);
         c->switch_depth--;
         break;
     }
@@ -359,8 +503,15 @@ static void declare_params(js_ctx *c, js_func *f)
             v->is_param = true;
             f->param_vars[i] = v;
         }
-        if (!f->is_kernel)
+        if (f->bound[i]) { /* reads the kernel's array (specialise.c) */
+            v->rank = f->bound[i]->rank;
+            v->elem = f->bound[i]->elem;
+            v->glsl = f->bound[i]->glsl;
+            v->array = f->bound[i];
+            v->type = T_NONE;
+        } else if (!f->is_kernel) {
             v->type = f->params[i];
+        }
         p->var = v;
         scope_push(c, v, p);
     }

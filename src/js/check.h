@@ -33,6 +33,10 @@ struct js_var {
     bool incremented;   /* ++/-- applied to it (GPU.js then suggests int) */
     bool demoted;       /* assigned a non-integer somewhere: stays float */
     js_node *init;      /* a const's initial value (loop bounds made of consts stay uncapped) */
+    js_var *array;      /* an array: the kernel argument it is (a helper's array parameter is bound to one) */
+    bool is_var;        /* declared with `var`: visible to the end of its function, as in JavaScript */
+    bool outlived;      /* a `var` whose block has ended in this pass */
+    bool hoisted;       /* a `var` used after its block: declared at the top of its function (emit.c) */
 };
 
 struct js_func {
@@ -44,6 +48,11 @@ struct js_func {
     js_type params[JS_MAX_PARAMS];
     js_var *param_vars[JS_MAX_PARAMS];
     const char *origin; /* NULL for the kernel's source, else "added function 'name'" */
+    /* A helper called with kernel arrays is checked and emitted once per combination of arrays
+     * (specialise.c): base is the helper as written, bound[i] the kernel array parameter i reads. */
+    js_func *base;
+    js_var *bound[JS_MAX_PARAMS];
+    const char *keeper; /* a kernel map's sub-kernel: the GLSL function every return passes through */
 };
 
 typedef struct js_native {
@@ -67,6 +76,10 @@ typedef struct js_ctx {
     int nfuncs;
     js_func *order[JS_MAX_FUNCS]; /* helpers in the order they must be emitted (callees first) */
     int norder;
+    js_func *specs[JS_MAX_FUNCS]; /* helpers specialised for the arrays they are called with */
+    int nspecs;
+    const js_map_entry *map;      /* the kernel map's sub-kernels (js_settings.map) */
+    int nmap;
     js_native natives[JS_MAX_NATIVES];
     int nnatives;
     bool native_used[JS_MAX_NATIVES];
@@ -75,6 +88,7 @@ typedef struct js_ctx {
     js_var *scope[JS_MAX_SCOPE];
     int nscope;
     int scope_base;       /* the first scope entry of the function being checked */
+    int block_mark;       /* the first scope entry of the innermost block (names declared twice) */
     bool changed;         /* a variable's type changed in this pass: check again */
     int loop_depth, switch_depth;
     int check_depth;      /* statements and expressions being checked, along the calls (JS_MAX_CHECK_DEPTH) */
@@ -85,6 +99,7 @@ typedef struct js_ctx {
     strbuf out;
     int indent;
     js_loops *loops;      /* where the emitted loops come from, when the caller asked */
+    const char *runtime_words; /* the runtime helpers' GLSL (names users' names must not take) */
 } js_ctx;
 
 _Noreturn void js_fail(js_ctx *c, const js_node *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -111,9 +126,40 @@ const char *js_type_glsl(js_type t);
 bool js_is_numeric(js_type t);
 bool js_is_vec(js_type t);
 int js_vec_size(js_type t);
+bool js_is_mat(js_type t);
+int js_mat_size(js_type t);      /* rows (= columns) of a matrix */
+js_type js_mat_row(js_type t);   /* the vector a matrix's row is */
+js_type js_mat_of(js_type row);  /* the square matrix whose rows are `row` */
 
 /* A mangled GLSL name for a JS identifier ("js_" + name, escaped when needed). */
 const char *js_mangle(js_ctx *c, const char *prefix, const char *name);
+
+/* ---- translate.c ---- */
+/* Registers fn as a helper (by its name; origin names its source in messages). */
+js_func *js_register_func(js_ctx *c, js_node *fn, const char *origin);
+/* Registers the function declarations nested in fn's body as helpers. */
+void js_hoist_body(js_ctx *c, js_node *fn, const char *origin);
+
+/* ---- sub_kernels.c: kernel maps ---- */
+/* Resolves js_settings.map: registers sub-kernels given as source, gives each its keeper. */
+void js_load_map(js_ctx *c);
+/* Writes the keeper functions (after checking: a sub-kernel never called fails here). */
+void js_emit_keepers(js_ctx *c);
+
+/* ---- specialise.c: helpers called with arrays ---- */
+/* The helper to check for call n of f: f itself when no argument is an array, else the copy of f
+ * specialised for the arrays the call passes (made on first use). */
+js_func *js_specialise(js_ctx *c, js_func *f, js_node *call);
+/* The kernel array an argument expression names, or NULL when it is not a bare array name. */
+js_var *js_array_arg(js_ctx *c, js_node *arg);
+
+/* ---- glsl_names.c ---- */
+/* Whether name, used as is in GLSL, would be a keyword, a reserved word, a built-in type or a name
+ * gpuc's kernel code declares (constants keep their names in GLSL's constants.<name>). */
+bool js_glsl_reserved(const char *name);
+/* The name constant `name` has in GLSL (constants.<it>): itself, or an escaped "jscx_..." form when
+ * it is reserved there or holds a `$`. */
+void js_constant_glsl(const char *name, char *out, size_t n);
 
 /* ---- math.c: the Math object ---- */
 typedef struct js_math_fn {

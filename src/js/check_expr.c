@@ -119,11 +119,13 @@ static js_type check_index(js_ctx *c, js_node *n)
                 n->a->name);
     js_type base = js_check_expr(c, n->a);
     check_index_value(c, n->b);
-    if (!js_is_vec(base))
-        js_fail(c, n, "only arguments and arrays of 2-4 numbers can be indexed, not %s", js_type_words(base));
-    if (n->b->type == T_LIT && (n->b->num < 0 || n->b->num >= js_vec_size(base)))
-        js_fail(c, n->b, "index %g is outside an array of %d", n->b->num, js_vec_size(base));
-    return js_set_type(n, T_FLOAT);
+    if (!js_is_vec(base) && !js_is_mat(base))
+        js_fail(c, n, "only arguments, arrays of 2-4 numbers and matrices can be indexed, not %s",
+                js_type_words(base));
+    int size = js_is_mat(base) ? js_mat_size(base) : js_vec_size(base);
+    if (n->b->type == T_LIT && (n->b->num < 0 || n->b->num >= size))
+        js_fail(c, n->b, "index %g is outside an array of %d", n->b->num, size);
+    return js_set_type(n, js_is_mat(base) ? js_mat_row(base) : T_FLOAT);
 }
 
 static js_type check_ident(js_ctx *c, js_node *n)
@@ -132,7 +134,7 @@ static js_type check_ident(js_ctx *c, js_node *n)
     if (v) {
         n->var = v;
         if (v->rank > 0)
-            js_fail(c, n, "the array argument `%s` can only be read by index (`%s[i]`) in a kernel", n->name,
+            js_fail(c, n, "the array `%s` can only be read by index (`%s[i]`) or passed to a helper function", n->name,
                     n->name);
         return js_set_type(n, v->type);
     }
@@ -192,6 +194,8 @@ static js_type arith_type(js_ctx *c, js_node *n, js_type l, js_type r)
         l = T_INT;
     if (r == T_BOOL)
         r = T_INT;
+    if (js_is_mat(l) || js_is_mat(r))
+        js_fail(c, n, "`%s` on a matrix is not supported (matrices are read by index: m[y][x])", n->op);
     if (js_is_vec(l) || js_is_vec(r)) {
         if (js_is_vec(l) && js_is_vec(r) && l != r)
             js_fail(c, n, "`%s` between %s and %s", n->op, js_type_words(l), js_type_words(r));
@@ -220,7 +224,7 @@ static js_type check_binary(js_ctx *c, js_node *n)
         js_fail(c, n, "`%s` on a function call that returns nothing", op);
     if (!strcmp(op, "<") || !strcmp(op, ">") || !strcmp(op, "<=") || !strcmp(op, ">=") || !strcmp(op, "==") ||
         !strcmp(op, "!=") || !strcmp(op, "===") || !strcmp(op, "!==")) {
-        if (js_is_vec(l) || js_is_vec(r))
+        if (js_is_vec(l) || js_is_vec(r) || js_is_mat(l) || js_is_mat(r))
             js_fail(c, n, "comparing arrays with `%s` is not supported", op);
         if ((l == T_BOOL) != (r == T_BOOL) && op[0] != '=' && op[0] != '!')
             js_fail(c, n, "`%s` between a boolean and a number", op);
@@ -228,7 +232,7 @@ static js_type check_binary(js_ctx *c, js_node *n)
     }
     if (!strcmp(op, "&") || !strcmp(op, "|") || !strcmp(op, "^") || !strcmp(op, "<<") || !strcmp(op, ">>") ||
         !strcmp(op, ">>>")) {
-        if (js_is_vec(l) || js_is_vec(r))
+        if (js_is_vec(l) || js_is_vec(r) || js_is_mat(l) || js_is_mat(r))
             js_fail(c, n, "bitwise `%s` on an array", op);
         if (l != T_INT && l != T_LIT && l != T_BOOL)
             c->use_toint = true;
@@ -275,7 +279,7 @@ static js_type check_assign(js_ctx *c, js_node *n)
     }
     if (rt == T_VOID)
         js_fail(c, n, "assigning the result of a function that returns nothing");
-    if (js_is_vec(lt) || js_is_vec(rt)) {
+    if (js_is_vec(lt) || js_is_vec(rt) || js_is_mat(lt) || js_is_mat(rt)) {
         if (lt != rt)
             js_fail(c, n, "assigning %s to a variable holding %s", js_type_words(rt), js_type_words(lt));
     } else if (lt == T_BOOL && rt != T_BOOL) {
@@ -305,6 +309,8 @@ static js_type check_unary(js_ctx *c, js_node *n)
     js_type t = js_check_expr(c, n->a);
     if (t == T_VOID)
         js_fail(c, n, "`%s` on a function call that returns nothing", n->op);
+    if (js_is_mat(t))
+        js_fail(c, n, "`%s` on a matrix is not supported (matrices are read by index: m[y][x])", n->op);
     switch (n->op[0]) {
     case '!':
         if (js_is_vec(t))
@@ -330,12 +336,12 @@ static js_type check_unary(js_ctx *c, js_node *n)
 static js_type check_cond(js_ctx *c, js_node *n)
 {
     js_type t = js_check_expr(c, n->a);
-    if (js_is_vec(t) || t == T_VOID)
+    if (js_is_vec(t) || js_is_mat(t) || t == T_VOID)
         js_fail(c, n->a, "a condition must be a number or a boolean");
     js_type a = js_check_expr(c, n->b), b = js_check_expr(c, n->c);
     if (a == T_VOID || b == T_VOID)
         js_fail(c, n, "a branch of `?:` returns nothing");
-    if (js_is_vec(a) || js_is_vec(b)) {
+    if (js_is_vec(a) || js_is_vec(b) || js_is_mat(a) || js_is_mat(b)) {
         if (a != b)
             js_fail(c, n, "the branches of `?:` give %s and %s", js_type_words(a), js_type_words(b));
         return js_set_type(n, a);
@@ -347,18 +353,30 @@ static js_type check_cond(js_ctx *c, js_node *n)
     return js_set_type(n, T_FLOAT);
 }
 
+/* [a, b(, c(, d))] is a vector; an array of n arrays of n numbers is GPU.js's Matrix(n), n = 2..4. */
 static js_type check_array(js_ctx *c, js_node *n)
 {
     if (n->nlist < 2 || n->nlist > 4)
         js_fail(c, n, "arrays of %d element(s) are not supported in kernels (only [a, b], [a, b, c] and "
-                "[a, b, c, d], as vec2/vec3/vec4)", n->nlist);
+                "[a, b, c, d], as vec2/vec3/vec4, and square matrices of those)", n->nlist);
+    js_type first = T_NONE;
     for (int i = 0; i < n->nlist; i++) {
         js_type t = js_check_expr(c, n->list[i]);
-        if (js_is_vec(t))
-            js_fail(c, n->list[i], "arrays of arrays (matrices) are not supported in kernels");
+        if (i == 0)
+            first = t;
+        if (js_is_vec(first)) {
+            if (t != first || js_vec_size(t) != n->nlist)
+                js_fail(c, n->list[i], "an array of arrays must be square: %d rows of %d numbers each (GPU.js's "
+                        "Matrix(2), Matrix(3), Matrix(4)); this row is %s", n->nlist, n->nlist, js_type_words(t));
+            continue;
+        }
+        if (js_is_mat(t))
+            js_fail(c, n->list[i], "arrays nested three deep are not supported in kernels");
         if (!js_is_numeric(t) && t != T_BOOL)
             js_fail(c, n->list[i], "an array element must be a number");
     }
+    if (js_is_vec(first))
+        return js_set_type(n, js_mat_of(first));
     return js_set_type(n, n->nlist == 2 ? T_VEC2 : n->nlist == 3 ? T_VEC3 : T_VEC4);
 }
 
@@ -390,7 +408,7 @@ static js_type check_expr_kind(js_ctx *c, js_node *n)
     case N_BINARY: return check_binary(c, n);
     case N_LOGICAL: {
         js_type a = js_check_expr(c, n->a), b = js_check_expr(c, n->b);
-        if (js_is_vec(a) || js_is_vec(b) || a == T_VOID || b == T_VOID)
+        if (js_is_vec(a) || js_is_vec(b) || js_is_mat(a) || js_is_mat(b) || a == T_VOID || b == T_VOID)
             js_fail(c, n, "`%s` needs numbers or booleans", n->op);
         return js_set_type(n, T_BOOL);
     }
@@ -418,17 +436,23 @@ static void check_helper(js_ctx *c, js_func *f, js_node *call);
 static js_type check_call(js_ctx *c, js_node *n)
 {
     js_node *callee = n->a;
+    bool arrays = false; /* kernel arrays passed as arguments: only JS helpers take them */
     for (int i = 0; i < n->nlist; i++) {
         js_node *arg = n->list[i];
-        if (arg->kind == N_IDENT) {
-            js_var *v = js_scope_find(c, arg->name, 0);
-            if (v && v->rank > 0)
-                js_fail(c, arg, "passing the array argument `%s` to a function is not supported: pass its "
-                        "elements or the index", arg->name);
+        if (js_array_arg(c, arg)) {
+            arrays = true;
+            continue;
         }
         if (js_check_expr(c, arg) == T_VOID)
             js_fail(c, arg, "an argument that returns nothing");
     }
+    js_func *helper = callee->kind == N_IDENT && !js_scope_find(c, callee->name, 0) ? js_find_func(c, callee->name)
+                                                                                     : NULL;
+    if (arrays && !helper)
+        for (int i = 0; i < n->nlist; i++)
+            if (js_array_arg(c, n->list[i]))
+                js_fail(c, n->list[i], "the array `%s` can be passed to JavaScript helper functions only, not to "
+                        "this call: pass its elements", n->list[i]->name);
     if (callee->kind == N_MEMBER && callee->a->kind == N_IDENT && !strcmp(callee->a->name, "Math")) {
         const js_math_fn *fn = js_math_lookup(callee->name);
         if (!fn)
@@ -465,8 +489,10 @@ static js_type check_call(js_ctx *c, js_node *n)
         js_fail(c, n, "only named functions can be called in kernels");
     if (js_scope_find(c, callee->name, 0))
         js_fail(c, n, "`%s` is a variable, not a function", callee->name);
-    js_func *f = js_find_func(c, callee->name);
+    js_func *f = helper;
     if (f) {
+        if (n->nlist == f->nparams)
+            f = js_specialise(c, f, n);
         if (f->is_kernel || f == c->current || f->checking)
             js_fail(c, n, "`%s` calls itself (directly or through other functions): recursion is not supported "
                     "on the GPU", callee->name);
@@ -493,6 +519,8 @@ static void check_helper(js_ctx *c, js_func *f, js_node *call)
         js_fail(c, call, "`%s` takes %d argument(s), not %d", f->name, f->nparams, call->nlist);
     if (f->checked) {
         for (int i = 0; i < f->nparams; i++) {
+            if (f->bound[i])
+                continue; /* the same array, by construction (js_specialise) */
             js_type t = call->list[i]->type;
             bool ok = js_is_numeric(f->params[i]) ? js_is_numeric(t) || t == T_BOOL : t == f->params[i] ||
                       (f->params[i] == T_BOOL && js_is_numeric(t));
@@ -504,7 +532,7 @@ static void check_helper(js_ctx *c, js_func *f, js_node *call)
     }
     for (int i = 0; i < f->nparams; i++) {
         js_type t = call->list[i]->type;
-        f->params[i] = js_is_numeric(t) ? T_FLOAT : t;
+        f->params[i] = f->bound[i] ? T_NONE : js_is_numeric(t) ? T_FLOAT : t;
     }
     js_check_function_body(c, f);
     if (f->ret == T_NONE)

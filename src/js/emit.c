@@ -92,7 +92,10 @@ static void emit_binary(js_ctx *c, js_node *n)
     const char *op = n->op;
     js_node *a = n->a, *b = n->b;
     if (n->type == T_BOOL) { /* comparisons */
-        js_type t = a->type == T_BOOL && b->type == T_BOOL ? T_BOOL
+        /* Booleans compare as booleans with == and !=; GLSL orders numbers only, so true > false
+         * compares 1 with 0, as JavaScript does. */
+        bool ordered = op[0] == '<' || op[0] == '>';
+        js_type t = a->type == T_BOOL && b->type == T_BOOL && !ordered ? T_BOOL
                     : is_intlike(a->type) && is_intlike(b->type) ? T_INT : T_FLOAT;
         const char *glsl = !strcmp(op, "===") ? "==" : !strcmp(op, "!==") ? "!=" : op;
         put(c, "(");
@@ -148,13 +151,16 @@ static void emit_index(js_ctx *c, js_node *n)
     if (root->kind == N_IDENT && root->var && root->var->rank > 0) {
         js_var *v = root->var;
         int cell = depth > v->rank ? depth - v->rank : 0; /* a component of a vector cell */
+        /* The kernel's body reads a[y][x], which gpuc rewrites into its accessor call a(y, x); a
+         * helper's body is not rewritten, so a helper calls the accessor itself. */
+        bool call = !c->current->is_kernel;
         if (cell)
             put(c, "(");
         put(c, v->glsl);
         for (int i = depth - 1; i >= cell; i--) {
-            put(c, "[");
+            put(c, !call ? "[" : i == depth - 1 ? "(" : ", ");
             js_emit_expr(c, chain[i]->b, T_INT);
-            put(c, "]");
+            put(c, !call ? "]" : i == cell ? ")" : "");
         }
         if (cell) {
             put(c, ")[");
@@ -189,9 +195,13 @@ static void emit_call(js_ctx *c, js_node *n)
     const js_type *params = n->func ? n->func->params : c->natives[n->native - 1].params;
     put(c, n->func ? n->func->glsl : c->natives[n->native - 1].name);
     put(c, "(");
+    bool first = true;
     for (int i = 0; i < n->nlist; i++) {
-        if (i)
+        if (n->func && n->func->bound[i])
+            continue; /* the specialised helper reads that array itself */
+        if (!first)
             put(c, ", ");
+        first = false;
         js_emit_expr(c, n->list[i], params[i]);
     }
     put(c, ")");
@@ -202,8 +212,11 @@ static void emit_member(js_ctx *c, js_node *n)
     if (n->a->kind == N_MEMBER && n->a->a->kind == N_THIS) {
         if (!strcmp(n->a->name, "thread"))
             strbuf_printf(&c->out, "thread.%s", n->name);
-        else
-            strbuf_printf(&c->out, "constants.%s", n->name);
+        else {
+            char glsl[256];
+            js_constant_glsl(n->name, glsl, sizeof glsl);
+            strbuf_printf(&c->out, "constants.%s", glsl);
+        }
         return;
     }
     if (js_is_vec(n->a->type)) { /* pixel.r ... pixel.a: GLSL's own swizzles */
@@ -275,12 +288,12 @@ static void emit_raw(js_ctx *c, js_node *n)
         js_emit_expr(c, n->c, n->type);
         put(c, ")");
         break;
-    case N_ARRAY:
+    case N_ARRAY: /* a matrix's rows are its columns in GLSL: m[y][x] reads the same either way */
         strbuf_printf(&c->out, "%s(", js_type_glsl(n->type));
         for (int i = 0; i < n->nlist; i++) {
             if (i)
                 put(c, ", ");
-            js_emit_expr(c, n->list[i], T_FLOAT);
+            js_emit_expr(c, n->list[i], js_is_mat(n->type) ? js_mat_row(n->type) : T_FLOAT);
         }
         put(c, ")");
         break;
@@ -331,9 +344,38 @@ static void note_loop(js_ctx *c, const js_node *n)
     snprintf(o->where, sizeof o->where, "%s", c->current && c->current->origin ? c->current->origin : "");
 }
 
+/* const [x, y] = v: the value once into a temporary, then each name its element. */
+static void emit_destructure(js_ctx *c, js_node *d)
+{
+    strbuf_printf(&c->out, "%s jst_%d = ", js_type_glsl(d->a->type), d->temp);
+    js_emit_expr(c, d->a, d->a->type);
+    put(c, ";");
+    for (int i = 0; i < d->nlist; i++) {
+        js_var *v = d->list[i]->var;
+        if (d->list[i]->kind == N_IDENT)
+            strbuf_printf(&c->out, " %s %s = jst_%d[%d];", js_type_glsl(v->type), v->glsl, d->temp, i);
+    }
+}
+
 static void emit_decl(js_ctx *c, js_node *d)
 {
+    if (!d->name) {
+        emit_destructure(c, d);
+        return;
+    }
+    if (d->a && d->a->kind == N_FUNCEXPR) { /* a helper of its own, emitted with the others */
+        put(c, ";");
+        return;
+    }
     js_var *v = d->var;
+    if (v->hoisted) { /* declared at the function's top (emit_hoisted): here it is assigned */
+        if (d->a) {
+            strbuf_printf(&c->out, "%s = ", v->glsl);
+            js_emit_expr(c, d->a, v->type);
+        }
+        put(c, ";");
+        return;
+    }
     strbuf_printf(&c->out, "%s %s = ", js_type_glsl(v->type), v->glsl);
     if (d->a)
         js_emit_expr(c, d->a, v->type);
@@ -369,7 +411,7 @@ static bool is_counted_for(const js_node *n)
     if (!n->a || n->a->kind != N_VAR || n->a->nlist != 1 || !n->b || !n->c)
         return false;
     const js_node *d = n->a->list[0];
-    return d->a && constant_bound(d->a, NULL) && constant_bound(n->b, d->var);
+    return d->name && d->a && constant_bound(d->a, NULL) && constant_bound(n->b, d->var);
 }
 
 static void emit_body(js_ctx *c, js_node *body)
@@ -567,19 +609,50 @@ static void emit_stmt(js_ctx *c, js_node *n)
             break;
         }
         put(c, "return ");
+        if (c->current->keeper) /* a sub-kernel of a kernel map: the map keeps what it returns */
+            strbuf_printf(&c->out, "%s(", c->current->keeper);
         js_emit_expr(c, n->a, c->current->ret);
-        put(c, ";");
+        put(c, c->current->keeper ? ");" : ";");
         break;
     case N_SWITCH: emit_switch(c, n); break;
     default: put(c, ";"); break;
     }
 }
 
+static void emit_zero(js_ctx *c, js_type t);
+
+/* Declares the function's `var`s that are used after their block ends, once, at its top. */
+static void emit_hoisted(js_ctx *c, const js_node *n, js_var **done, int *ndone)
+{
+    if (!n || n->kind == N_FUNCDECL || n->kind == N_FUNCEXPR)
+        return;
+    if (n->kind == N_DECL && n->var && n->var->hoisted) {
+        for (int i = 0; i < *ndone; i++)
+            if (done[i] == n->var)
+                return;
+        if (*ndone == JS_MAX_SCOPE)
+            return;
+        done[(*ndone)++] = n->var;
+        line(c);
+        strbuf_printf(&c->out, "%s %s = ", js_type_glsl(n->var->type), n->var->glsl);
+        emit_zero(c, n->var->type);
+        put(c, ";");
+    }
+    if (n->kind < N_VAR && n->kind != N_DECL)
+        return; /* expressions declare nothing */
+    emit_hoisted(c, n->a, done, ndone);
+    emit_hoisted(c, n->b, done, ndone);
+    emit_hoisted(c, n->c, done, ndone);
+    emit_hoisted(c, n->d, done, ndone);
+    for (int i = 0; i < n->nlist; i++)
+        emit_hoisted(c, n->list[i], done, ndone);
+}
+
 static void emit_zero(js_ctx *c, js_type t)
 {
     if (t == T_BOOL)
         put(c, "false");
-    else if (js_is_vec(t))
+    else if (js_is_vec(t) || js_is_mat(t))
         strbuf_printf(&c->out, "%s(0.0)", js_type_glsl(t));
     else
         put(c, t == T_INT ? "0" : "0.0");
@@ -601,9 +674,13 @@ void js_emit_function(js_ctx *c, js_func *f)
 {
     c->current = f;
     strbuf_printf(&c->out, "\n%s %s(", js_type_glsl(f->ret), f->glsl);
+    bool first = true;
     for (int i = 0; i < f->node->nlist; i++) {
-        if (i)
+        if (f->bound[i])
+            continue;
+        if (!first)
             put(c, ", ");
+        first = false;
         emit_param(c, f, i);
     }
     put(c, ") {");
@@ -612,6 +689,9 @@ void js_emit_function(js_ctx *c, js_func *f)
         line(c);
         put(c, "js_seed_random();");
     }
+    js_var *hoisted[JS_MAX_SCOPE];
+    int nhoisted = 0;
+    emit_hoisted(c, f->node->a, hoisted, &nhoisted);
     for (int i = 0; i < f->node->a->nlist; i++) {
         line(c);
         emit_stmt(c, f->node->a->list[i]);

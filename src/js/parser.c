@@ -218,6 +218,70 @@ static js_node *array_literal(parser *p, const js_token *at)
     return grown(p, n);
 }
 
+/* Whether an arrow function starts here: `x =>` or `(a, b) =>` (a look ahead that reads no further
+ * than the parameter list, then puts the lexer back). */
+static bool at_arrow(parser *p)
+{
+    js_lexer saved_lx = p->lx;
+    js_token saved_tok = p->tok, saved_prev = p->prev;
+    bool arrow = false;
+    if (p->tok.kind == TK_IDENT && !is_reserved_word(p)) {
+        next(p);
+        arrow = is(p, "=>");
+    } else if (accept(p, "(")) {
+        while (p->tok.kind == TK_IDENT && !is_reserved_word(p)) {
+            next(p);
+            if (!accept(p, ","))
+                break;
+        }
+        arrow = accept(p, ")") && is(p, "=>");
+    }
+    p->lx = saved_lx;
+    p->tok = saved_tok;
+    p->prev = saved_prev;
+    return arrow;
+}
+
+/* An arrow function (at_arrow said one starts here): its body is a block, or an expression, which
+ * becomes `{ return expression; }`. */
+static js_node *arrow_function(parser *p)
+{
+    js_token at = p->tok;
+    js_node *f = node(p, N_FUNCEXPR, &at);
+    f->arrow = true;
+    int cap = 0;
+    if (accept(p, "(")) {
+        while (!is(p, ")")) {
+            js_token pat = p->tok;
+            js_node *param = node(p, N_IDENT, &pat);
+            param->name = ident_name(p);
+            push(p, &f->list, &f->nlist, &cap, param);
+            if (!accept(p, ","))
+                break;
+        }
+        expect(p, ")");
+    } else {
+        js_node *param = node(p, N_IDENT, &at);
+        param->name = ident_name(p);
+        push(p, &f->list, &f->nlist, &cap, param);
+    }
+    js_token arrow_at = p->tok;
+    expect(p, "=>");
+    if (is(p, "{")) {
+        f->a = block(p);
+        return f;
+    }
+    js_node *body = node(p, N_BLOCK, &arrow_at);
+    js_node *ret = node(p, N_RETURN, &arrow_at);
+    enter(p);
+    ret->a = assignment(p);
+    leave(p);
+    int bcap = 0;
+    push(p, &body->list, &body->nlist, &bcap, ret);
+    f->a = body;
+    return f;
+}
+
 static js_node *primary(parser *p)
 {
     js_token at = p->tok;
@@ -241,18 +305,17 @@ static js_node *primary(parser *p)
         js_node *f = function_rest(p, N_FUNCEXPR, &at);
         return f;
     }
+    if (at_arrow(p))
+        return arrow_function(p);
     if (accept(p, "(")) {
-        if (accept(p, ")")) {
-            if (is(p, "=>"))
-                fail_at(p, at.line, at.col, "arrow functions are not supported inside kernels");
+        if (accept(p, ")"))
             fail_at(p, at.line, at.col, "empty parentheses");
-        }
         enter(p);
         js_node *e = expression(p);
         leave(p);
         expect(p, ")");
         if (is(p, "=>"))
-            fail_at(p, at.line, at.col, "arrow functions are not supported inside kernels");
+            fail_at(p, at.line, at.col, "an arrow function's parameters must be plain names");
         return e;
     }
     if (accept(p, "[")) {
@@ -266,8 +329,6 @@ static js_node *primary(parser *p)
     if (at.kind == TK_IDENT && !is_reserved_word(p)) {
         js_node *n = node(p, N_IDENT, &at);
         n->name = ident_name(p);
-        if (is(p, "=>"))
-            fail_at(p, at.line, at.col, "arrow functions are not supported inside kernels");
         return n;
     }
     reject_keyword(p);
@@ -482,6 +543,51 @@ static void end_statement(parser *p)
     unexpected(p, "`;`");
 }
 
+/* An object pattern `{ x, y: b, thread: { x } }` (GPU.js's `const { x, y } = this.thread`): each name
+ * becomes its own declarator whose value is a member chain ending in `hole`, replaced by the
+ * declaration's value once it is read (declaration()). */
+static void object_pattern(parser *p, js_node *base, js_node *list_owner, int *cap)
+{
+    expect(p, "{");
+    enter(p);
+    while (!is(p, "}")) {
+        js_token kat = p->tok;
+        if (is(p, "..."))
+            fail_at(p, kat.line, kat.col, "rest properties (`...`) are not supported in kernels");
+        if (kat.kind != TK_IDENT)
+            unexpected(p, "a property name");
+        js_node *member = node(p, N_MEMBER, &kat);
+        member->a = base;
+        member->name = ident_name(p);
+        if (accept(p, ":") && is(p, "{")) {
+            object_pattern(p, member, list_owner, cap);
+        } else {
+            js_token nat = p->prev.kind == TK_PUNCT ? p->tok : kat;
+            js_node *d = node(p, N_DECL, &nat);
+            d->name = js_tok_is(&p->prev, ":") ? ident_name(p) : member->name;
+            d->a = member;
+            if (is(p, "="))
+                fail_at(p, p->tok.line, p->tok.col, "default values in destructuring are not supported in kernels");
+            push(p, &list_owner->list, &list_owner->nlist, cap, d);
+        }
+        if (!accept(p, ","))
+            break;
+    }
+    leave(p);
+    expect(p, "}");
+}
+
+/* Puts the declaration's value where an object pattern's member chains end. */
+static void fill_pattern(js_node *n, int from, const js_node *hole, js_node *value)
+{
+    for (int i = from; i < n->nlist; i++)
+        for (js_node *m = n->list[i]->a; m && m != value; m = m->a)
+            if (m->a == hole) {
+                m->a = value;
+                break;
+            }
+}
+
 static js_node *declaration(parser *p, const js_token *for_at)
 {
     js_token at = p->tok;
@@ -491,10 +597,40 @@ static js_node *declaration(parser *p, const js_token *for_at)
     int cap = 0;
     do {
         js_token dat = p->tok;
-        if (is(p, "{") || is(p, "["))
-            fail_at(p, dat.line, dat.col, "destructuring is not supported in kernels");
+        if (is(p, "{")) { /* const { x, y } = this.thread: one declarator per name */
+            js_node *hole = node(p, N_EMPTY, &dat);
+            int from = n->nlist;
+            object_pattern(p, hole, n, &cap);
+            if (n->nlist == from)
+                fail_at(p, dat.line, dat.col, "`{}` destructures nothing");
+            if (!accept(p, "="))
+                fail_at(p, dat.line, dat.col, "a destructuring declaration needs a value: `{ x, y } = this.thread`");
+            fill_pattern(n, from, hole, assignment(p));
+            continue;
+        }
         js_node *d = node(p, N_DECL, &dat);
-        d->name = ident_name(p);
+        if (accept(p, "[")) { /* const [x, y] = v: name NULL, list the names (N_EMPTY for a hole) */
+            int ncap = 0;
+            while (!is(p, "]")) {
+                js_token nat = p->tok;
+                js_node *name = node(p, is(p, ",") ? N_EMPTY : N_IDENT, &nat);
+                if (name->kind == N_IDENT) {
+                    if (is(p, "[") || is(p, "{") || is(p, "..."))
+                        fail_at(p, nat.line, nat.col, "only a flat list of names can be destructured: `[x, y] = v`");
+                    name->name = ident_name(p);
+                }
+                push(p, &d->list, &d->nlist, &ncap, name);
+                if (!accept(p, ","))
+                    break;
+            }
+            expect(p, "]");
+            if (!d->nlist)
+                fail_at(p, dat.line, dat.col, "`[]` destructures nothing");
+            if (!is(p, "="))
+                fail_at(p, dat.line, dat.col, "a destructuring declaration needs a value: `[x, y] = v`");
+        } else {
+            d->name = ident_name(p);
+        }
         if (for_at && (is(p, "of") || is(p, "in")))
             fail_at(p, for_at->line, for_at->col, "`for...%.*s` loops are not supported in kernels; use a counted `for`",
                     (int)p->tok.len, p->tok.start);
@@ -694,12 +830,14 @@ static js_node *top_level_function(parser *p)
 {
     js_token at = p->tok;
     int parens = 0;
-    while (accept(p, "("))
+    while (!at_arrow(p) && accept(p, "("))
         parens++;
-    if (p->tok.kind == TK_IDENT && !is(p, "function") && !is_reserved_word(p)) {
-        next(p);
-        if (is(p, "=>") || is(p, ",") || is(p, ")"))
-            fail_at(p, at.line, at.col, "arrow functions are not supported: write the kernel as `function (...) { ... }`");
+    if (at_arrow(p)) { /* an arrow function kernel or helper, GPU.js takes those too */
+        js_node *f = arrow_function(p);
+        while (parens-- > 0)
+            expect(p, ")");
+        accept(p, ";");
+        return f;
     }
     if (!accept(p, "function"))
         unexpected(p, "`function` (a kernel or helper function)");

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void register_func(js_ctx *c, js_node *fn, const char *origin)
+js_func *js_register_func(js_ctx *c, js_node *fn, const char *origin)
 {
     if (!fn->name)
         js_fail(c, fn, "a helper function needs a name (only the kernel, the last function, may be anonymous)");
@@ -33,6 +33,7 @@ static void register_func(js_ctx *c, js_node *fn, const char *origin)
     f->nparams = fn->nlist;
     f->origin = origin;
     c->funcs[c->nfuncs++] = f;
+    return f;
 }
 
 /* Function declarations nested in a body become helpers of their own (they may not use the outer
@@ -42,7 +43,11 @@ static void hoist_nested(js_ctx *c, js_node *n, const char *origin)
     if (!n)
         return;
     if (n->kind == N_FUNCDECL)
-        register_func(c, n, origin);
+        js_register_func(c, n, origin);
+    if (n->kind == N_DECL && n->name && n->a && n->a->kind == N_FUNCEXPR) {
+        n->a->name = n->name; /* const f = function (x) {...} or (x) => ...: called as f(...) */
+        js_register_func(c, n->a, origin);
+    }
     if (n->kind == N_FUNCDECL || n->kind == N_FUNCEXPR) {
         hoist_nested(c, n->a, origin);
         return;
@@ -57,7 +62,7 @@ static void hoist_nested(js_ctx *c, js_node *n, const char *origin)
     }
 }
 
-static void hoist_body(js_ctx *c, js_node *fn, const char *origin)
+void js_hoist_body(js_ctx *c, js_node *fn, const char *origin)
 {
     for (int i = 0; i < fn->a->nlist; i++)
         hoist_nested(c, fn->a->list[i], origin);
@@ -141,36 +146,68 @@ static void parse_arg_types(js_ctx *c, js_func *k, const char *spec)
     }
 }
 
-/* Without arg_types: a parameter indexed n times is an n-D float array, one never indexed a float.
- * A parameter whose type leaves its rank to its use (RANK_FROM_USE) takes the most indices it is
- * read with. */
-static void infer_ranks(js_node *n, js_func *k)
+/* How many times the function `fn` indexes the variable `name` at most (0: never), following the
+ * helpers it passes `name` on to (GPU.js lets helpers index the kernel's arrays). */
+static int index_depth(js_ctx *c, const js_node *n, const char *name, int calls_left);
+
+static int helper_depth(js_ctx *c, const js_node *call, const char *name, int calls_left)
 {
-    if (!n)
-        return;
+    if (call->a->kind != N_IDENT || calls_left == 0)
+        return 0;
+    js_func *f = js_find_func(c, call->a->name);
+    int depth = 0;
+    for (int i = 0; f && i < call->nlist && i < f->node->nlist; i++)
+        if (call->list[i]->kind == N_IDENT && !strcmp(call->list[i]->name, name)) {
+            int d = index_depth(c, f->node->a, f->node->list[i]->name, calls_left - 1);
+            depth = d > depth ? d : depth;
+        }
+    return depth;
+}
+
+static int index_depth(js_ctx *c, const js_node *n, const char *name, int calls_left)
+{
+    if (!n || n->kind == N_FUNCDECL || n->kind == N_FUNCEXPR)
+        return 0;
+    int depth = 0;
     if (n->kind == N_INDEX) {
-        int depth = 0;
-        js_node *root = n;
+        const js_node *root = n;
         while (root->kind == N_INDEX) {
             depth++;
             root = root->a;
         }
-        if (root->kind == N_IDENT)
-            for (int i = 0; i < k->nparams; i++) {
-                js_var *v = k->param_vars[i];
-                if (v->rank_from_use && !strcmp(v->name, root->name) && depth > v->rank) {
-                    v->rank = depth > 3 ? 3 : depth;
-                    v->elem = T_FLOAT;
-                    v->type = T_NONE;
-                }
-            }
+        if (root->kind != N_IDENT || strcmp(root->name, name) != 0)
+            depth = 0;
+    } else if (n->kind == N_CALL) {
+        depth = helper_depth(c, n, name, calls_left);
     }
-    infer_ranks(n->a, k);
-    infer_ranks(n->b, k);
-    infer_ranks(n->c, k);
-    infer_ranks(n->d, k);
-    for (int i = 0; i < n->nlist; i++)
-        infer_ranks(n->list[i], k);
+    const js_node *kids[] = {n->a, n->b, n->c, n->d};
+    for (int i = 0; i < 4; i++) {
+        int d = index_depth(c, kids[i], name, calls_left);
+        depth = d > depth ? d : depth;
+    }
+    for (int i = 0; i < n->nlist; i++) {
+        int d = index_depth(c, n->list[i], name, calls_left);
+        depth = d > depth ? d : depth;
+    }
+    return depth;
+}
+
+/* Without arg_types: a parameter indexed n times (by the kernel, or by a helper it is passed to) is
+ * an n-D float array, one never indexed a float. A parameter whose type leaves its rank to its use
+ * (RANK_FROM_USE: GPU.js's rank-blind "Array") takes the most indices it is read with. */
+static void infer_ranks(js_ctx *c, js_func *k)
+{
+    for (int i = 0; i < k->nparams; i++) {
+        js_var *v = k->param_vars[i];
+        if (!v->rank_from_use)
+            continue;
+        int depth = index_depth(c, k->node->a, v->name, 8);
+        if (depth > v->rank) {
+            v->rank = depth > 3 ? 3 : depth;
+            v->elem = T_FLOAT;
+            v->type = T_NONE;
+        }
+    }
 }
 
 static void setup_kernel(js_ctx *c, js_func *k)
@@ -193,7 +230,7 @@ static void setup_kernel(js_ctx *c, js_func *k)
     }
     if (c->settings->arg_types)
         parse_arg_types(c, k, c->settings->arg_types);
-    infer_ranks(k->node->a, k);
+    infer_ranks(c, k);
 }
 
 /* ---- native functions ---- */
@@ -312,10 +349,10 @@ static void load_sources(js_ctx *c, const char *js, js_func **kernel)
     if (!js_parse(js, c->arena, &prog, c->err, c->errlen))
         longjmp(c->fail, 1);
     for (int i = 0; i + 1 < prog.nfuncs; i++)
-        register_func(c, prog.funcs[i], NULL);
+        js_register_func(c, prog.funcs[i], NULL);
     js_node *kn = prog.funcs[prog.nfuncs - 1];
     for (int i = 0; i < prog.nfuncs; i++)
-        hoist_body(c, prog.funcs[i], NULL);
+        js_hoist_body(c, prog.funcs[i], NULL);
     const js_settings *s = c->settings;
     for (int i = 0; i < s->nfunctions; i++) {
         char origin[96];
@@ -327,8 +364,8 @@ static void load_sources(js_ctx *c, const char *js, js_func **kernel)
         }
         snprintf(origin, sizeof origin, "added function '%.60s'", lib.funcs[0]->name ? lib.funcs[0]->name : "?");
         char *o = js_arena_strndup(c->arena, origin, strlen(origin));
-        register_func(c, lib.funcs[0], o);
-        hoist_body(c, lib.funcs[0], o);
+        js_register_func(c, lib.funcs[0], o);
+        js_hoist_body(c, lib.funcs[0], o);
     }
     for (int i = 0; i < s->nnatives && c->nnatives < JS_MAX_NATIVES; i++) {
         char err[256];
@@ -338,6 +375,7 @@ static void load_sources(js_ctx *c, const char *js, js_func **kernel)
         }
         c->natives[c->nnatives++].source = s->natives[i];
     }
+    js_load_map(c);
     js_func *k = js_arena_alloc(c->arena, sizeof *k);
     if (!k) {
         c->oom = true;
@@ -362,6 +400,7 @@ static void emit_program(js_ctx *c, js_func *k)
         strbuf_puts(&c->out, c->natives[i].source);
         strbuf_puts(&c->out, "\n");
     }
+    js_emit_keepers(c);
     for (int i = 0; i < c->norder; i++)
         js_emit_function(c, c->order[i]);
     js_emit_function(c, k);

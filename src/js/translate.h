@@ -12,6 +12,15 @@
 
 #define JS_DEFAULT_LOOP_MAX 1000
 
+/* A kernel map output (GPU.js's createKernelMap): the output `name` keeps what the helper `function`
+ * returns (a JS function name, or a whole JS function's source: an anonymous one takes the output's
+ * name). js_translate fills keeper: the GLSL function whose calls gpuc_create_kernel's map keeps. */
+typedef struct js_map_entry {
+    const char *name;
+    const char *function;
+    char keeper[96];
+} js_map_entry;
+
 typedef struct js_settings {
     gpuc_dims output;                /* this.output.x/y/z (absent dimensions read as 1) */
     const gpuc_constant *constants;  /* this.constants.<name>, ended by a NULL name or the count */
@@ -24,6 +33,8 @@ typedef struct js_settings {
     int nfunctions;
     const char *const *natives;      /* GLSL helper sources registered with gpuc_add_native_function */
     int nnatives;
+    js_map_entry *map;               /* kernel map outputs (may be NULL) */
+    int nmap;
 } js_settings;
 
 /* Where each loop of the GLSL came from in the JavaScript: the loop keyword at glsl_offset of the

@@ -1,6 +1,7 @@
 /* fuzz_js.c - libFuzzer target over the JavaScript front end (parser, checker, GLSL writer) without
  * any GL: every input must give GLSL or an error message, never a crash, hang or leak. The first
  * byte picks settings (declared or inferred argument types, loop cap, added functions). */
+#include "js/map_text.h"
 #include "js/translate.h"
 
 #include <stdint.h>
@@ -25,6 +26,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                             "function vec(v) { return [v, v * 2]; }"};
     static const char *const natives[] = {"float nat(float a, int b) { return a + float(b); }"};
     static const char *const arg_types[] = {NULL, "float[], float", "float[][], int", "vec4[], float[][][], int"};
+    /* With mode bit 8 (both low bits set and bit 3): a kernel map keeping `helper` and a sub-kernel given
+     * as source, as gpuc_create_kernel_map_js passes them. */
+    js_map_entry map[2] = {{.name = "m", .function = "helper"}, {.name = "s", .function = "(x) => x + 1"}};
+    bool with_map = (mode & 11) == 11;
     js_settings s = {
         .output = {16, (mode & 1) ? 4 : 0, (mode & 2) ? 2 : 0},
         .constants = constants,
@@ -36,6 +41,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         .nfunctions = (mode & 32) ? 2 : 0,
         .natives = (mode & 64) ? natives : NULL,
         .nnatives = (mode & 64) ? 1 : 0,
+        .map = with_map ? map : NULL,
+        .nmap = with_map ? 2 : 0,
     };
     char *glsl = NULL, name[64], err[1024];
     bool oom;
@@ -49,6 +56,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (mode & 128) {
         js_check_function(src, name, sizeof name, err, sizeof err);
         js_check_native(src, name, sizeof name, err, sizeof err);
+        js_map_entry entries[GPUC_MAX_MAP_OUTPUTS];
+        int n;
+        if (js_read_map_text(src, entries, GPUC_MAX_MAP_OUTPUTS, &n, err, sizeof err))
+            js_free_map_text(entries, n);
     }
     free(src);
     return 0;

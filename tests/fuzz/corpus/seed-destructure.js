@@ -1,0 +1,1 @@
++function () { const { thread: { x, y } } = this; const { x: w, y: h } = this.output; var [a, , b] = [x, y, w]; return a + b + h; }

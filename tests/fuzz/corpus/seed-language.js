@@ -1,0 +1,2 @@
++function add(a, b, i) { return a[i] + b[i]; }
+function (x, y) { for (var i = 0; i < 2; i++) {} const [p, q] = [x[0], 1]; const f = (t) => t * 2; return add(x, y, this.thread.x) + f(i) + [[1, 2], [3, 4]][1][0] + p + s(q); }

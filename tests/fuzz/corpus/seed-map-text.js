@@ -1,0 +1,1 @@
+€{ sum: add, twice: function (v) { return v * 2; }, t: alias("x", function y(a) { return a; }) }
