@@ -25,7 +25,8 @@
  *     outside the array reads 0.
  *     A `vec4 a[]` parameter also takes a 1D float array (device or host) and reads it four values per
  *     cell (cell i is values 4i..4i+3, zeros past the end): the fastest way to stream floats.
- *   - `float t`, `int n`: scalars. They become uniforms: a new value never recompiles.
+ *   - `float t`, `int n`: scalars; `vec2 v`, `vec3 v`, `vec4 v`: one vector (gpuc_arg_vec4...; GPU.js's
+ *     Array(2..4) arguments). They become uniforms: a new value never recompiles.
  * Predeclared: `ivec3 thread` (the cell being computed), `const ivec3 outputSize` (the output size,
  * 1 in unused dimensions; GLSL reserves `output`), and `constants.<name>` for each constant (compiled
  * in, as GPU.js does). The return type (float, int, vec2, vec3, vec4) is the type of an output cell.
@@ -371,10 +372,11 @@ typedef struct gpuc_kernel_desc {
     gpuc_dims threads;
     /* JavaScript kernels only (gpuc_create_kernel_js; GLSL kernels ignore these three). */
     /* The parameters' types, comma-separated in order, since JS parameters have none: "float" or "int"
-     * (scalars), "float[]", "float[][]", "float[][][]" (1D-3D arrays, read a[i], a[y][x], a[z][y][x]),
+     * (scalars), "vec2", "vec3", "vec4" (one vector, read v[0]..v[3]; pass gpuc_arg_vec2..4), "float[]", "float[][]", "float[][][]" (1D-3D arrays, read a[i], a[y][x], a[z][y][x]),
      * "int[]"..., "vec2[]", "vec3[]", "vec4[]"... (arrays of 2-4 numbers). GPU.js's names are accepted
-     * too ("Number", "Integer", "Array", "Array2D", "Array3D", "Array1D(2)"...). NULL infers them from
-     * the kernel: a parameter it indexes n times is an n-D float array, any other a float. */
+     * too ("Number", "Integer", "Array(2)".."Array(4)" for one vector, "Array", "Array2D", "Array3D",
+     * "Array1D(2)"...). NULL infers them from the kernel: a parameter it indexes n times is an n-D
+     * float array, any other a float (so a vector argument needs its type given here). */
     const char *arg_types;
     /* GPU.js's loopMaxIterations: loops whose bound is not a compile-time constant stop after this
      * many iterations. 0 means 1000 (GPU.js's default). A value above llvmpipe's loop budget is
@@ -462,9 +464,15 @@ typedef enum gpuc_arg_kind {
     GPUC_ARG_HOST_F32, /* host float32 data, uploaded for this run */
     GPUC_ARG_HOST_I32, /* host int32 data, uploaded for this run */
     GPUC_ARG_F32,      /* a float scalar */
-    GPUC_ARG_I32       /* an int scalar */
+    GPUC_ARG_I32,      /* an int scalar */
+    /* One vector of 2-4 floats (GPU.js's Array(2), Array(3), Array(4) arguments) for a `vec2 v`,
+     * `vec3 v` or `vec4 v` parameter: a uniform, so a new value never recompiles. `vec` holds the
+     * components, `components` how many (2-4; it must equal the parameter's). */
+    GPUC_ARG_VEC
 } gpuc_arg_kind;
 
+/* The fields after i32 were added later, at the end: an initialiser written for the older struct
+ * (`{GPUC_ARG_F32, NULL, NULL, {0}, 2.0f, 0}`) still means what it did. */
 typedef struct gpuc_arg {
     gpuc_arg_kind kind;
     const gpuc_array *array;
@@ -472,31 +480,50 @@ typedef struct gpuc_arg {
     gpuc_dims dims;
     float f32;
     int32_t i32;
+    float vec[4];   /* GPUC_ARG_VEC: the components (unused ones 0) */
+    int components; /* GPUC_ARG_VEC: 2, 3 or 4 */
 } gpuc_arg;
 
 static inline gpuc_arg gpuc_arg_array(const gpuc_array *a)
 {
-    gpuc_arg arg = {GPUC_ARG_ARRAY, a, NULL, {0, 0, 0}, 0.0f, 0};
+    gpuc_arg arg = {GPUC_ARG_ARRAY, a, NULL, {0, 0, 0}, 0.0f, 0, {0.0f, 0.0f, 0.0f, 0.0f}, 0};
     return arg;
 }
 static inline gpuc_arg gpuc_arg_host_f32(const float *data, gpuc_dims dims)
 {
-    gpuc_arg arg = {GPUC_ARG_HOST_F32, NULL, data, dims, 0.0f, 0};
+    gpuc_arg arg = {GPUC_ARG_HOST_F32, NULL, data, dims, 0.0f, 0, {0.0f, 0.0f, 0.0f, 0.0f}, 0};
     return arg;
 }
 static inline gpuc_arg gpuc_arg_host_i32(const int32_t *data, gpuc_dims dims)
 {
-    gpuc_arg arg = {GPUC_ARG_HOST_I32, NULL, data, dims, 0.0f, 0};
+    gpuc_arg arg = {GPUC_ARG_HOST_I32, NULL, data, dims, 0.0f, 0, {0.0f, 0.0f, 0.0f, 0.0f}, 0};
     return arg;
 }
 static inline gpuc_arg gpuc_arg_f32(float v)
 {
-    gpuc_arg arg = {GPUC_ARG_F32, NULL, NULL, {0, 0, 0}, v, 0};
+    gpuc_arg arg = {GPUC_ARG_F32, NULL, NULL, {0, 0, 0}, v, 0, {0.0f, 0.0f, 0.0f, 0.0f}, 0};
     return arg;
 }
 static inline gpuc_arg gpuc_arg_i32(int32_t v)
 {
-    gpuc_arg arg = {GPUC_ARG_I32, NULL, NULL, {0, 0, 0}, 0.0f, v};
+    gpuc_arg arg = {GPUC_ARG_I32, NULL, NULL, {0, 0, 0}, 0.0f, v, {0.0f, 0.0f, 0.0f, 0.0f}, 0};
+    return arg;
+}
+/* A vector argument (GPUC_ARG_VEC) for a `vec2 v` / `vec3 v` / `vec4 v` parameter, or, in a
+ * JavaScript kernel, a parameter typed "Array(2)" / "Array(3)" / "Array(4)" (read as v[0], v[1]...). */
+static inline gpuc_arg gpuc_arg_vec2(float x, float y)
+{
+    gpuc_arg arg = {GPUC_ARG_VEC, NULL, NULL, {0, 0, 0}, 0.0f, 0, {x, y, 0.0f, 0.0f}, 2};
+    return arg;
+}
+static inline gpuc_arg gpuc_arg_vec3(float x, float y, float z)
+{
+    gpuc_arg arg = {GPUC_ARG_VEC, NULL, NULL, {0, 0, 0}, 0.0f, 0, {x, y, z, 0.0f}, 3};
+    return arg;
+}
+static inline gpuc_arg gpuc_arg_vec4(float x, float y, float z, float w)
+{
+    gpuc_arg arg = {GPUC_ARG_VEC, NULL, NULL, {0, 0, 0}, 0.0f, 0, {x, y, z, w}, 4};
     return arg;
 }
 

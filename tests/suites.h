@@ -27,6 +27,7 @@
     GPUC_SUITE(hostile) \
     GPUC_SUITE(threads) \
     GPUC_SUITE(profile) \
+    GPUC_SUITE(vec_args) \
     GPUC_SUITE(mpi)
 
 #define GPUC_SUITE(name) Suite *suite_##name(void);
