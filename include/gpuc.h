@@ -395,6 +395,14 @@ typedef struct gpuc_kernel_desc {
     /* Kernel map outputs, ended by the first entry whose name is NULL. Run such a kernel with
      * gpuc_run_map. Not with .scatter. */
     gpuc_map_output map[GPUC_MAX_MAP_OUTPUTS];
+    /* GPU.js's `dynamicOutput: true`: the output size may be changed later with gpuc_kernel_set_output,
+     * without compiling anything new. `.output` is the first size. outputSize (this.output in a
+     * JavaScript kernel) is then a uniform set at each run, not a constant: a GLSL kernel may not use
+     * it where GLSL wants a constant (an array size), and a loop bounded by it is guarded at run time
+     * (LOOPS AND LLVMPIPE'S LOOP BUDGET): a size whose loops would pass the budget fails that run with
+     * GPUC_ERROR_LIMIT. A 2D or 3D dynamic kernel finds thread.x/y/z by dividing by a uniform width,
+     * which costs up to 2-3.5x on a cheap kernel (a 1D one costs nothing). Not with .scatter. */
+    bool dynamic_output;
 } gpuc_kernel_desc;
 
 /* Compiles `source` (see THE KERNEL CONTRACT) into a kernel. Syntax and type errors are reported
@@ -416,6 +424,18 @@ GPUC_API void gpuc_kernel_free(gpuc_kernel *k);
  * type; GPUC_INT, RGBA8 pixels, for a graphical kernel). */
 GPUC_API int gpuc_kernel_arg_count(const gpuc_kernel *k);
 GPUC_API gpuc_type gpuc_kernel_return_type(const gpuc_kernel *k);
+
+/* GPU.js's kernel.setOutput([w, h]) for a kernel created with .dynamic_output: later runs compute
+ * `output` cells (their results have this size) and outputSize / this.output read it. Nothing is
+ * compiled (the size is a uniform). The new size must have as many dimensions as the kernel's first one
+ * and pass the checks gpuc_create_kernel makes (x >= 1, at most 2^31 - 1 cells; GPUC_ERROR_LIMIT past
+ * them). GPUC_ERROR_INVALID_ARGUMENT, kernel unchanged, for a NULL kernel, a kernel without
+ * .dynamic_output, a zero size or another number of dimensions. Arrays earlier runs returned keep
+ * their size; gpuc_run_to then wants a dst of the new size. */
+GPUC_API gpuc_status gpuc_kernel_set_output(gpuc_kernel *k, gpuc_dims output);
+
+/* The kernel's output size now (as given: absent dimensions 0); zeros for NULL. */
+GPUC_API gpuc_dims gpuc_kernel_output(const gpuc_kernel *k);
 
 /* A kernel map's outputs besides the result: their count (0 for other kernels and NULL), and the
  * name of output i (NULL when out of range). */

@@ -24,7 +24,7 @@ static js_type check_this_member(js_ctx *c, js_node *n)
         int axis = !strcmp(field, "x") ? 0 : !strcmp(field, "y") ? 1 : !strcmp(field, "z") ? 2 : -1;
         if (axis < 0)
             js_fail(c, n, "`this.%s.%s`: only x, y and z exist", group, field);
-        if (group[0] == 't')
+        if (group[0] == 't' || c->settings->dynamic_output) /* a dynamic output is a run-time size */
             return js_set_type(n, T_INT);
         const gpuc_dims *o = &c->settings->output;
         uint32_t v = axis == 0 ? o->x : axis == 1 ? o->y : o->z;

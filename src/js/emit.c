@@ -202,6 +202,8 @@ static void emit_member(js_ctx *c, js_node *n)
     if (n->a->kind == N_MEMBER && n->a->a->kind == N_THIS) {
         if (!strcmp(n->a->name, "thread"))
             strbuf_printf(&c->out, "thread.%s", n->name);
+        else if (!strcmp(n->a->name, "output")) /* a dynamic output (a fixed one is a literal) */
+            strbuf_printf(&c->out, "outputSize.%s", n->name);
         else
             strbuf_printf(&c->out, "constants.%s", n->name);
         return;

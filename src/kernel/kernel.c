@@ -125,6 +125,10 @@ static gpuc_status check_kind(gpuc_kernel *k, const char *mask)
                          "scatter kernel '%s': scatter kernels are compute-only, and this context uses the fragment "
                          "backend (a fragment shader writes only its own pixel); open the context with the compute "
                          "backend", k->name);
+    if (k->dynamic_output && k->scatter)
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
+                         "kernel '%s': .dynamic_output is for ordinary kernels; a scatter kernel's output size is "
+                         "fixed at creation", k->name);
     if (k->graphical && k->scatter)
         return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "kernel '%s': a graphical kernel cannot scatter", k->name);
     if (k->sig.returns_void && !k->graphical)
@@ -197,9 +201,9 @@ static int cells_per_invocation(const char *mask, size_t grid_cells)
  * size an array or unroll a loop). A 2D or 3D grid keeps its sizes compiled in: turning the flat
  * cell into thread.x/y/z then divides by the grid's width, which costs 2-3.5x on a cheap kernel when
  * the width is a uniform (measured on llvmpipe) and nothing when it is a constant. */
-static bool kernel_sizes_uniform(const char *source, gpuc_dims grid)
+static bool kernel_sizes_uniform(const gpuc_kernel *k, const char *source)
 {
-    return gpuc_dims_rank(grid) == 1 && !source_mentions(source, "outputSize");
+    return k->dynamic_output || (gpuc_dims_rank(k->grid) == 1 && !source_mentions(source, "outputSize"));
 }
 
 static void locate_uniforms(gpuc_kernel *k)
@@ -240,7 +244,7 @@ static char *program_text(gpuc_kernel *k, const char *source, const char *mask, 
                            .grid = k->grid,
                            .scatter = k->scatter,
                            .cells_per_invocation = k->cells_per_invocation,
-                           .sizes_uniform = kernel_sizes_uniform(source, k->grid),
+                           .sizes_uniform = kernel_sizes_uniform(k, source),
                            .fragment = k->fragment,
                            .graphical = k->graphical,
                            .nmaps = k->nmaps,
@@ -394,6 +398,7 @@ gpuc_status kernel_create(gpuc *gpu, const char *source, const gpuc_kernel_desc 
     k->scatter = desc->scatter;
     k->pipeline = desc->pipeline;
     k->graphical = desc->graphical;
+    k->dynamic_output = desc->dynamic_output;
     k->fragment = gpu->info.backend == GPUC_BACKEND_FRAGMENT;
     k->profile.stats.last_device_ms = -1; /* none timed yet */
     st = build_program(k, source, desc, origin);

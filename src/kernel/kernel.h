@@ -18,6 +18,7 @@ struct gpuc_kernel {
     bool scatter;
     bool pipeline;
     bool graphical;        /* cells are RGBA8 pixels (one int each) painted by color() */
+    bool dynamic_output;   /* sizes are uniforms; gpuc_kernel_set_output may change the output */
     gpuc_type result_type; /* the output's cell type: the return type, or GPUC_INT when graphical */
     int nmaps;                            /* kernel map outputs besides the result */
     codegen_map maps[CODEGEN_MAX_MAPS];
