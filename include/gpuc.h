@@ -158,7 +158,10 @@ typedef enum gpuc_type {
     GPUC_INT,
     GPUC_VEC2,
     GPUC_VEC3,
-    GPUC_VEC4
+    GPUC_VEC4,
+    /* Boolean constants only (gpuc_constant.type; GPU.js's `constants: {flag: true}`): no array, argument
+     * or result has this type. */
+    GPUC_BOOL
 } gpuc_type;
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -346,12 +349,33 @@ typedef struct gpuc_map_output {
     const char *function; /* the helper whose results it keeps */
 } gpuc_map_output;
 
-/* A compile-time constant, seen in the kernel as constants.<name>. type GPUC_TYPE_NONE infers it:
- * a whole number that fits an int is an int, anything else a float. */
+/* Most array constants one kernel may have, and most values one may hold (further bounded by the
+ * device's GL_MAX_UNIFORM_BLOCK_SIZE / 4: 16,384 on llvmpipe, at least 4,096 anywhere). */
+#define GPUC_MAX_ARRAY_CONSTANTS 8
+#define GPUC_MAX_CONSTANT_VALUES 16384
+
+/* A compile-time constant, seen in the kernel as constants.<name> (this.constants.<name> in
+ * JavaScript). Constants are compiled in, as GPU.js does: other values make another program.
+ *   - A number: `value`, type GPUC_TYPE_NONE infers it (a whole number that fits an int is an int,
+ *     anything else a float), or GPUC_INT / GPUC_FLOAT. Finite, within its type's range.
+ *   - A Boolean (GPU.js's `flag: true`): type GPUC_BOOL, value 0 (false) or 1 (true); a GLSL `bool`.
+ *   - An array (GPU.js's `weights: [...]`, typed arrays, arrays of arrays): `values` points to
+ *     dims.x * dims.y * dims.z floats (absent dimensions 1; x fastest, row-major like every gpuc
+ *     array), dims 1D-3D, type GPUC_TYPE_NONE or GPUC_FLOAT (int typed arrays: give their values as
+ *     floats, as GPU.js reads them), `value` unused. The values are copied to the device at creation
+ *     (a uniform buffer the kernel owns, as GPU.js keeps them in a texture: the program itself does not
+ *     depend on them, so kernels of other values share it). Read by index only, with as many indices
+ *     as dims: constants.w[i], constants.w[y][x], constants.w[z][y][x] (GPUC_ERROR_COMPILE otherwise).
+ *     Like an argument, it is read at the flat index y * w + x (a read past a row runs into the next),
+ *     and 0.0 outside the array. Finite values only; at most GPUC_MAX_ARRAY_CONSTANTS of them, each of
+ *     at most GPUC_MAX_CONSTANT_VALUES values (GPUC_ERROR_LIMIT).
+ * The fields after `type` were added later: zero there (any older initialiser) means a number. */
 typedef struct gpuc_constant {
     const char *name;
     double value;
-    gpuc_type type; /* GPUC_TYPE_NONE, GPUC_INT or GPUC_FLOAT */
+    gpuc_type type;     /* GPUC_TYPE_NONE, GPUC_INT, GPUC_FLOAT or GPUC_BOOL */
+    const float *values; /* an array constant's values, or NULL for a number or a Boolean */
+    gpuc_dims dims;     /* an array constant's size; {0} for a number or a Boolean */
 } gpuc_constant;
 
 typedef struct gpuc_kernel_desc {

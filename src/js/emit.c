@@ -163,6 +163,15 @@ static void emit_index(js_ctx *c, js_node *n)
         }
         return;
     }
+    if (root->kind == N_MEMBER && root->a->kind == N_MEMBER && root->a->a->kind == N_THIS) {
+        /* this.constants.w[y][x]: the accessor gpuc compiles for array constant w (constant_arrays.c) */
+        strbuf_printf(&c->out, "gpuc_cnstv%s(", root->name);
+        for (int i = depth - 1; i >= 0; i--) {
+            js_emit_expr(c, chain[i]->b, T_INT);
+            put(c, i ? ", " : ")");
+        }
+        return;
+    }
     put(c, "(");
     js_emit_expr(c, n->a, T_NONE);
     put(c, ")[");

@@ -2,6 +2,7 @@
  * loops against the loop budget, generate and compile (or find cached) its program. */
 #include "kernel/kernel.h"
 #include "kernel/array_writes.h"
+#include "kernel/constant_arrays.h"
 #include "kernel/kernel_map.h"
 #include "kernel/kernel_rewrite.h"
 #include "kernel/kernel_loops.h"
@@ -44,6 +45,7 @@ static gpuc_status resolve_constants(gpuc *gpu, const char *kname, const gpuc_ke
                                      resolved_constant *out, int *count)
 {
     int n = 0;
+    int arrays = 0;
     for (; n < GPUC_MAX_CONSTANTS && desc->constants[n].name; n++) {
         const gpuc_constant *c = &desc->constants[n];
         if (!kernel_valid_identifier(c->name))
@@ -55,6 +57,12 @@ static gpuc_status resolve_constants(gpuc *gpu, const char *kname, const gpuc_ke
             if (!strcmp(out[j].name, c->name))
                 return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "kernel '%s': constant \"%s\" is given twice",
                                  kname, c->name);
+        if (constant_is_special(c)) { /* an array or a Boolean (kernel/constant_arrays.c) */
+            gpuc_status st = constant_resolve_special(gpu, kname, n, c, out, &arrays);
+            if (st != GPUC_OK)
+                return st;
+            continue;
+        }
         if (!isfinite(c->value))
             return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
                              "kernel '%s': constant \"%s\" is %g; constants must be finite", kname, c->name, c->value);
@@ -74,9 +82,8 @@ static gpuc_status resolve_constants(gpuc *gpu, const char *kname, const gpuc_ke
             return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
                              "kernel '%s': constant \"%s\" is %g, beyond the float range (+-%.9g): as a float it "
                              "would be infinite", kname, c->name, c->value, (double)FLT_MAX);
+        out[n] = (resolved_constant){.type = type, .value = c->value};
         snprintf(out[n].name, sizeof out[n].name, "%s", c->name);
-        out[n].type = type;
-        out[n].value = c->value;
     }
     *count = n;
     return GPUC_OK;
@@ -230,6 +237,9 @@ static char *program_text(gpuc_kernel *k, const char *source, const char *mask, 
                           const resolved_constant *constants, int nconstants)
 {
     char *text = kernel_rewrite(source, mask, &k->sig);
+    int bad;
+    if (text) /* checked by check_constant_reads: every read rewrites */
+        constant_arrays_rewrite(text, mask, constants, nconstants, &bad);
     if (text && scan) { /* the rewrite keeps offsets, so the scan of the source fits it */
         char *guarded = loop_guard_source(text, mask, scan);
         free(text);
@@ -289,6 +299,23 @@ static gpuc_status compile_program(gpuc_kernel *k, const char *source, const cha
                      "(please report it with the kernel): %s", k->name, gpu->info.renderer, guarded_error);
 }
 
+/* Array constants are read by index only, with as many indices as they have dimensions. */
+static gpuc_status check_constant_reads(const gpuc_kernel *k, const char *mask, const resolved_constant *constants,
+                                        int nconstants)
+{
+    int bad = 0;
+    size_t at = constant_arrays_rewrite(NULL, mask, constants, nconstants, &bad);
+    if (at == (size_t)-1)
+        return GPUC_OK;
+    int line, col, rank = gpuc_dims_rank(constants[bad].dims);
+    source_position(mask, at, &line, &col);
+    static const char *const forms[] = {"", "[i]", "[y][x]", "[z][y][x]"};
+    return gpuc_fail(k->gpu, GPUC_ERROR_COMPILE,
+                     "kernel '%s': line %d, column %d: array constant `%s` is %dD: read it by index, as "
+                     "constants.%s%s (an array constant cannot be used whole or with another number of indices)",
+                     k->name, line, col, constants[bad].name, rank, constants[bad].name, forms[rank]);
+}
+
 /* origin: where GLSL the JavaScript front end wrote comes from (NULL for the user's own GLSL). Such
  * GLSL had its nesting bounded in the JavaScript (fully parenthesised, it nests deeper than that). */
 static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_kernel_desc *desc,
@@ -312,6 +339,8 @@ static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_
     }
     snprintf(k->name, sizeof k->name, "%s", desc->name ? desc->name : k->sig.name);
     st = resolve_constants(gpu, k->name, desc, constants, &nconstants);
+    if (st == GPUC_OK)
+        st = check_constant_reads(k, mask, constants, nconstants);
     if (st == GPUC_OK)
         st = check_params(gpu, k->name, mask, &k->sig, constants, nconstants);
     if (st == GPUC_OK)
@@ -338,10 +367,13 @@ static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_
         st = kernel_loops_unreadable(k, mask, &scan);
     if (st == GPUC_OK)
         locate_uniforms(k);
+    if (st == GPUC_OK)
+        st = constant_arrays_upload(k, constants, nconstants);
 done:
     loop_scan_free(&scan);
     free(mask);
     if (st != GPUC_OK) {
+        constant_arrays_free(k, true);
         kernel_loops_free(k);
         program_put(gpu, k->cached, true); /* a program compiled for a kernel refused after all */
         k->cached = NULL;
@@ -359,6 +391,7 @@ static void kernel_destroy(gpuc_child *child, bool gl)
     if (k->targets[0] && gl)
         fragment_targets_free(k);
     profile_release(k, gl);
+    constant_arrays_free(k, gl);
     kernel_loops_free(k);
     program_put(k->gpu, k->cached, gl);
     free(k);

@@ -2,6 +2,7 @@
  * any state, upload host arrays, bind, dispatch (in several ranges when the output is larger than
  * one dispatch or one storage binding allows) and, without .pipeline, read the result back. */
 #include "kernel/kernel.h"
+#include "kernel/constant_arrays.h"
 #include "kernel/kernel_loops.h"
 
 #include <stdio.h>
@@ -240,6 +241,7 @@ static gpuc_status run_into(gpuc_kernel *k, const gpuc_arg *args, gpuc_array *co
     profile_start(k, &prof);
     glUseProgram(k->program);
     bind_sizes(k);
+    constant_arrays_bind(k);
     gpuc_status st = bind_args(k, args);
     if (st == GPUC_OK && k->loop_guard)
         st = kernel_loops_bind(k);
