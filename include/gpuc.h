@@ -28,8 +28,9 @@
  *   - `float t`, `int n`: scalars; `vec2 v`, `vec3 v`, `vec4 v`: one vector (gpuc_arg_vec4...; GPU.js's
  *     Array(2..4) arguments). They become uniforms: a new value never recompiles.
  * Predeclared: `ivec3 thread` (the cell being computed), `const ivec3 outputSize` (the output size,
- * 1 in unused dimensions; GLSL reserves `output`), and `constants.<name>` for each constant (compiled
- * in, as GPU.js does). The return type (float, int, vec2, vec3, vec4) is the type of an output cell.
+ * 1 in unused dimensions; GLSL reserves `output`; a uniform with .dynamic_output), and
+ * `constants.<name>` for each constant (numbers and Booleans compiled in, as GPU.js does; an array
+ * constant read as constants.<name>[i], [y][x] or [z][y][x]: see gpuc_constant). The return type (float, int, vec2, vec3, vec4) is the type of an output cell.
  * The preprocessor: `#define` works anywhere. gpuc finds the kernel and its helpers before the driver's
  * preprocessor runs, so it honours `#if 0`, `#if 1`, `#elif 0|1` and `#else` itself (a function in a
  * dropped branch does not exist); other conditionals (`#ifdef`, `#if EXPR`) may surround statements and
@@ -355,7 +356,7 @@ typedef struct gpuc_map_output {
 #define GPUC_MAX_CONSTANT_VALUES 16384
 
 /* A compile-time constant, seen in the kernel as constants.<name> (this.constants.<name> in
- * JavaScript). Constants are compiled in, as GPU.js does: other values make another program.
+ * JavaScript). Numbers and Booleans are compiled in, as GPU.js does: other values make another program.
  *   - A number: `value`, type GPUC_TYPE_NONE infers it (a whole number that fits an int is an int,
  *     anything else a float), or GPUC_INT / GPUC_FLOAT. Finite, within its type's range.
  *   - A Boolean (GPU.js's `flag: true`): type GPUC_BOOL, value 0 (false) or 1 (true); a GLSL `bool`.
@@ -622,14 +623,15 @@ GPUC_API gpuc_status gpuc_array_write_png(const gpuc_array *a, const char *path)
  * let/const/var, numbers, booleans, [a, b(, c(, d))] as vectors, arithmetic, comparison, logical,
  * bitwise and assignment operators, ?:, if/else, for, while, do...while, break, continue, switch,
  * return; this.thread.x/y/z, this.output.x/y/z, this.constants.<name>, argument arrays a[i],
- * a[y][x], a[z][y][x], and Math (abs ... trunc, random, PI, E, LN2, LN10, LOG2E, LOG10E, SQRT2,
+ * a[y][x], a[z][y][x], vector arguments v[i] (arg_types "Array(2..4)"), array constants
+ * this.constants.w[i] (w[y][x], w[z][y][x]), Boolean constants, and Math (abs ... trunc, random, PI, E, LN2, LN10, LOG2E, LOG10E, SQRT2,
  * SQRT1_2). Semantics are GPU.js's: numbers are float32; this.thread.*, Math.floor/ceil/round/trunc
  * and bitwise results are integers; `/` divides as floats; `%` takes the dividend's sign; int mixed
  * with float gives float; a kernel returns a number (float) or an array of 2-4 numbers (vecN); loops
  * whose bound is not a compile-time constant stop after desc.loop_max_iterations; a switch case with
  * statements does not run on into the next case (GPU.js's if/else reading of switch). Unsupported
  * JavaScript (strings, object literals, a.length, for...of, arrow functions, closures over outer
- * variables, assignments to arguments, arrays longer than 4, array constants, passing arrays to
+ * variables, assignments to arguments, arrays longer than 4, passing arrays to
  * helpers, recursion) fails with GPUC_ERROR_COMPILE and a message giving the construct and its
  * line:column in js_source. Each invocation's loops must stay under gpuc_info.loop_budget in total:
  * a kernel or run that does not fails with GPUC_ERROR_LIMIT naming the loop's JavaScript line:column.
