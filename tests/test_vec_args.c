@@ -50,6 +50,26 @@ START_TEST(glsl_vec4_parameter)
 }
 END_TEST
 
+/* GPU.js 2.24.1 (node; it runs Array(4) arguments on its CPU backend) returns [2.5, 4.5, 6.5] for
+ * a = [1, 2, 3], v = [2, 3, 0.5, 1]. */
+START_TEST(js_array4_matches_gpujs)
+{
+    gpuc_kernel *k = NULL;
+    ck_assert_gpuc_ok(gpuc_create_kernel_js(gpu, "function (a, v) { return a[this.thread.x] * v[0] + v[1] * v[2] - v[3]; }",
+                                            &(gpuc_kernel_desc){.output = {3}, .arg_types = "Array, Array(4)"}, &k));
+    const float a[3] = {1, 2, 3};
+    gpuc_arg args[] = {gpuc_arg_host_f32(a, (gpuc_dims){3}), gpuc_arg_vec4(2, 3, 0.5f, 1)};
+    gpuc_array *r = NULL;
+    ck_assert_gpuc_ok(gpuc_run(k, args, 2, &r));
+    float *out = fixture_take_floats(r, 3);
+    ck_assert_float_eq(out[0], 2.5f);
+    ck_assert_float_eq(out[1], 4.5f);
+    ck_assert_float_eq(out[2], 6.5f);
+    free(out);
+    gpuc_kernel_free(k);
+}
+END_TEST
+
 START_TEST(js_array4_parameter)
 {
     static const char *const types[] = {"Array, Array(4)", "float[], vec4"};
@@ -165,6 +185,7 @@ Suite *suite_vec_args(void)
     Suite *s = suite_create("vec_args");
     TCase *tc = fixture_tcase("vec_args");
     tcase_add_test(tc, glsl_vec4_parameter);
+    tcase_add_test(tc, js_array4_matches_gpujs);
     tcase_add_test(tc, js_array4_parameter);
     tcase_add_test(tc, vec2_vec3_whole_and_indexed);
     tcase_add_test(tc, old_positional_initialisers_still_work);
