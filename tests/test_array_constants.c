@@ -135,6 +135,29 @@ START_TEST(other_values_share_the_program)
 }
 END_TEST
 
+/* A loop bounded by an array constant's value is not counted at creation (gpuc counts numbers only):
+ * it is guarded, so a value past llvmpipe's loop budget fails the run, naming the user's own line. */
+START_TEST(loop_bounded_by_an_array_constant_is_guarded)
+{
+    float w[3] = {5, 70000, 2};
+    gpuc_kernel_desc d = {.output = {3}};
+    d.constants[0] = (gpuc_constant){.name = "w", .values = w, .dims = {3}};
+    const char *src = "float f() { float s = 0.0;\n"
+                      "    for (int i = 0; i < int(constants.w[thread.x]); i++) s += constants.w[2];\n"
+                      "    return s; }";
+    gpuc_kernel *k = NULL;
+    gpuc_array *r = NULL;
+    ck_assert_gpuc_ok(gpuc_create_kernel(gpu, src, &d, &k));
+    if (gpuc_get_info(gpu)->loop_budget > 0)
+        ck_assert_gpuc_fails(gpuc_run(k, NULL, 0, &r), GPUC_ERROR_LIMIT, "for (int i = 0; i < int(constants.w[thread.x])");
+    gpuc_kernel_free(k);
+    w[1] = 7;
+    ck_assert_gpuc_ok(gpuc_create_kernel(gpu, src, &d, &k));
+    expect_floats(k, 3, (const float[]){10, 14, 4});
+    gpuc_kernel_free(k);
+}
+END_TEST
+
 static gpuc_status make_with(gpuc_constant c, const char *src, gpuc_kernel **k)
 {
     gpuc_kernel_desc d = {.output = {4}};
@@ -207,6 +230,7 @@ Suite *suite_array_constants(void)
     tcase_add_test(tc, js_and_glsl_match_gpujs);
     tcase_add_test(tc, reads_3d_past_a_row_and_outside);
     tcase_add_test(tc, other_values_share_the_program);
+    tcase_add_test(tc, loop_bounded_by_an_array_constant_is_guarded);
     tcase_add_test(tc, bad_constants_are_refused);
     suite_add_tcase(s, tc);
     return s;
