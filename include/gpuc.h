@@ -401,7 +401,8 @@ typedef struct gpuc_kernel_desc {
      * "int[]"..., "vec2[]", "vec3[]", "vec4[]"... (arrays of 2-4 numbers). GPU.js's names are accepted
      * too ("Number", "Integer", "Array(2)".."Array(4)" for one vector, "Array", "Array2D", "Array3D",
      * "Array1D(2)"...). NULL infers them from the kernel: a parameter it indexes n times is an n-D
-     * float array, any other a float (so a vector argument needs its type given here). */
+     * float array, any other a float. A vector argument needs its type given here, as in GPU.js, where
+     * only argumentTypes make an Array(N): an untyped [x, y, z, w] argument is a 1D array there too. */
     const char *arg_types;
     /* GPU.js's loopMaxIterations: loops whose bound is not a compile-time constant stop after this
      * many iterations. 0 means 1000 (GPU.js's default). A value above llvmpipe's loop budget is
