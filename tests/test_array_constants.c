@@ -194,6 +194,9 @@ START_TEST(bad_constants_are_refused)
                                                    .dims = {3}},
                                    "float f() { return 1.0; }", &k),
                          GPUC_ERROR_INVALID_ARGUMENT, "Boolean arrays are not supported");
+    ck_assert_gpuc_fails(make_with((gpuc_constant){.name = "v", .value = 1, .type = GPUC_VEC2},
+                                   "float f() { return 1.0; }", &k),
+                         GPUC_ERROR_INVALID_ARGUMENT, "has type vec2; a number is int or float");
     /* Read by index only, with as many indices as dimensions. */
     ck_assert_gpuc_fails(make_with((gpuc_constant){.name = "w", .values = w3, .dims = {3}},
                                    "float f() {\n    return constants.w.length();\n}", &k),

@@ -72,8 +72,8 @@ static gpuc_status resolve_constants(gpuc *gpu, const char *kname, const gpuc_ke
             type = whole ? GPUC_INT : GPUC_FLOAT;
         if (type != GPUC_INT && type != GPUC_FLOAT)
             return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
-                             "kernel '%s': constant \"%s\" has type %s; constants are int or float", kname, c->name,
-                             gpuc_type_name(type));
+                             "kernel '%s': constant \"%s\" has type %s; a number is int or float (GPUC_BOOL makes "
+                             "a Boolean, .values and .dims an array)", kname, c->name, gpuc_type_name(type));
         if (type == GPUC_INT && !whole)
             return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
                              "kernel '%s': constant \"%s\" is declared int but its value %g is not a 32-bit integer",
