@@ -455,7 +455,7 @@ GPUC_API gpuc_type gpuc_kernel_return_type(const gpuc_kernel *k);
  * `output` cells (their results have this size) and outputSize / this.output read it. Nothing is
  * compiled (the size is a uniform). The new size must have as many dimensions as the kernel's first one
  * and pass the checks gpuc_create_kernel makes (x >= 1, at most 2^31 - 1 cells; GPUC_ERROR_LIMIT past
- * them). GPUC_ERROR_INVALID_ARGUMENT, kernel unchanged, for a NULL kernel, a kernel without
+ * them, or past what one device array holds, GL_MAX_TEXTURE_BUFFER_SIZE texels of 4 values). GPUC_ERROR_INVALID_ARGUMENT, kernel unchanged, for a NULL kernel, a kernel without
  * .dynamic_output, a zero size or another number of dimensions. Arrays earlier runs returned keep
  * their size; gpuc_run_to then wants a dst of the new size. */
 GPUC_API gpuc_status gpuc_kernel_set_output(gpuc_kernel *k, gpuc_dims output);

@@ -238,6 +238,10 @@ START_TEST(bad_sizes_change_nothing)
                          "is 1D, but the kernel was created 2D");
     ck_assert_gpuc_fails(gpuc_kernel_set_output(k, (gpuc_dims){2, 2, 2}), GPUC_ERROR_INVALID_ARGUMENT, "3D");
     ck_assert_gpuc_fails(gpuc_kernel_set_output(k, (gpuc_dims){65536, 65536}), GPUC_ERROR_LIMIT, "2^31 - 1");
+    int64_t texels = gpuc_get_info(gpu)->max_texture_buffer_size;
+    if (texels > 0 && texels < 65536LL * 32767 / 4) /* a size whose result no array could hold */
+        ck_assert_gpuc_fails(gpuc_kernel_set_output(k, (gpuc_dims){65536, 32767}), GPUC_ERROR_LIMIT,
+                             "GL_MAX_TEXTURE_BUFFER_SIZE");
     ck_assert_gpuc_fails(gpuc_kernel_set_output(k, (gpuc_dims){1, 0, 5}), GPUC_ERROR_INVALID_ARGUMENT, "z without y");
     gpuc_dims d = gpuc_kernel_output(k);
     ck_assert_uint_eq(d.x, 4);

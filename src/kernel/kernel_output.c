@@ -30,6 +30,18 @@ gpuc_status gpuc_kernel_set_output(gpuc_kernel *k, gpuc_dims output)
                          "%s: the new size {%u, %u, %u} is %dD, but the kernel was created %dD; a dynamic output "
                          "keeps its number of dimensions", what, output.x, output.y, output.z, rank,
                          gpuc_dims_rank(k->output));
+    /* Every run makes arrays of this size: refuse now a size no array can have (as a run would). */
+    int components = gpuc_type_components(k->result_type);
+    for (int i = 0; i < k->nmaps; i++)
+        if (gpuc_type_components(k->maps[i].type) > components)
+            components = gpuc_type_components(k->maps[i].type);
+    uint64_t texels = ((uint64_t)cells * (uint64_t)components + 3) / 4;
+    int64_t most = k->gpu->info.max_texture_buffer_size;
+    if (most > 0 && texels > (uint64_t)most)
+        return gpuc_fail(k->gpu, GPUC_ERROR_LIMIT,
+                         "%s: an output of {%u, %u, %u} %s cells needs %llu texels; the device's arrays hold at most "
+                         "%lld (GL_MAX_TEXTURE_BUFFER_SIZE)", what, output.x, output.y, output.z,
+                         gpuc_type_name(k->result_type), (unsigned long long)texels, (long long)most);
     k->output = k->grid = output;
     k->cells = k->grid_cells = cells;
     if (k->fragment) {
