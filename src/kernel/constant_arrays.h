@@ -1,7 +1,7 @@
 /* constant_arrays.h - array and Boolean constants (gpuc_constant with values / dims, or GPUC_BOOL):
- * checking them, keeping an array's values in a uniform buffer the kernel owns (declared in the program
- * with an accessor; GPU.js keeps them in a texture), and rewriting a GLSL kernel's constants.NAME[i][j]
- * reads into calls of that accessor. Compiling thousands of values into the program text instead costs
+ * checking them, and keeping an array's values in a uniform buffer the kernel owns (declared in the
+ * program with an accessor; GPU.js keeps them in a texture; constant_reads.h rewrites the kernel's reads
+ * into calls of it). Compiling thousands of values into the program text instead costs
  * seconds in Mesa's compiler (4,096 values: 4.7 s on llvmpipe). */
 #ifndef GPUC_CONSTANT_ARRAYS_H
 #define GPUC_CONSTANT_ARRAYS_H
@@ -30,11 +30,5 @@ void constant_arrays_bind(const gpuc_kernel *k);
 
 /* Deletes them (with gl: the context is current). */
 void constant_arrays_free(gpuc_kernel *k, bool gl);
-
-/* Rewrites each read constants.NAME[i]([j]([k])) of an array constant in text into
- * gpuc_cnstvNAME(i(, j(, k))), keeping every offset (text may be NULL: only check). mask is the masked
- * source text was made from. Returns (size_t)-1, or the offset of a use that is not such a read (the
- * array alone, or another number of indices than its dimensions), with *bad the constant's index. */
-size_t constant_arrays_rewrite(char *text, const char *mask, const resolved_constant *c, int n, int *bad);
 
 #endif

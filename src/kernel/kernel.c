@@ -3,6 +3,7 @@
 #include "kernel/kernel.h"
 #include "kernel/array_writes.h"
 #include "kernel/constant_arrays.h"
+#include "kernel/constant_reads.h"
 #include "kernel/kernel_map.h"
 #include "kernel/kernel_rewrite.h"
 #include "kernel/kernel_loops.h"
@@ -239,7 +240,7 @@ static char *program_text(gpuc_kernel *k, const char *source, const char *mask, 
     char *text = kernel_rewrite(source, mask, &k->sig);
     int bad;
     if (text) /* checked by check_constant_reads: every read rewrites */
-        constant_arrays_rewrite(text, mask, constants, nconstants, &bad);
+        constant_reads_rewrite(text, mask, constants, nconstants, &bad);
     if (text && scan) { /* the rewrite keeps offsets, so the scan of the source fits it */
         char *guarded = loop_guard_source(text, mask, scan);
         free(text);
@@ -304,7 +305,7 @@ static gpuc_status check_constant_reads(const gpuc_kernel *k, const char *mask, 
                                         int nconstants)
 {
     int bad = 0;
-    size_t at = constant_arrays_rewrite(NULL, mask, constants, nconstants, &bad);
+    size_t at = constant_reads_rewrite(NULL, mask, constants, nconstants, &bad);
     if (at == (size_t)-1)
         return GPUC_OK;
     int line, col, rank = gpuc_dims_rank(constants[bad].dims);
