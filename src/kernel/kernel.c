@@ -208,7 +208,8 @@ static int cells_per_invocation(const char *mask, size_t grid_cells)
  * given): when the grid is 1D, and the kernel's source never names outputSize (a constant there may
  * size an array or unroll a loop). A 2D or 3D grid keeps its sizes compiled in: turning the flat
  * cell into thread.x/y/z then divides by the grid's width, which costs 2-3.5x on a cheap kernel when
- * the width is a uniform (measured on llvmpipe) and nothing when it is a constant. */
+ * the width is a uniform (measured on llvmpipe) and nothing when it is a constant. A .dynamic_output
+ * kernel always has them as uniforms: gpuc_kernel_set_output changes them between runs. */
 static bool kernel_sizes_uniform(const gpuc_kernel *k, const char *source)
 {
     return k->dynamic_output || (gpuc_dims_rank(k->grid) == 1 && !source_mentions(source, "outputSize"));
