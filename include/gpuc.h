@@ -426,8 +426,10 @@ typedef struct gpuc_kernel_desc {
      * JavaScript kernel) is then a uniform set at each run, not a constant: a GLSL kernel may not use
      * it where GLSL wants a constant (an array size), and a loop bounded by it is guarded at run time
      * (LOOPS AND LLVMPIPE'S LOOP BUDGET): a size whose loops would pass the budget fails that run with
-     * GPUC_ERROR_LIMIT. A 2D or 3D dynamic kernel finds thread.x/y/z by dividing by a uniform width,
-     * which costs up to 2-3.5x on a cheap kernel (a 1D one costs nothing). Not with .scatter. */
+     * GPUC_ERROR_LIMIT. A 2D or 3D dynamic kernel finds thread.x/y/z by dividing by a uniform width:
+     * measured on llvmpipe at 2048 x 2048, a kernel returning thread.x + thread.y takes 1.5x (compute)
+     * and 1.8x (fragment) the time of a fixed size, one with a 256-iteration loop 1.02x; a 1D one
+     * costs nothing. Not with .scatter. */
     bool dynamic_output;
 } gpuc_kernel_desc;
 
