@@ -32,7 +32,8 @@ static void expect_floats(gpuc_kernel *k, int n, const float *expect)
     free(out);
 }
 
-/* GPU.js 2.24.1 (node, webasm) returns [105.5, 107.5, 109.5] for this kernel and these constants. */
+/* GPU.js 2.24.1 (node, webasm) returns [105.5, 107.5, 109.5] for this kernel and these constants
+ * (scripts/gpujs-args-oracle.js). */
 START_TEST(js_and_glsl_match_gpujs)
 {
     static const float gpujs[] = {105.5f, 107.5f, 109.5f};

@@ -25,7 +25,7 @@ static uint64_t compiled(void)
 }
 
 /* Row sums over this.output.x, plus this.output.y and thread.x: GPU.js 2.24.1 (webasm, dynamicOutput,
- * setOutput([5, 4])) returns the rows below (scripts: GPU.js run in node). */
+ * setOutput([5, 4])) returns the rows below (scripts/gpujs-args-oracle.js prints them). */
 static const char *const row_sum_js =
     "function (a) {\n"
     "  let s = 0;\n"

@@ -51,7 +51,7 @@ START_TEST(glsl_vec4_parameter)
 END_TEST
 
 /* GPU.js 2.24.1 (node; it runs Array(4) arguments on its CPU backend) returns [2.5, 4.5, 6.5] for
- * a = [1, 2, 3], v = [2, 3, 0.5, 1]. */
+ * a = [1, 2, 3], v = [2, 3, 0.5, 1] (scripts/gpujs-args-oracle.js). */
 START_TEST(js_array4_matches_gpujs)
 {
     gpuc_kernel *k = NULL;
