@@ -114,6 +114,25 @@ START_TEST(vec2_vec3_whole_and_indexed)
 }
 END_TEST
 
+/* A vector argument passed whole to a JavaScript helper (its parameter takes the vector's type). */
+START_TEST(vector_passed_to_a_js_helper)
+{
+    gpuc_kernel *k = NULL;
+    ck_assert_gpuc_ok(gpuc_create_kernel_js(gpu,
+                                            "function dot2(p, q) { return p[0] * q[0] + p[1] * q[1]; }\n"
+                                            "function (v, w) { return dot2(v, w) + this.thread.x; }",
+                                            &(gpuc_kernel_desc){.output = {2}, .arg_types = "Array(2), Array(2)"}, &k));
+    gpuc_arg args[] = {gpuc_arg_vec2(1, 2), gpuc_arg_vec2(3, 4)};
+    gpuc_array *r = NULL;
+    ck_assert_gpuc_ok(gpuc_run(k, args, 2, &r));
+    float *out = fixture_take_floats(r, 2);
+    ck_assert_float_eq(out[0], 11.0f);
+    ck_assert_float_eq(out[1], 12.0f);
+    free(out);
+    gpuc_kernel_free(k);
+}
+END_TEST
+
 /* Initialisers written for gpuc_arg before it had vector fields still mean the same. */
 START_TEST(old_positional_initialisers_still_work)
 {
@@ -188,6 +207,7 @@ Suite *suite_vec_args(void)
     tcase_add_test(tc, js_array4_matches_gpujs);
     tcase_add_test(tc, js_array4_parameter);
     tcase_add_test(tc, vec2_vec3_whole_and_indexed);
+    tcase_add_test(tc, vector_passed_to_a_js_helper);
     tcase_add_test(tc, old_positional_initialisers_still_work);
     tcase_add_test(tc, wrong_vector_arguments_are_refused);
     suite_add_tcase(s, tc);
