@@ -366,7 +366,9 @@ typedef struct gpuc_map_output {
  *     floats, as GPU.js reads them), `value` unused. The values are copied to the device at creation
  *     (a uniform buffer the kernel owns, as GPU.js keeps them in a texture: the program itself does not
  *     depend on them, so kernels of other values share it). Read by index only, with as many indices
- *     as dims: constants.w[i], constants.w[y][x], constants.w[z][y][x] (GPUC_ERROR_COMPILE otherwise).
+ *     as dims: constants.w[i], constants.w[y][x], constants.w[z][y][x] (GPUC_ERROR_COMPILE otherwise;
+ *     gpuc rewrites these reads in the code, so not inside a #define's body, where GLSL's compiler
+ *     would not find the field).
  *     Like an argument, it is read at the flat index y * w + x (a read past a row runs into the next),
  *     and 0.0 outside the array. Finite values only; at most GPUC_MAX_ARRAY_CONSTANTS of them, each of
  *     at most GPUC_MAX_CONSTANT_VALUES values (GPUC_ERROR_LIMIT).
