@@ -344,7 +344,7 @@ FUZZ_SRC := tests/fuzz/fuzz_js.c $(filter-out src/js/api.c,$(wildcard src/js/*.c
 FUZZ_BIN := build/fuzz/fuzz_js
 FUZZ_GLSL_SRC := tests/fuzz/fuzz_glsl.c src/kernel/source_scan.c src/kernel/source_calls.c src/kernel/kernel_rewrite.c \
 	src/kernel/kernel_map_wrap.c src/kernel/source_preprocessor.c src/kernel/loop_scan.c src/kernel/loop_trips.c \
-	src/kernel/loop_budget.c src/kernel/loop_guard.c src/util/strbuf.c
+	src/kernel/loop_budget.c src/kernel/loop_guard.c src/kernel/constant_reads.c src/util/strbuf.c
 FUZZ_GLSL_BIN := build/fuzz/fuzz_glsl
 
 $(FUZZ_BIN): $(FUZZ_SRC) $(wildcard src/js/*.h)

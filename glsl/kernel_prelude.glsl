@@ -32,6 +32,21 @@ struct gpuc_constants_t {
 };
 const gpuc_constants_t constants = gpuc_constants_t($VALUES);
 
+//@ constant_array
+// Array constant $NAME ($SHAPE): its values live in a uniform buffer the kernel made at creation (as
+// GPU.js keeps array constants in textures), so this program does not depend on them. The kernel's
+// constants.$NAME[...] reads are rewritten into calls of gpuc_cnstv$NAME (src/kernel/constant_arrays.c):
+// one flat index, y * w + x as GPU.js reads it (past a row runs into the next), 0.0 outside the array.
+layout(std140, binding = $BINDING) uniform gpuc_cblock$NAME { vec4 gpuc_cdata$NAME[$VEC4S]; };
+float gpuc_cnstv$NAME(int i) { return uint(i) < uint($COUNT) ? gpuc_cdata$NAME[i >> 2][i & 3] : 0.0; }
+float gpuc_cnstv$NAME(uint i) { return gpuc_cnstv$NAME(int(i)); }
+
+//@ constant_read2
+float gpuc_cnstv$NAME(int y, int x) { return gpuc_cnstv$NAME(y * $W + x); }
+
+//@ constant_read3
+float gpuc_cnstv$NAME(int z, int y, int x) { return gpuc_cnstv$NAME((z * $H + y) * $W + x); }
+
 //@ scalar
 uniform $TYPE $NAME;
 

@@ -35,10 +35,12 @@
  *     cells; the one exception is `vec4 a[]`, which also takes a 1D float array (device or host, dims
  *     counting floats) and reads it four values per cell (cell i is values 4i..4i+3, zeros past the
  *     end): the fastest way to stream floats.
- *   - `float t`, `int n`: scalars. They become uniforms: a new value never recompiles.
+ *   - `float t`, `int n`: scalars; `vec2 v`, `vec3 v`, `vec4 v`: one vector (gpuc_arg_vec4...; GPU.js's
+ *     Array(2..4) arguments). They become uniforms: a new value never recompiles.
  * Predeclared: `ivec3 thread` (the cell being computed), `const ivec3 outputSize` (the output size,
- * 1 in unused dimensions; GLSL reserves `output`), and `constants.<name>` for each constant (compiled
- * in, as GPU.js does). The return type (float, int, vec2, vec3, vec4) is the type of an output cell.
+ * 1 in unused dimensions; GLSL reserves `output`; a uniform with .dynamic_output), and
+ * `constants.<name>` for each constant (numbers and Booleans compiled in, as GPU.js does; an array
+ * constant read as constants.<name>[i], [y][x] or [z][y][x]: see gpuc_constant). The return type (float, int, vec2, vec3, vec4) is the type of an output cell.
  * The preprocessor: `#define` works anywhere. gpuc finds the kernel and its helpers before the driver's
  * preprocessor runs, so it honours `#if 0`, `#if 1`, `#elif 0|1` and `#else` itself (a function in a
  * dropped branch does not exist); other conditionals (`#ifdef`, `#if EXPR`) may surround statements and
@@ -170,7 +172,10 @@ typedef enum gpuc_type {
     GPUC_INT,
     GPUC_VEC2,
     GPUC_VEC3,
-    GPUC_VEC4
+    GPUC_VEC4,
+    /* Boolean constants only (gpuc_constant.type; GPU.js's `constants: {flag: true}`): no array, argument
+     * or result has this type. */
+    GPUC_BOOL
 } gpuc_type;
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -388,12 +393,35 @@ typedef struct gpuc_map_output {
     const char *function;
 } gpuc_map_output;
 
-/* A compile-time constant, seen in the kernel as constants.<name>. type GPUC_TYPE_NONE infers it:
- * a whole number that fits an int is an int, anything else a float. */
+/* Most array constants one kernel may have, and most values one may hold (further bounded by the
+ * device's GL_MAX_UNIFORM_BLOCK_SIZE / 4: 16,384 on llvmpipe, at least 4,096 anywhere). */
+#define GPUC_MAX_ARRAY_CONSTANTS 8
+#define GPUC_MAX_CONSTANT_VALUES 16384
+
+/* A compile-time constant, seen in the kernel as constants.<name> (this.constants.<name> in
+ * JavaScript). Numbers and Booleans are compiled in, as GPU.js does: other values make another program.
+ *   - A number: `value`, type GPUC_TYPE_NONE infers it (a whole number that fits an int is an int,
+ *     anything else a float), or GPUC_INT / GPUC_FLOAT. Finite, within its type's range.
+ *   - A Boolean (GPU.js's `flag: true`): type GPUC_BOOL, value 0 (false) or 1 (true); a GLSL `bool`.
+ *   - An array (GPU.js's `weights: [...]`, typed arrays, arrays of arrays): `values` points to
+ *     dims.x * dims.y * dims.z floats (absent dimensions 1; x fastest, row-major like every gpuc
+ *     array), dims 1D-3D, type GPUC_TYPE_NONE or GPUC_FLOAT (int typed arrays: give their values as
+ *     floats, as GPU.js reads them), `value` unused. The values are copied to the device at creation
+ *     (a uniform buffer the kernel owns, as GPU.js keeps them in a texture: the program itself does not
+ *     depend on them, so kernels of other values share it). Read by index only, with as many indices
+ *     as dims: constants.w[i], constants.w[y][x], constants.w[z][y][x] (GPUC_ERROR_COMPILE otherwise;
+ *     gpuc rewrites these reads in the code, so not inside a #define's body, where GLSL's compiler
+ *     would not find the field).
+ *     Like an argument, it is read at the flat index y * w + x (a read past a row runs into the next),
+ *     and 0.0 outside the array. Finite values only; at most GPUC_MAX_ARRAY_CONSTANTS of them, each of
+ *     at most GPUC_MAX_CONSTANT_VALUES values (GPUC_ERROR_LIMIT).
+ * The fields after `type` were added later: zero there (any older initialiser) means a number. */
 typedef struct gpuc_constant {
     const char *name;
     double value;
-    gpuc_type type; /* GPUC_TYPE_NONE, GPUC_INT or GPUC_FLOAT */
+    gpuc_type type;     /* GPUC_TYPE_NONE, GPUC_INT, GPUC_FLOAT or GPUC_BOOL */
+    const float *values; /* an array constant's values, or NULL for a number or a Boolean */
+    gpuc_dims dims;     /* an array constant's size; {0} for a number or a Boolean */
 } gpuc_constant;
 
 typedef struct gpuc_kernel_desc {
@@ -414,16 +442,19 @@ typedef struct gpuc_kernel_desc {
     gpuc_dims threads;
     /* JavaScript kernels only (gpuc_create_kernel_js; GLSL kernels ignore these three). */
     /* The parameters' types, comma-separated in order, since JS parameters have none: "float" or "int"
-     * (scalars), "float[]", "float[][]", "float[][][]" (1D-3D arrays, read a[i], a[y][x], a[z][y][x]),
+     * (scalars), "vec2", "vec3", "vec4" (one vector, read v[0]..v[3]; pass gpuc_arg_vec2..4), "float[]", "float[][]", "float[][][]" (1D-3D arrays, read a[i], a[y][x], a[z][y][x]),
      * "int[]"..., "vec2[]", "vec3[]", "vec4[]", "vec2[][]"... (arrays of 2-4 numbers). GPU.js's names
-     * are accepted too, as GPU.js records them: "Number", "Float", "Integer"; "Array", "Input",
+     * are accepted too, as GPU.js records them: "Number", "Float", "Integer"; "Array(2)".."Array(4)"
+     * (one vector); "Array", "Input",
      * "NumberTexture" (float arrays whose rank is the most indices the kernel reads them with: GPU.js
      * gives 1D, 2D and 3D arrays alike the type "Array"); "Array2D", "Array3D"; "Array1D(2)" ...
      * "Array3D(4)" (vecN arrays); "HTMLImage", "ImageData", "HTMLCanvas", "OffscreenCanvas",
      * "ImageBitmap", "HTMLVideo" (pictures: vec4[][], see gpuc_array_from_png) and "HTMLImageArray"
      * (vec4[][][]). NULL infers them from the kernel: a parameter it indexes n times is an n-D float
      * array, any other a float. Whatever the type says, a JavaScript kernel's array parameter takes an
-     * argument array of any rank, read by THE INDEX RULE (GPU.js's arrays are flat with a size). */
+     * argument array of any rank, read by THE INDEX RULE (GPU.js's arrays are flat with a size).
+     * A vector argument needs its type given here, as in GPU.js, where only argumentTypes make an
+     * Array(N): an untyped [x, y, z, w] argument is a 1D array there too. */
     const char *arg_types;
     /* GPU.js's loopMaxIterations: loops whose bound is not a compile-time constant stop after this
      * many iterations. 0 means 1000 (GPU.js's default). A value above llvmpipe's loop budget is
@@ -442,6 +473,16 @@ typedef struct gpuc_kernel_desc {
     /* Kernel map outputs, ended by the first entry whose name is NULL. Run such a kernel with
      * gpuc_run_map. Not with .scatter. */
     gpuc_map_output map[GPUC_MAX_MAP_OUTPUTS];
+    /* GPU.js's `dynamicOutput: true`: the output size may be changed later with gpuc_kernel_set_output,
+     * without compiling anything new. `.output` is the first size. outputSize (this.output in a
+     * JavaScript kernel) is then a uniform set at each run, not a constant: a GLSL kernel may not use
+     * it where GLSL wants a constant (an array size), and a loop bounded by it is guarded at run time
+     * (LOOPS AND LLVMPIPE'S LOOP BUDGET): a size whose loops would pass the budget fails that run with
+     * GPUC_ERROR_LIMIT. A 2D or 3D dynamic kernel finds thread.x/y/z by dividing by a uniform width:
+     * measured on llvmpipe at 2048 x 2048, a kernel returning thread.x + thread.y takes 1.5x (compute)
+     * and 1.8x (fragment) the time of a fixed size, one with a 256-iteration loop 1.02x; a 1D one
+     * costs nothing. Not with .scatter. */
+    bool dynamic_output;
 } gpuc_kernel_desc;
 
 /* Compiles `source` (see THE KERNEL CONTRACT) into a kernel. Syntax and type errors are reported
@@ -463,6 +504,18 @@ GPUC_API void gpuc_kernel_free(gpuc_kernel *k);
  * type; GPUC_INT, RGBA8 pixels, for a graphical kernel). */
 GPUC_API int gpuc_kernel_arg_count(const gpuc_kernel *k);
 GPUC_API gpuc_type gpuc_kernel_return_type(const gpuc_kernel *k);
+
+/* GPU.js's kernel.setOutput([w, h]) for a kernel created with .dynamic_output: later runs compute
+ * `output` cells (their results have this size) and outputSize / this.output read it. Nothing is
+ * compiled (the size is a uniform). The new size must have as many dimensions as the kernel's first one
+ * and pass the checks gpuc_create_kernel makes (x >= 1, at most 2^31 - 1 cells; GPUC_ERROR_LIMIT past
+ * them, or past what one device array holds, GL_MAX_TEXTURE_BUFFER_SIZE texels of 4 values). GPUC_ERROR_INVALID_ARGUMENT, kernel unchanged, for a NULL kernel, a kernel without
+ * .dynamic_output, a zero size or another number of dimensions. Arrays earlier runs returned keep
+ * their size; gpuc_run_to then wants a dst of the new size. */
+GPUC_API gpuc_status gpuc_kernel_set_output(gpuc_kernel *k, gpuc_dims output);
+
+/* The kernel's output size now (as given: absent dimensions 0); zeros for NULL. */
+GPUC_API gpuc_dims gpuc_kernel_output(const gpuc_kernel *k);
 
 /* A kernel map's outputs besides the result: their count (0 for other kernels and NULL), and the
  * name of output i (NULL when out of range). */
@@ -511,9 +564,15 @@ typedef enum gpuc_arg_kind {
     GPUC_ARG_HOST_F32, /* host float32 data, uploaded for this run */
     GPUC_ARG_HOST_I32, /* host int32 data, uploaded for this run */
     GPUC_ARG_F32,      /* a float scalar */
-    GPUC_ARG_I32       /* an int scalar */
+    GPUC_ARG_I32,      /* an int scalar */
+    /* One vector of 2-4 floats (GPU.js's Array(2), Array(3), Array(4) arguments) for a `vec2 v`,
+     * `vec3 v` or `vec4 v` parameter: a uniform, so a new value never recompiles. `vec` holds the
+     * components, `components` how many (2-4; it must equal the parameter's). */
+    GPUC_ARG_VEC
 } gpuc_arg_kind;
 
+/* The fields after i32 were added later, at the end: an initialiser written for the older struct
+ * (`{GPUC_ARG_F32, NULL, NULL, {0}, 2.0f, 0}`) still means what it did. */
 typedef struct gpuc_arg {
     gpuc_arg_kind kind;
     const gpuc_array *array;
@@ -521,31 +580,50 @@ typedef struct gpuc_arg {
     gpuc_dims dims;
     float f32;
     int32_t i32;
+    float vec[4];   /* GPUC_ARG_VEC: the components (unused ones 0) */
+    int components; /* GPUC_ARG_VEC: 2, 3 or 4 */
 } gpuc_arg;
 
 static inline gpuc_arg gpuc_arg_array(const gpuc_array *a)
 {
-    gpuc_arg arg = {GPUC_ARG_ARRAY, a, NULL, {0, 0, 0}, 0.0f, 0};
+    gpuc_arg arg = {GPUC_ARG_ARRAY, a, NULL, {0, 0, 0}, 0.0f, 0, {0.0f, 0.0f, 0.0f, 0.0f}, 0};
     return arg;
 }
 static inline gpuc_arg gpuc_arg_host_f32(const float *data, gpuc_dims dims)
 {
-    gpuc_arg arg = {GPUC_ARG_HOST_F32, NULL, data, dims, 0.0f, 0};
+    gpuc_arg arg = {GPUC_ARG_HOST_F32, NULL, data, dims, 0.0f, 0, {0.0f, 0.0f, 0.0f, 0.0f}, 0};
     return arg;
 }
 static inline gpuc_arg gpuc_arg_host_i32(const int32_t *data, gpuc_dims dims)
 {
-    gpuc_arg arg = {GPUC_ARG_HOST_I32, NULL, data, dims, 0.0f, 0};
+    gpuc_arg arg = {GPUC_ARG_HOST_I32, NULL, data, dims, 0.0f, 0, {0.0f, 0.0f, 0.0f, 0.0f}, 0};
     return arg;
 }
 static inline gpuc_arg gpuc_arg_f32(float v)
 {
-    gpuc_arg arg = {GPUC_ARG_F32, NULL, NULL, {0, 0, 0}, v, 0};
+    gpuc_arg arg = {GPUC_ARG_F32, NULL, NULL, {0, 0, 0}, v, 0, {0.0f, 0.0f, 0.0f, 0.0f}, 0};
     return arg;
 }
 static inline gpuc_arg gpuc_arg_i32(int32_t v)
 {
-    gpuc_arg arg = {GPUC_ARG_I32, NULL, NULL, {0, 0, 0}, 0.0f, v};
+    gpuc_arg arg = {GPUC_ARG_I32, NULL, NULL, {0, 0, 0}, 0.0f, v, {0.0f, 0.0f, 0.0f, 0.0f}, 0};
+    return arg;
+}
+/* A vector argument (GPUC_ARG_VEC) for a `vec2 v` / `vec3 v` / `vec4 v` parameter, or, in a
+ * JavaScript kernel, a parameter typed "Array(2)" / "Array(3)" / "Array(4)" (read as v[0], v[1]...). */
+static inline gpuc_arg gpuc_arg_vec2(float x, float y)
+{
+    gpuc_arg arg = {GPUC_ARG_VEC, NULL, NULL, {0, 0, 0}, 0.0f, 0, {x, y, 0.0f, 0.0f}, 2};
+    return arg;
+}
+static inline gpuc_arg gpuc_arg_vec3(float x, float y, float z)
+{
+    gpuc_arg arg = {GPUC_ARG_VEC, NULL, NULL, {0, 0, 0}, 0.0f, 0, {x, y, z, 0.0f}, 3};
+    return arg;
+}
+static inline gpuc_arg gpuc_arg_vec4(float x, float y, float z, float w)
+{
+    gpuc_arg arg = {GPUC_ARG_VEC, NULL, NULL, {0, 0, 0}, 0.0f, 0, {x, y, z, w}, 4};
     return arg;
 }
 
@@ -608,14 +686,16 @@ GPUC_API gpuc_status gpuc_array_write_png(const gpuc_array *a, const char *path)
  * bitwise and assignment operators, ?:, if/else, for, while, do...while, break, continue, switch,
  * return; this.thread.x/y/z, this.output.x/y/z, this.constants.<name>, argument arrays a[i],
  * a[y][x], a[z][y][x] (read by THE INDEX RULE, fewer indices than the rank included), a pixel's
- * channels pixel.r, .g, .b, .a (components 0-3 of an array of numbers), and Math (abs ... trunc,
+ * channels pixel.r, .g, .b, .a (components 0-3 of an array of numbers), vector arguments v[i]
+ * (arg_types "Array(2..4)"), array constants this.constants.w[i] (w[y][x], w[z][y][x]), Boolean
+ * constants, and Math (abs ... trunc,
  * random, PI, E, LN2, LN10, LOG2E, LOG10E, SQRT2, SQRT1_2). Semantics are GPU.js's: numbers are float32; this.thread.*, Math.floor/ceil/round/trunc
  * and bitwise results are integers; `/` divides as floats; `%` takes the dividend's sign; int mixed
  * with float gives float; a kernel returns a number (float) or an array of 2-4 numbers (vecN); loops
  * whose bound is not a compile-time constant stop after desc.loop_max_iterations; a switch case with
  * statements does not run on into the next case (GPU.js's if/else reading of switch). Unsupported
  * JavaScript (strings, object literals, a.length, for...of, closures over outer variables, assignments
- * to arguments, arrays longer than 4, arrays of 4 dimensions, array constants, recursion) fails with
+ * to arguments, arrays longer than 4, arrays of 4 dimensions, recursion) fails with
  * GPUC_ERROR_COMPILE and a message giving the construct and its line:column in js_source. Names
  * GLSL reserves (`float`, `output`, `texture`...) work as any other name, constants' too. Each
  * invocation's loops must stay under gpuc_info.loop_budget in total: a kernel or run that does not

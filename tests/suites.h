@@ -33,6 +33,9 @@
     GPUC_SUITE(array_copy) \
     GPUC_SUITE(png_input) \
     GPUC_SUITE(js_data) \
+    GPUC_SUITE(vec_args) \
+    GPUC_SUITE(dynamic_output) \
+    GPUC_SUITE(array_constants) \
     GPUC_SUITE(mpi)
 
 #define GPUC_SUITE(name) Suite *suite_##name(void);

@@ -367,6 +367,34 @@ START_TEST(run_passes_scalars_as_the_parameter_wants)
 }
 END_TEST
 
+/* Vector arguments ("x,y[,z[,w]]") and Boolean constants (--constant on=true). */
+START_TEST(run_passes_vectors_and_boolean_constants)
+{
+    make_tmpdir();
+    int status;
+    write_text("v.js", "function (t, v) { return t * v[0] + v[2] + (this.constants.on ? 1000 : 0); }");
+    char *out = gpuc_cli("run v.js --output 3 --arg-types 'Number,Array(3)' --constant on=true 1 2,3,4", 0, &status);
+    ck_assert_int_eq(status, 0);
+    ck_assert_str_eq(out, "1006 1006 1006\n");
+    free(out);
+    out = gpuc_cli("run v.js --output 2 --arg-types 'Number,Array(3)' --constant on=false 2 0.5,3,-1", 0, &status);
+    ck_assert_int_eq(status, 0);
+    ck_assert_str_eq(out, "0 0\n");
+    free(out);
+    write_text("v.glsl", "float f(vec2 v) { return v.x - v.y * float(thread.x); }");
+    out = gpuc_cli("run v.glsl --output 3 5,1.5", 0, &status);
+    ck_assert_int_eq(status, 0);
+    ck_assert_str_eq(out, "5 3.5 2\n");
+    free(out);
+    expect("run v.glsl --output 3 5", 1, "expected a vector of 2 (gpuc_arg_vec2)");
+    expect("run v.glsl --output 3 5,1,2", 1, "got one of 3 components");
+    expect("run v.glsl --output 3 1,2,3,4,5", 2, "a vector is 2 to 4 finite numbers");
+    expect("run v.glsl --output 3 1,", 2, "a vector is 2 to 4 finite numbers");
+    expect("run v.js --output 3 --constant on=maybe 1 2,3,4", 2, "neither a finite number nor true or false");
+    remove_tmpdir();
+}
+END_TEST
+
 START_TEST(run_writes_3d_and_vector_npy_and_times)
 {
     make_tmpdir();
@@ -467,7 +495,7 @@ START_TEST(run_refuses_bad_input)
     expect("run k.glsl --output 4 --constant k a.npy", 2, "--constant \"k\": expected NAME=VALUE");
     expect("run k.glsl --output 4 --constant 1k=2 a.npy", 2, "\"1k\" is not a name");
     expect("run k.glsl --output 4 --constant k-1=2 a.npy", 2, "\"k-1\" is not a name");
-    expect("run k.glsl --output 4 --constant k=x a.npy", 2, "--constant \"k=x\": \"x\" is not a finite number");
+    expect("run k.glsl --output 4 --constant k=x a.npy", 2, "--constant \"k=x\": \"x\" is neither a finite number nor true or false");
     expect("run k.glsl --output 4 --loop-max -3 a.npy", 2, "--loop-max \"-3\"");
     expect("run k.glsl --output 4 --backend vulkan a.npy", 2, "--backend \"vulkan\"");
     expect("run k.glsl --output 4 --out r.csv a.npy", 2, "--out \"r.csv\": the file must end in .npy or .png");
@@ -538,6 +566,7 @@ Suite *suite_cli(void)
     tcase_add_test(bare, run_reads_npy_version_2_and_its_own_output);
     tcase_add_test(bare, run_js_kernel_prints_rows_as_text);
     tcase_add_test(bare, run_passes_scalars_as_the_parameter_wants);
+    tcase_add_test(bare, run_passes_vectors_and_boolean_constants);
     tcase_add_test(bare, run_writes_3d_and_vector_npy_and_times);
     tcase_add_test(bare, run_graphical_kernel_writes_png);
     tcase_add_test(bare, run_refuses_bad_input);

@@ -84,7 +84,7 @@ START_TEST(signature_errors)
     ck_assert_gpuc_fails(create("float f(float a[4]) { return 1.0; }", d), GPUC_ERROR_COMPILE, "must be unsized");
     ck_assert_gpuc_fails(create("float f(out float x) { return 1.0; }", d), GPUC_ERROR_COMPILE, "inputs");
     ck_assert_gpuc_fails(create("float f(float a[][][][]) { return 1.0; }", d), GPUC_ERROR_COMPILE, "at most 3");
-    ck_assert_gpuc_fails(create("float f(vec2 p) { return 1.0; }", d), GPUC_ERROR_COMPILE, "float or int");
+    ck_assert_gpuc_fails(create("float f(mat2 p) { return 1.0; }", d), GPUC_ERROR_COMPILE, "float, int or vecN scalars");
     ck_assert_gpuc_fails(create("float f(float a, int a) { return 1.0; }", d), GPUC_ERROR_COMPILE, "two parameters");
     ck_assert_gpuc_fails(create("float f(float thread) { return 1.0; }", d), GPUC_ERROR_COMPILE, "clashes");
     ck_assert_gpuc_fails(create("float main() { return 1.0; }", d), GPUC_ERROR_COMPILE, "main");

@@ -45,7 +45,7 @@ gpuc_status algo_check_input(gpuc *gpu, const char *fn, const char *what, gpuc_a
     else
         st = gpuc_fail(gpu, GPUC_ERROR_TYPE_MISMATCH,
                        "%s: %s must be an array (gpuc_arg_array, gpuc_arg_host_f32 or gpuc_arg_host_i32), not a "
-                       "scalar or an empty argument", fn, what);
+                       "scalar, a vector or an empty argument", fn, what);
     if (st != GPUC_OK)
         return st;
     if (in->n > ALGO_MAX_ELEMENTS)

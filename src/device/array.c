@@ -32,6 +32,7 @@ const char *gpuc_type_name(gpuc_type type)
     case GPUC_VEC2: return "vec2";
     case GPUC_VEC3: return "vec3";
     case GPUC_VEC4: return "vec4";
+    case GPUC_BOOL: return "bool";
     default: return "(no type)";
     }
 }

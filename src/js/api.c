@@ -165,6 +165,7 @@ static gpuc_status create_js(gpuc *gpu, const char *js_source, const gpuc_kernel
         .loop_max_iterations = desc->loop_max_iterations,
         .random_seed = desc->random_seed ? desc->random_seed : fresh_seed(gpu),
         .graphical = desc->graphical,
+        .dynamic_output = desc->dynamic_output,
         .functions = r ? (const char *const *)r->functions : NULL,
         .nfunctions = r ? r->nfunctions : 0,
         .natives = r ? (const char *const *)r->natives : NULL,

@@ -118,6 +118,9 @@ void js_check_deeper(js_ctx *c, const js_node *at); /* one level deeper (JS_MAX_
 /* ---- check_expr.c ---- */
 js_type js_check_expr(js_ctx *c, js_node *n);
 
+/* Whether a constant is an array constant (values or dims given). */
+bool js_constant_is_array(const gpuc_constant *k);
+
 /* Checks f (and, through its calls, the helpers it uses) until its variables' types are stable. */
 void js_check_function_body(js_ctx *c, js_func *f);
 

@@ -24,7 +24,7 @@ static js_type check_this_member(js_ctx *c, js_node *n)
         int axis = !strcmp(field, "x") ? 0 : !strcmp(field, "y") ? 1 : !strcmp(field, "z") ? 2 : -1;
         if (axis < 0)
             js_fail(c, n, "`this.%s.%s`: only x, y and z exist", group, field);
-        if (group[0] == 't')
+        if (group[0] == 't' || c->settings->dynamic_output) /* a dynamic output is a run-time size */
             return js_set_type(n, T_INT);
         const gpuc_dims *o = &c->settings->output;
         uint32_t v = axis == 0 ? o->x : axis == 1 ? o->y : o->z;
@@ -34,6 +34,11 @@ static js_type check_this_member(js_ctx *c, js_node *n)
         const gpuc_constant *k = find_constant(c, field);
         if (!k)
             js_fail(c, n, "`this.constants.%s` is not among the kernel's constants", field);
+        if (js_constant_is_array(k))
+            js_fail(c, n, "`this.constants.%s` is an array constant: read it by index (this.constants.%s[i])", field,
+                    field);
+        if (k->type == GPUC_BOOL)
+            return js_set_type(n, T_BOOL);
         bool whole = k->value == floor(k->value) && fabs(k->value) <= 2147483647.0;
         gpuc_type t = k->type ? k->type : whole ? GPUC_INT : GPUC_FLOAT;
         return js_set_type(n, t == GPUC_INT ? T_INT : T_FLOAT);
@@ -91,6 +96,31 @@ static void check_index_value(js_ctx *c, js_node *ix)
         js_fail(c, ix, "an index must be a number, not %s", js_type_words(t));
 }
 
+bool js_constant_is_array(const gpuc_constant *k)
+{
+    return k->values || k->dims.x || k->dims.y || k->dims.z;
+}
+
+/* this.constants.w[i], w[y][x], w[z][y][x]: one read of an array constant, with as many indices as it
+ * has dimensions (GPU.js reads constants as it reads arguments). */
+static js_type check_constant_index(js_ctx *c, js_node *n, js_node *root, int depth)
+{
+    const gpuc_constant *k = find_constant(c, root->name);
+    if (!k)
+        js_fail(c, root, "`this.constants.%s` is not among the kernel's constants", root->name);
+    if (!js_constant_is_array(k))
+        js_fail(c, n, "`this.constants.%s` is a %s, not an array: it cannot be indexed", root->name,
+                k->type == GPUC_BOOL ? "Boolean" : "number");
+    int rank = k->dims.z ? 3 : k->dims.y ? 2 : 1;
+    if (depth != rank)
+        js_fail(c, n, "`this.constants.%s` is a %dD array constant: index it %d time%s, not %d", root->name, rank,
+                rank, rank == 1 ? "" : "s", depth);
+    for (js_node *i = n; i->kind == N_INDEX; i = i->a)
+        check_index_value(c, i->b);
+    root->type = T_NONE;
+    return js_set_type(n, T_FLOAT);
+}
+
 static js_type check_index(js_ctx *c, js_node *n)
 {
     js_node *root = n;
@@ -113,10 +143,9 @@ static js_type check_index(js_ctx *c, js_node *n)
             return js_set_type(n, T_FLOAT);
         js_fail(c, n, "`%s` is indexed %d times but has %d dimension(s)", arr->name, depth, arr->rank);
     }
-    if (n->a->kind == N_MEMBER && n->a->a->kind == N_MEMBER && n->a->a->a->kind == N_THIS &&
-        !strcmp(n->a->a->name, "constants"))
-        js_fail(c, n, "array constants (`this.constants.%s[...]`) are not supported: pass the array as an argument",
-                n->a->name);
+    if (root->kind == N_MEMBER && root->a->kind == N_MEMBER && root->a->a->kind == N_THIS &&
+        !strcmp(root->a->name, "constants"))
+        return check_constant_index(c, n, root, depth);
     js_type base = js_check_expr(c, n->a);
     check_index_value(c, n->b);
     if (!js_is_vec(base) && !js_is_mat(base))

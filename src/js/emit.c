@@ -169,6 +169,18 @@ static void emit_index(js_ctx *c, js_node *n)
         }
         return;
     }
+    if (root->kind == N_MEMBER && root->a->kind == N_MEMBER && root->a->a->kind == N_THIS) {
+        /* this.constants.w[y][x]: the accessor gpuc compiles for array constant w (constant_arrays.c),
+         * named after the constant's GLSL name (renamed where GLSL reserves it) */
+        char glsl[256];
+        js_constant_glsl(root->name, glsl, sizeof glsl);
+        strbuf_printf(&c->out, "gpuc_cnstv%s(", glsl);
+        for (int i = depth - 1; i >= 0; i--) {
+            js_emit_expr(c, chain[i]->b, T_INT);
+            put(c, i ? ", " : ")");
+        }
+        return;
+    }
     put(c, "(");
     js_emit_expr(c, n->a, T_NONE);
     put(c, ")[");
@@ -212,6 +224,8 @@ static void emit_member(js_ctx *c, js_node *n)
     if (n->a->kind == N_MEMBER && n->a->a->kind == N_THIS) {
         if (!strcmp(n->a->name, "thread"))
             strbuf_printf(&c->out, "thread.%s", n->name);
+        else if (!strcmp(n->a->name, "output")) /* a dynamic output (a fixed one is a literal) */
+            strbuf_printf(&c->out, "outputSize.%s", n->name);
         else {
             char glsl[256];
             js_constant_glsl(n->name, glsl, sizeof glsl);

@@ -84,6 +84,9 @@ typedef struct arg_type {
 static const arg_type arg_types[] = {
     {"float", 0, T_FLOAT}, {"number", 0, T_FLOAT}, {"Number", 0, T_FLOAT}, {"Float", 0, T_FLOAT},
     {"int", 0, T_INT}, {"Integer", 0, T_INT},
+    /* one vector (GPU.js's Array(2..4) argument types): a vecN uniform, read v[0], v[1]... */
+    {"vec2", 0, T_VEC2}, {"Array(2)", 0, T_VEC2}, {"vec3", 0, T_VEC3}, {"Array(3)", 0, T_VEC3},
+    {"vec4", 0, T_VEC4}, {"Array(4)", 0, T_VEC4},
     {"float[]", 1, T_FLOAT}, {"Array", RANK_FROM_USE, T_FLOAT}, {"float[][]", 2, T_FLOAT}, {"Array2D", 2, T_FLOAT},
     {"float[][][]", 3, T_FLOAT}, {"Array3D", 3, T_FLOAT},
     {"Input", RANK_FROM_USE, T_FLOAT}, {"NumberTexture", RANK_FROM_USE, T_FLOAT},
@@ -130,8 +133,8 @@ static void parse_arg_types(js_ctx *c, js_func *k, const char *spec)
                 found = &arg_types[j];
         if (!found) {
             snprintf(c->err, c->errlen,
-                     "arg_types \"%s\": entry %d `%.*s` is not a type (float, int, float[], float[][], "
-                     "float[][][], int[]..., vec2[], vec3[], vec4[]...)", spec, i + 1, (int)(len > 40 ? 40 : len), s);
+                     "arg_types \"%s\": entry %d `%.*s` is not a type (float, int, vec2..vec4 or "
+                     "Array(2)..Array(4), float[], float[][], float[][][], int[]..., vec2[], vec3[], vec4[]...)", spec, i + 1, (int)(len > 40 ? 40 : len), s);
             longjmp(c->fail, 1);
         }
         if (i < k->nparams)

@@ -29,6 +29,7 @@ typedef struct js_settings {
     int loop_max_iterations;         /* 0 means JS_DEFAULT_LOOP_MAX */
     uint32_t random_seed;            /* Math.random's seed (compiled in) */
     bool graphical;                  /* gpuc_kernel_desc.graphical: this.color(...) paints, nothing returns */
+    bool dynamic_output;             /* gpuc_kernel_desc.dynamic_output: this.output reads outputSize, a uniform */
     const char *const *functions;    /* JS helper sources registered with gpuc_add_function */
     int nfunctions;
     const char *const *natives;      /* GLSL helper sources registered with gpuc_add_native_function */

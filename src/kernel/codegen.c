@@ -1,5 +1,6 @@
 /* codegen.c - see codegen.h. */
 #include "kernel/codegen.h"
+#include "kernel/constant_arrays.h"
 #include "kernel/glsl_template.h"
 
 #include <stdio.h>
@@ -12,6 +13,7 @@ static const char *glsl_type(gpuc_type t)
     case GPUC_VEC2: return "vec2";
     case GPUC_VEC3: return "vec3";
     case GPUC_VEC4: return "vec4";
+    case GPUC_BOOL: return "bool";
     default: return "float";
     }
 }
@@ -26,24 +28,31 @@ static void float_literal(char *out, size_t len, double v)
 
 static bool emit_constants(strbuf *sb, const resolved_constant *c, int n)
 {
-    if (n == 0)
-        return true;
+    int scalars = 0; /* numbers and Booleans go in the struct; arrays apart (constant_arrays.c) */
+    for (int i = 0; i < n; i++)
+        scalars += c[i].count == 0;
+    if (scalars == 0)
+        return constant_arrays_emit(sb, c, n);
     bool ok = glsl_emit(sb, gpuc_glsl_kernel_prelude, "constants_begin", NULL);
     strbuf values = {0};
-    for (int i = 0; i < n; i++) {
+    for (int i = 0, field = 0; i < n; i++) {
         char lit[64];
-        if (c[i].type == GPUC_INT)
+        if (c[i].count)
+            continue;
+        if (c[i].type == GPUC_BOOL)
+            snprintf(lit, sizeof lit, "%s", c[i].value != 0.0 ? "true" : "false");
+        else if (c[i].type == GPUC_INT)
             snprintf(lit, sizeof lit, "%d", (int)c[i].value);
         else
             float_literal(lit, sizeof lit, c[i].value);
-        strbuf_printf(&values, "%s%s", i ? ", " : "", lit);
+        strbuf_printf(&values, "%s%s", field++ ? ", " : "", lit);
         const char *fields[] = {"TYPE", glsl_type(c[i].type), "NAME", c[i].name, NULL};
         ok = ok && glsl_emit(sb, gpuc_glsl_kernel_prelude, "constant_field", fields);
     }
     const char *fields[] = {"VALUES", values.data ? values.data : "", NULL};
     ok = ok && !values.failed && glsl_emit(sb, gpuc_glsl_kernel_prelude, "constants_end", fields);
     strbuf_free(&values);
-    return ok;
+    return ok && constant_arrays_emit(sb, c, n);
 }
 
 static bool emit_param(strbuf *sb, const kernel_param *p, int binding)

@@ -31,8 +31,14 @@ void codegen_generated_line(const char *glsl, int line, char *out, size_t outlen
 
 typedef struct resolved_constant {
     char name[KERNEL_NAME_MAX];
-    gpuc_type type; /* GPUC_INT or GPUC_FLOAT */
+    gpuc_type type; /* GPUC_INT, GPUC_FLOAT or GPUC_BOOL; GPUC_FLOAT for an array */
     double value;
+    /* An array constant (kernel/constant_arrays.h): count values (the caller's, valid while the kernel
+     * is created) of size dims; count 0 for a number or a Boolean. */
+    const float *values;
+    gpuc_dims dims;
+    size_t count;
+    int binding;    /* an array constant's uniform buffer binding (0 .. GPUC_MAX_ARRAY_CONSTANTS - 1) */
 } resolved_constant;
 
 /* Most named sub-outputs a kernel map may have (GPU.js's createKernelMap). */

@@ -2,6 +2,8 @@
  * loops against the loop budget, generate and compile (or find cached) its program. */
 #include "kernel/kernel.h"
 #include "kernel/array_writes.h"
+#include "kernel/constant_arrays.h"
+#include "kernel/constant_reads.h"
 #include "kernel/kernel_map.h"
 #include "kernel/kernel_rewrite.h"
 #include "kernel/kernel_loops.h"
@@ -44,6 +46,7 @@ static gpuc_status resolve_constants(gpuc *gpu, const char *kname, const gpuc_ke
                                      resolved_constant *out, int *count)
 {
     int n = 0;
+    int arrays = 0;
     for (; n < GPUC_MAX_CONSTANTS && desc->constants[n].name; n++) {
         const gpuc_constant *c = &desc->constants[n];
         if (!kernel_valid_identifier(c->name))
@@ -55,6 +58,12 @@ static gpuc_status resolve_constants(gpuc *gpu, const char *kname, const gpuc_ke
             if (!strcmp(out[j].name, c->name))
                 return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "kernel '%s': constant \"%s\" is given twice",
                                  kname, c->name);
+        if (constant_is_special(c)) { /* an array or a Boolean (kernel/constant_arrays.c) */
+            gpuc_status st = constant_resolve_special(gpu, kname, n, c, out, &arrays);
+            if (st != GPUC_OK)
+                return st;
+            continue;
+        }
         if (!isfinite(c->value))
             return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
                              "kernel '%s': constant \"%s\" is %g; constants must be finite", kname, c->name, c->value);
@@ -64,8 +73,8 @@ static gpuc_status resolve_constants(gpuc *gpu, const char *kname, const gpuc_ke
             type = whole ? GPUC_INT : GPUC_FLOAT;
         if (type != GPUC_INT && type != GPUC_FLOAT)
             return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
-                             "kernel '%s': constant \"%s\" has type %s; constants are int or float", kname, c->name,
-                             gpuc_type_name(type));
+                             "kernel '%s': constant \"%s\" has type %s; a number is int or float (GPUC_BOOL makes "
+                             "a Boolean, .values and .dims an array)", kname, c->name, gpuc_type_name(type));
         if (type == GPUC_INT && !whole)
             return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
                              "kernel '%s': constant \"%s\" is declared int but its value %g is not a 32-bit integer",
@@ -74,9 +83,8 @@ static gpuc_status resolve_constants(gpuc *gpu, const char *kname, const gpuc_ke
             return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
                              "kernel '%s': constant \"%s\" is %g, beyond the float range (+-%.9g): as a float it "
                              "would be infinite", kname, c->name, c->value, (double)FLT_MAX);
+        out[n] = (resolved_constant){.type = type, .value = c->value};
         snprintf(out[n].name, sizeof out[n].name, "%s", c->name);
-        out[n].type = type;
-        out[n].value = c->value;
     }
     *count = n;
     return GPUC_OK;
@@ -125,6 +133,10 @@ static gpuc_status check_kind(gpuc_kernel *k, const char *mask)
                          "scatter kernel '%s': scatter kernels are compute-only, and this context uses the fragment "
                          "backend (a fragment shader writes only its own pixel); open the context with the compute "
                          "backend", k->name);
+    if (k->dynamic_output && k->scatter)
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
+                         "kernel '%s': .dynamic_output is for ordinary kernels; a scatter kernel's output size is "
+                         "fixed at creation", k->name);
     if (k->graphical && k->scatter)
         return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "kernel '%s': a graphical kernel cannot scatter", k->name);
     if (k->sig.returns_void && !k->graphical)
@@ -196,10 +208,11 @@ static int cells_per_invocation(const char *mask, size_t grid_cells)
  * given): when the grid is 1D, and the kernel's source never names outputSize (a constant there may
  * size an array or unroll a loop). A 2D or 3D grid keeps its sizes compiled in: turning the flat
  * cell into thread.x/y/z then divides by the grid's width, which costs 2-3.5x on a cheap kernel when
- * the width is a uniform (measured on llvmpipe) and nothing when it is a constant. */
-static bool kernel_sizes_uniform(const char *source, gpuc_dims grid)
+ * the width is a uniform (measured on llvmpipe) and nothing when it is a constant. A .dynamic_output
+ * kernel always has them as uniforms: gpuc_kernel_set_output changes them between runs. */
+static bool kernel_sizes_uniform(const gpuc_kernel *k, const char *source)
 {
-    return gpuc_dims_rank(grid) == 1 && !source_mentions(source, "outputSize");
+    return k->dynamic_output || (gpuc_dims_rank(k->grid) == 1 && !source_mentions(source, "outputSize"));
 }
 
 static void locate_uniforms(gpuc_kernel *k)
@@ -226,6 +239,9 @@ static char *program_text(gpuc_kernel *k, const char *source, const char *mask, 
                           const resolved_constant *constants, int nconstants)
 {
     char *text = kernel_rewrite(source, mask, &k->sig);
+    int bad;
+    if (text) /* checked by check_constant_reads: every read rewrites */
+        constant_reads_rewrite(text, mask, constants, nconstants, &bad);
     if (text && scan) { /* the rewrite keeps offsets, so the scan of the source fits it */
         char *guarded = loop_guard_source(text, mask, scan);
         free(text);
@@ -240,7 +256,7 @@ static char *program_text(gpuc_kernel *k, const char *source, const char *mask, 
                            .grid = k->grid,
                            .scatter = k->scatter,
                            .cells_per_invocation = k->cells_per_invocation,
-                           .sizes_uniform = kernel_sizes_uniform(source, k->grid),
+                           .sizes_uniform = kernel_sizes_uniform(k, source),
                            .fragment = k->fragment,
                            .graphical = k->graphical,
                            .nmaps = k->nmaps,
@@ -285,6 +301,23 @@ static gpuc_status compile_program(gpuc_kernel *k, const char *source, const cha
                      "(please report it with the kernel): %s", k->name, gpu->info.renderer, guarded_error);
 }
 
+/* Array constants are read by index only, with as many indices as they have dimensions. */
+static gpuc_status check_constant_reads(const gpuc_kernel *k, const char *mask, const resolved_constant *constants,
+                                        int nconstants)
+{
+    int bad = 0;
+    size_t at = constant_reads_rewrite(NULL, mask, constants, nconstants, &bad);
+    if (at == (size_t)-1)
+        return GPUC_OK;
+    int line, col, rank = gpuc_dims_rank(constants[bad].dims);
+    source_position(mask, at, &line, &col);
+    static const char *const forms[] = {"", "[i]", "[y][x]", "[z][y][x]"};
+    return gpuc_fail(k->gpu, GPUC_ERROR_COMPILE,
+                     "kernel '%s': line %d, column %d: array constant `%s` is %dD: read it by index, as "
+                     "constants.%s%s (an array constant cannot be used whole or with another number of indices)",
+                     k->name, line, col, constants[bad].name, rank, constants[bad].name, forms[rank]);
+}
+
 /* origin: where GLSL the JavaScript front end wrote comes from (NULL for the user's own GLSL). Such
  * GLSL had its nesting bounded in the JavaScript (fully parenthesised, it nests deeper than that). */
 static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_kernel_desc *desc,
@@ -311,6 +344,8 @@ static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_
         k->sig.params[i].any_rank = origin->any_rank_arrays && k->sig.params[i].rank > 0;
     st = resolve_constants(gpu, k->name, desc, constants, &nconstants);
     if (st == GPUC_OK)
+        st = check_constant_reads(k, mask, constants, nconstants);
+    if (st == GPUC_OK)
         st = check_params(gpu, k->name, mask, &k->sig, constants, nconstants);
     if (st == GPUC_OK)
         st = kernel_loops_check(k, source, mask, constants, nconstants, origin, &scan, &readable);
@@ -336,10 +371,13 @@ static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_
         st = kernel_loops_unreadable(k, mask, &scan);
     if (st == GPUC_OK)
         locate_uniforms(k);
+    if (st == GPUC_OK)
+        st = constant_arrays_upload(k, constants, nconstants);
 done:
     loop_scan_free(&scan);
     free(mask);
     if (st != GPUC_OK) {
+        constant_arrays_free(k, true);
         kernel_loops_free(k);
         program_put(gpu, k->cached, true); /* a program compiled for a kernel refused after all */
         k->cached = NULL;
@@ -357,6 +395,7 @@ static void kernel_destroy(gpuc_child *child, bool gl)
     if (k->targets[0] && gl)
         fragment_targets_free(k);
     profile_release(k, gl);
+    constant_arrays_free(k, gl);
     kernel_loops_free(k);
     program_put(k->gpu, k->cached, gl);
     free(k);
@@ -396,6 +435,7 @@ gpuc_status kernel_create(gpuc *gpu, const char *source, const gpuc_kernel_desc 
     k->scatter = desc->scatter;
     k->pipeline = desc->pipeline;
     k->graphical = desc->graphical;
+    k->dynamic_output = desc->dynamic_output;
     k->fragment = gpu->info.backend == GPUC_BACKEND_FRAGMENT;
     k->profile.stats.last_device_ms = -1; /* none timed yet */
     st = build_program(k, source, desc, origin);

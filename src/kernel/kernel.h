@@ -18,6 +18,7 @@ struct gpuc_kernel {
     bool scatter;
     bool pipeline;
     bool graphical;        /* cells are RGBA8 pixels (one int each) painted by color() */
+    bool dynamic_output;   /* sizes are uniforms; gpuc_kernel_set_output may change the output */
     gpuc_type result_type; /* the output's cell type: the return type, or GPUC_INT when graphical */
     int nmaps;                            /* kernel map outputs besides the result */
     codegen_map maps[CODEGEN_MAX_MAPS];
@@ -36,6 +37,8 @@ struct gpuc_kernel {
     GLint param_location[GPUC_MAX_ARGS];  /* scalars: the uniform; arrays: their size uniform */
     int image_unit[GPUC_MAX_ARGS];        /* arrays: the image unit they are bound to */
     gpuc_array *upload[GPUC_MAX_ARGS];    /* reused device copies of host-array arguments */
+    GLuint constant_buffers[GPUC_MAX_ARRAY_CONSTANTS]; /* array constants' values (constant_arrays.c) */
+    int nconstant_buffers;
     int cells_per_invocation;             /* > 1 only for loop-free kernels (see compute_main.glsl) */
     size_t cells_per_dispatch;            /* grid cells; a multiple of 1024 (keeps range offsets aligned) */
     /* llvmpipe's loop budget (kernel_loops.c): whether the loops are guarded at run time, and how

@@ -75,10 +75,13 @@ gpuc_status kernel_loops_check(gpuc_kernel *k, const char *source, const char *m
     for (int f = 0; f < scan->nfunctions; f++)
         if (scan->functions[f].body_begin == k->sig.body_begin)
             kernel = f;
+    /* Numbers only: an array or Boolean constant bounds nothing gpuc can count (such a loop is guarded). */
     loop_constant lc[GPUC_MAX_CONSTANTS];
+    int nlc = 0;
     for (int i = 0; i < nconstants; i++)
-        lc[i] = (loop_constant){constants[i].name, constants[i].value};
-    loop_bounds b = loop_budget_bounds(source, mask, scan, kernel, lc, nconstants);
+        if (!constants[i].count && constants[i].type != GPUC_BOOL)
+            lc[nlc++] = (loop_constant){constants[i].name, constants[i].value};
+    loop_bounds b = loop_budget_bounds(source, mask, scan, kernel, lc, nlc);
     if (b.nesting > LOOP_NESTING_MAX)
         return gpuc_fail(gpu, GPUC_ERROR_LIMIT,
                          "kernel '%s': its loops nest %d deep (%s is the innermost, helpers' loops counted where "

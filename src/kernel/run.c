@@ -2,6 +2,7 @@
  * any state, upload host arrays, bind, dispatch (in several ranges when the output is larger than
  * one dispatch or one storage binding allows) and, without .pipeline, read the result back. */
 #include "kernel/kernel.h"
+#include "kernel/constant_arrays.h"
 #include "kernel/kernel_loops.h"
 
 #include <stdio.h>
@@ -14,6 +15,7 @@ static const char *arg_kind_name(gpuc_arg_kind kind)
     case GPUC_ARG_HOST_I32: return "host int32 data";
     case GPUC_ARG_F32: return "a float scalar";
     case GPUC_ARG_I32: return "an int scalar";
+    case GPUC_ARG_VEC: return "a vector";
     default: return "no argument (GPUC_ARG_NONE)";
     }
 }
@@ -106,6 +108,26 @@ static gpuc_status check_array_arg(const gpuc_kernel *k, int i, const gpuc_arg *
     return GPUC_OK;
 }
 
+/* A `vecN v` parameter takes GPUC_ARG_VEC with exactly N components. */
+static gpuc_status check_vec_arg(const gpuc_kernel *k, int i, const gpuc_arg *a)
+{
+    int want = gpuc_type_components(k->sig.params[i].type);
+    char helper[32];
+    snprintf(helper, sizeof helper, "gpuc_arg_vec%d", want);
+    if (a->kind != GPUC_ARG_VEC) {
+        char detail[96];
+        snprintf(detail, sizeof detail, "expected a vector of %d (%s), got %s", want, helper, arg_kind_name(a->kind));
+        return mismatch(k, i, "%s", detail);
+    }
+    if (a->components != want) {
+        char detail[96];
+        snprintf(detail, sizeof detail, "expected a vector of %d (%s), got one of %d components", want, helper,
+                 a->components);
+        return mismatch(k, i, "%s", detail);
+    }
+    return GPUC_OK;
+}
+
 static gpuc_status check_args(const gpuc_kernel *k, const gpuc_arg *args, int nargs, const gpuc_array *dst)
 {
     if (nargs != k->sig.nparams)
@@ -122,6 +144,8 @@ static gpuc_status check_args(const gpuc_kernel *k, const gpuc_arg *args, int na
             st = mismatch(k, i, "expected a float scalar (gpuc_arg_f32), got %s", arg_kind_name(args[i].kind));
         else if (p->type == GPUC_INT && args[i].kind != GPUC_ARG_I32)
             st = mismatch(k, i, "expected an int scalar (gpuc_arg_i32), got %s", arg_kind_name(args[i].kind));
+        else if (p->type >= GPUC_VEC2)
+            st = check_vec_arg(k, i, &args[i]);
         if (st != GPUC_OK)
             return st;
     }
@@ -159,8 +183,14 @@ static gpuc_status bind_args(gpuc_kernel *k, const gpuc_arg *args)
         if (p->rank == 0) {
             if (p->type == GPUC_FLOAT)
                 glUniform1f(k->param_location[i], args[i].f32);
-            else
+            else if (p->type == GPUC_INT)
                 glUniform1i(k->param_location[i], args[i].i32);
+            else if (p->type == GPUC_VEC2)
+                glUniform2fv(k->param_location[i], 1, args[i].vec);
+            else if (p->type == GPUC_VEC3)
+                glUniform3fv(k->param_location[i], 1, args[i].vec);
+            else
+                glUniform4fv(k->param_location[i], 1, args[i].vec);
             continue;
         }
         gpuc_array *a;
@@ -224,6 +254,7 @@ static gpuc_status run_into(gpuc_kernel *k, const gpuc_arg *args, gpuc_array *co
     profile_start(k, &prof);
     glUseProgram(k->program);
     bind_sizes(k);
+    constant_arrays_bind(k);
     gpuc_status st = bind_args(k, args);
     if (st == GPUC_OK && k->loop_guard)
         st = kernel_loops_bind(k);

@@ -200,13 +200,10 @@ static bool parse_param(const char *mask, size_t begin, size_t end, kernel_param
     }
     if (p->type == GPUC_TYPE_NONE)
         return fail_at(mask, begin, err, errlen, "parameter `%s` has type `%s`; kernels take float, int or vecN "
-                                                 "arrays and float or int scalars", p->name, type);
+                                                 "arrays and float, int or vecN scalars", p->name, type);
     if (p->rank > 3)
         return fail_at(mask, begin, err, errlen, "parameter `%s` has %d dimensions; at most 3 are supported", p->name,
                        p->rank);
-    if (p->rank == 0 && p->type != GPUC_FLOAT && p->type != GPUC_INT)
-        return fail_at(mask, begin, err, errlen, "scalar parameter `%s` is a %s; scalars are float or int", p->name,
-                       type);
     return true;
 }
 

@@ -200,7 +200,7 @@ bool mpi_local_read(mpi_call *c, gpuc_arg arg, const char *what, mpi_local *out)
         return true;
     default:
         mpi_call_fail(c, GPUC_ERROR_TYPE_MISMATCH, "%s: an array is needed (gpuc_arg_array, gpuc_arg_host_f32 or "
-                                                   "gpuc_arg_host_i32), not a scalar",
+                                                   "gpuc_arg_host_i32), not a scalar or a vector",
                       what);
         return false;
     }

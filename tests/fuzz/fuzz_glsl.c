@@ -1,8 +1,10 @@
 /* fuzz_glsl.c - libFuzzer target over the GLSL kernel's source readers, without any GL: the mask
  * (comments and preprocessor lines blanked), the signature scan, the accessor rewrite, the kernel
- * map's call wrapping, the function and call finders, and the loop reader, its bounds and its guard. Every input
+ * map's call wrapping, the function and call finders, the loop reader, its bounds and its guard, and
+ * the rewrite of array constants' reads. Every input
  * must give a result that keeps the promises the headers make (same length, lines kept, offsets
  * inside the text) or a message, never a crash, hang or leak. The first byte picks settings. */
+#include "kernel/constant_reads.h"
 #include "kernel/kernel_map.h"
 #include "kernel/kernel_rewrite.h"
 #include "kernel/loop_budget.h"
@@ -105,6 +107,27 @@ static void wrap_maps(const char *src, const char *mask, const kernel_signature 
     free(wrapped);
 }
 
+/* Array constants' reads (1D w, 2D m, 3D c): same length and lines; a refused text is unchanged and
+ * the offset given is a `constants` word inside it. */
+static void rewrite_constant_reads(const char *src, const char *mask, size_t len)
+{
+    static const resolved_constant constants[] = {
+        {.name = "w", .type = GPUC_FLOAT, .dims = {3, 0, 0}, .count = 3},
+        {.name = "m", .type = GPUC_FLOAT, .dims = {2, 2, 0}, .count = 4},
+        {.name = "c", .type = GPUC_FLOAT, .dims = {2, 2, 2}, .count = 8},
+        {.name = "n", .type = GPUC_INT, .value = 4}};
+    char *text = strdup(src);
+    REQUIRE(text);
+    int bad = -1;
+    size_t at = constant_reads_rewrite(text, mask, constants, 4, &bad);
+    require_same_lines(src, text, len);
+    if (at != (size_t)-1) {
+        REQUIRE(at < len && !strncmp(mask + at, "constants", 9) && bad >= 0 && bad < 3);
+        REQUIRE(!strcmp(text, src));
+    }
+    free(text);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1 || size > 1 << 20) /* large enough for the deep-nesting inputs kept in the corpus */
@@ -132,6 +155,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (mode & 1)
         wrap_maps(src, mask, &sig, parsed);
     read_loops(src, mask, len);
+    rewrite_constant_reads(src, mask, len);
 
     int line, column;
     char text[80];

@@ -59,7 +59,8 @@ static int parse_output(const char *text, gpuc_dims *dims)
     return CLI_OK;
 }
 
-/* --constant NAME=VALUE: VALUE a finite number; a whole one is an int constant, as gpuc infers. */
+/* --constant NAME=VALUE: VALUE a finite number (a whole one is an int constant, as gpuc infers), or
+ * true / false (a Boolean constant). */
 static int parse_constant(char *text, cli_options *o)
 {
     char *eq = strchr(text, '=');
@@ -72,14 +73,16 @@ static int parse_constant(char *text, cli_options *o)
                        (int)name_len, text);
     if (o->nconstants >= GPUC_MAX_CONSTANTS)
         return cli_bad("--constant \"%s\": at most %d constants", text, GPUC_MAX_CONSTANTS);
+    bool boolean = !strcmp(eq + 1, "true") || !strcmp(eq + 1, "false");
     char *end;
-    double value = strtod(eq + 1, &end);
-    if (end == eq + 1 || *end || !isfinite(value))
-        return cli_bad("--constant \"%s\": \"%s\" is not a finite number", text, eq + 1);
+    double value = boolean ? (eq[1] == 't') : strtod(eq + 1, &end);
+    if (!boolean && (end == eq + 1 || *end || !isfinite(value)))
+        return cli_bad("--constant \"%s\": \"%s\" is neither a finite number nor true or false", text, eq + 1);
     /* The name is cut out of argv in place (argv's strings are the program's to change): it lives as
      * long as the program and needs no copy. */
     *eq = '\0';
-    o->desc.constants[o->nconstants++] = (gpuc_constant){text, value, GPUC_TYPE_NONE};
+    o->desc.constants[o->nconstants++] =
+        (gpuc_constant){.name = text, .value = value, .type = boolean ? GPUC_BOOL : GPUC_TYPE_NONE};
     return CLI_OK;
 }
 

@@ -16,6 +16,8 @@ typedef struct cli_arg {
     npy_array npy;      /* is_array, unless png */
     const char *png;    /* a picture (GPU.js's image argument): a vec4 2D array */
     double number;      /* otherwise */
+    float vec[4];       /* a vector "x,y[,z[,w]]" (components > 0) */
+    int components;
     bool whole;         /* the number's text is an integer ("3", "-7"), not "3.0" or "1e3" */
     bool as_int;        /* passed as an int scalar */
     gpuc_array *device; /* the uploaded array */
@@ -27,7 +29,25 @@ static bool ends_with(const char *s, const char *suffix)
     return n >= m && !strcmp(s + n - m, suffix);
 }
 
-/* Reads ARG i: a .npy file, else a finite number. */
+/* A vector argument "x,y[,z[,w]]" of 2-4 finite numbers, for a vecN (JS Array(N)) parameter. */
+static int read_vector(const char *text, const char *what, cli_arg *a)
+{
+    const char *p = text;
+    for (a->components = 0; a->components < 4; a->components++) {
+        char *end;
+        a->vec[a->components] = (float)strtod(p, &end);
+        if (end == p || !isfinite(a->vec[a->components]) || (*end && *end != ','))
+            return cli_bad("%s: a vector is 2 to 4 finite numbers separated by commas (\"1,2.5,0\")", what);
+        p = end + 1;
+        if (!*end)
+            break;
+    }
+    if (a->components++ == 4 || a->components < 2)
+        return cli_bad("%s: a vector is 2 to 4 finite numbers separated by commas (\"1,2.5,0\")", what);
+    return CLI_OK;
+}
+
+/* Reads ARG i: a .npy file, a vector x,y[,z[,w]], else a finite number. */
 static int read_arg(const char *text, int i, cli_arg *a)
 {
     char what[300];
@@ -36,6 +56,7 @@ static int read_arg(const char *text, int i, cli_arg *a)
         a->is_array = true;
         return npy_read(text, what, &a->npy) ? CLI_BAD_INPUT : CLI_OK;
     }
+<<<<<<< HEAD
     if (ends_with(text, ".png")) { /* bad input, exit 2, if it does not even open */
         FILE *f = fopen(text, "rb");
         if (!f)
@@ -45,6 +66,10 @@ static int read_arg(const char *text, int i, cli_arg *a)
         a->png = text;
         return CLI_OK;
     }
+=======
+    if (strchr(text, ','))
+        return read_vector(text, what, a);
+>>>>>>> js-args
     char *end;
     errno = 0;
     a->number = strtod(text, &end);
@@ -156,9 +181,13 @@ static void note_array_arg(const char *msg, const cli_arg *args, int n)
 static void build_args(const cli_arg *in, int n, gpuc_arg *out)
 {
     for (int i = 0; i < n; i++)
-        out[i] = in[i].is_array ? gpuc_arg_array(in[i].device)
-                 : in[i].as_int ? gpuc_arg_i32((int32_t)in[i].number)
-                                : gpuc_arg_f32((float)in[i].number);
+        out[i] = in[i].is_array       ? gpuc_arg_array(in[i].device)
+                 : in[i].components   ? gpuc_arg_vec4(in[i].vec[0], in[i].vec[1], in[i].vec[2], in[i].vec[3])
+                 : in[i].as_int       ? gpuc_arg_i32((int32_t)in[i].number)
+                                      : gpuc_arg_f32((float)in[i].number);
+    for (int i = 0; i < n; i++)
+        if (in[i].components)
+            out[i].components = in[i].components;
 }
 
 /* Runs k; a scalar of the wrong kind (an int parameter given "2", a float one given "2" in a GLSL
@@ -174,7 +203,7 @@ static int run_kernel(gpuc *gpu, gpuc_kernel *k, cli_arg *args, int n, gpuc_arra
             return CLI_OK;
         const char *msg = gpuc_errmsg(gpu);
         int i = 0;
-        while (i < n && (args[i].is_array || !scalar_kind_refused(msg, i)))
+        while (i < n && (args[i].is_array || args[i].components || !scalar_kind_refused(msg, i)))
             i++;
         if (st != GPUC_ERROR_TYPE_MISMATCH || i == n) {
             fprintf(stderr, "gpuc: %s\n", msg);

@@ -40,8 +40,8 @@ static void tree_free(prefix_tree *t)
 static gpuc_status level_make(gpuc *gpu, prefix_tree *t, int l)
 {
     const gpuc_dims dims = {(uint32_t)t->size[l], 0, 0};
-    const gpuc_constant chunk[] = {{"chunk", GROUP, GPUC_INT}};
-    const gpuc_constant group[] = {{"group", GROUP, GPUC_INT}};
+    const gpuc_constant chunk[] = {{.name = "chunk", .value = GROUP, .type = GPUC_INT}};
+    const gpuc_constant group[] = {{.name = "group", .value = GROUP, .type = GPUC_INT}};
     gpuc_status st = l == 0 ? topk_make_kernel(gpu, gpuc_glsl_topk, "count_vs_cutoff", dims, chunk, 1, true, &t->count)
                             : topk_make_kernel(gpu, gpuc_glsl_topk, "sum_chunks", dims, chunk, 1, true, &t->sum[l]);
     if (st == GPUC_OK)
@@ -90,7 +90,7 @@ static gpuc_status tree_run(prefix_tree *t, const topk_input *in, int32_t flip, 
 static gpuc_status gather(gpuc *gpu, const topk_input *in, const prefix_tree *t, size_t k, int32_t flip,
                           uint32_t cutoff, int64_t greater, gpuc_array *out)
 {
-    const gpuc_constant chunk[] = {{"chunk", GROUP, GPUC_INT}};
+    const gpuc_constant chunk[] = {{.name = "chunk", .value = GROUP, .type = GPUC_INT}};
     gpuc_kernel *collect = NULL;
     gpuc_status st = topk_make_kernel(gpu, gpuc_glsl_topk_order, "collect", gpuc_array_dims(out), chunk, 1, true,
                                       &collect);

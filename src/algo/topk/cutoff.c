@@ -26,7 +26,7 @@ static void parts_free(seed_parts *p)
 static gpuc_status parts_make(gpuc *gpu, size_t n, int threads, int chunk, seed_parts *p)
 {
     const gpuc_constant shape[] = {
-        {"threads", threads, GPUC_INT}, {"chunk", chunk, GPUC_INT}, {"n", (double)n, GPUC_INT}};
+        {.name = "threads", .value = threads, .type = GPUC_INT}, {.name = "chunk", .value = chunk, .type = GPUC_INT}, {.name = "n", .value = (double)n, .type = GPUC_INT}};
     gpuc_dims per_thread = {(uint32_t)threads, 0, 0}, one = {1, 0, 0};
     gpuc_status st = topk_make_kernel(gpu, gpuc_glsl_topk_seed, "count_above", per_thread, shape, 3, threads > 1,
                                       &p->count);

@@ -24,7 +24,7 @@ static gpuc_status counter_make(gpuc *gpu, const topk_input *in, int32_t flip, c
 {
     *c = (counter){.in = in, .flip = flip};
     size_t m = (in->n + TOPK_CHUNK - 1) / TOPK_CHUNK;
-    const gpuc_constant chunk[] = {{"chunk", TOPK_CHUNK, GPUC_INT}};
+    const gpuc_constant chunk[] = {{.name = "chunk", .value = TOPK_CHUNK, .type = GPUC_INT}};
     gpuc_status st = topk_make_kernel(gpu, gpuc_glsl_topk, "count_at_least", (gpuc_dims){(uint32_t)m, 0, 0}, chunk, 1,
                                       m > 1, &c->count);
     if (st == GPUC_OK)

@@ -8,7 +8,7 @@ gpuc_status topk_sum_make(gpuc *gpu, size_t m, topk_sum *sum)
 {
     memset(sum, 0, sizeof *sum);
     sum->size[0] = m;
-    const gpuc_constant chunk[] = {{"chunk", TOPK_CHUNK, GPUC_INT}};
+    const gpuc_constant chunk[] = {{.name = "chunk", .value = TOPK_CHUNK, .type = GPUC_INT}};
     gpuc_status st = GPUC_OK;
     while (st == GPUC_OK && sum->size[sum->levels] > 1) {
         if (sum->levels == TOPK_SUM_LEVELS) /* 4096^4 counts: far past any device */

@@ -1,0 +1,1 @@
+function (a, b, v) { return a[0] + b[1][2][3] * v[1] + v[2]; }

@@ -1,0 +1,1 @@
+float f() { return constants.w[1] + constants . m [0][1] + constants.c[1][1][1] + constants.n; }
