@@ -47,7 +47,7 @@ static int read_vector(const char *text, const char *what, cli_arg *a)
     return CLI_OK;
 }
 
-/* Reads ARG i: a .npy file, a vector x,y[,z[,w]], else a finite number. */
+/* Reads ARG i: a .npy or .png file, a vector x,y[,z[,w]], else a finite number. */
 static int read_arg(const char *text, int i, cli_arg *a)
 {
     char what[300];
@@ -56,7 +56,6 @@ static int read_arg(const char *text, int i, cli_arg *a)
         a->is_array = true;
         return npy_read(text, what, &a->npy) ? CLI_BAD_INPUT : CLI_OK;
     }
-<<<<<<< HEAD
     if (ends_with(text, ".png")) { /* bad input, exit 2, if it does not even open */
         FILE *f = fopen(text, "rb");
         if (!f)
@@ -66,10 +65,8 @@ static int read_arg(const char *text, int i, cli_arg *a)
         a->png = text;
         return CLI_OK;
     }
-=======
     if (strchr(text, ','))
         return read_vector(text, what, a);
->>>>>>> js-args
     char *end;
     errno = 0;
     a->number = strtod(text, &end);
