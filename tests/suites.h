@@ -19,6 +19,7 @@
     GPUC_SUITE(js)       \
     GPUC_SUITE(js_tutorial) \
     GPUC_SUITE(js_features) \
+    GPUC_SUITE(js_math) \
     GPUC_SUITE(fragment) \
     GPUC_SUITE(graphical) \
     GPUC_SUITE(kernel_map) \

@@ -87,36 +87,48 @@ static void min_max(js_ctx *c, const char *fn, js_node *call, int from)
     put(c, ")");
 }
 
+/* Functions whose GLSL builtin is JavaScript's at every edge (llvmpipe, measured by tests/test_js_math.c). */
+static const char *const same_as_glsl[] = {"abs", "cos", "sin", "sqrt", "tan", NULL};
+/* Functions computed by a js_<name> helper of runtime_math.c (JavaScript's edges, better accuracy). */
+static const char *const helpers[] = {"acos",  "acosh", "asin", "asinh", "atanh", "cbrt", "cosh",  "exp", "expm1",
+                                      "log",   "log10", "log1p", "log2", "sign",  "sinh", "tanh", NULL};
+
+static bool listed(const char *const *list, const char *name)
+{
+    for (int i = 0; list[i]; i++)
+        if (!strcmp(list[i], name))
+            return true;
+    return false;
+}
+
+bool js_math_needs_runtime(const char *name)
+{
+    return listed(helpers, name) || !strcmp(name, "atan") || !strcmp(name, "atan2") || !strcmp(name, "max") ||
+           !strcmp(name, "min");
+}
+
 void js_emit_math(js_ctx *c, const js_math_fn *fn, js_node *call)
 {
     const char *n = fn->name;
-    static const char *const same[] = {"abs", "acosh", "asinh", "atanh", "cos", "cosh",
-                                       "exp", "log", "log2", "sign", "sin", "sinh", "sqrt", "tan", "tanh", NULL};
-    for (int i = 0; same[i]; i++)
-        if (!strcmp(n, same[i])) {
-            put(c, n);
-            unary_builtin(c, "(", call, ")");
-            return;
-        }
-    if (!strcmp(n, "floor") || !strcmp(n, "ceil") || !strcmp(n, "trunc")) {
+    if (listed(same_as_glsl, n)) {
+        put(c, n);
+        unary_builtin(c, "(", call, ")");
+    } else if (listed(helpers, n)) {
+        put(c, "js_");
+        put(c, n);
+        unary_builtin(c, "(", call, ")");
+    } else if (!strcmp(n, "floor") || !strcmp(n, "ceil") || !strcmp(n, "trunc")) {
         put(c, "int(");
         put(c, n);
         unary_builtin(c, "(", call, "))");
     } else if (!strcmp(n, "round")) {
-        unary_builtin(c, "int(floor(", call, " + 0.5))"); /* JS rounds halves up: floor(x + 0.5) */
-    } else if (!strcmp(n, "asin") || !strcmp(n, "acos")) {
-        put(c, n[1] == 's' ? "js_asin(" : "js_acos(");
-        unary_builtin(c, "", call, ")");
+        /* GPU.js's round (its GLSL and webasm alike): floor(x + 0.5) in float32, an integer; JavaScript's
+         * own gives -0 for -0.5 <= x < 0 and 0 for 0.49999997 */
+        unary_builtin(c, "int(floor(", call, " + 0.5))");
     } else if (!strcmp(n, "atan")) {
         unary_builtin(c, "js_atan2(", call, ", 1.0)");
-    } else if (!strcmp(n, "atan2")) {
-        put(c, "js_atan2(");
-        arg(c, call, 0);
-        put(c, ", ");
-        arg(c, call, 1);
-        put(c, ")");
-    } else if (!strcmp(n, "pow")) {
-        put(c, "js_pow(");
+    } else if (!strcmp(n, "atan2") || !strcmp(n, "pow")) {
+        put(c, n[0] == 'a' ? "js_atan2(" : "js_pow(");
         arg(c, call, 0);
         put(c, ", ");
         arg(c, call, 1);
@@ -127,18 +139,10 @@ void js_emit_math(js_ctx *c, const js_math_fn *fn, js_node *call)
         put(c, " * ");
         int_arg(c, call, 1);
         put(c, ")");
-    } else if (!strcmp(n, "log10")) {
-        unary_builtin(c, "(log2(", call, ") * 0.30102999566398120)");
-    } else if (!strcmp(n, "log1p")) {
-        unary_builtin(c, "js_log1p(", call, ")");
-    } else if (!strcmp(n, "expm1")) {
-        unary_builtin(c, "js_expm1(", call, ")");
-    } else if (!strcmp(n, "cbrt")) {
-        unary_builtin(c, "js_cbrt(", call, ")");
     } else if (!strcmp(n, "fround")) {
         unary_builtin(c, "(", call, ")");
     } else if (!strcmp(n, "max") || !strcmp(n, "min")) {
-        min_max(c, n, call, 0);
+        min_max(c, n[1] == 'a' ? "js_max" : "js_min", call, 0);
     } else { /* random */
         put(c, "js_random()");
     }
