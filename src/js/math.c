@@ -60,7 +60,7 @@ static void int_arg(js_ctx *c, js_node *call, int i)
     if (t == T_INT || t == T_LIT || t == T_BOOL) {
         js_emit_expr(c, call->list[i], T_INT);
     } else {
-        put(c, "js_toint32(");
+        put(c, "jsrt_toint32(");
         js_emit_expr(c, call->list[i], T_FLOAT);
         put(c, ")");
     }
@@ -114,7 +114,7 @@ void js_emit_math(js_ctx *c, const js_math_fn *fn, js_node *call)
         put(c, n);
         unary_builtin(c, "(", call, ")");
     } else if (listed(helpers, n)) {
-        put(c, "js_");
+        put(c, "jsrt_");
         put(c, n);
         unary_builtin(c, "(", call, ")");
     } else if (!strcmp(n, "floor") || !strcmp(n, "ceil") || !strcmp(n, "trunc")) {
@@ -126,9 +126,9 @@ void js_emit_math(js_ctx *c, const js_math_fn *fn, js_node *call)
          * own gives -0 for -0.5 <= x < 0 and 0 for 0.49999997 */
         unary_builtin(c, "int(floor(", call, " + 0.5))");
     } else if (!strcmp(n, "atan")) {
-        unary_builtin(c, "js_atan2(", call, ", 1.0)");
+        unary_builtin(c, "jsrt_atan2(", call, ", 1.0)");
     } else if (!strcmp(n, "atan2") || !strcmp(n, "pow")) {
-        put(c, n[0] == 'a' ? "js_atan2(" : "js_pow(");
+        put(c, n[0] == 'a' ? "jsrt_atan2(" : "jsrt_pow(");
         arg(c, call, 0);
         put(c, ", ");
         arg(c, call, 1);
@@ -142,8 +142,8 @@ void js_emit_math(js_ctx *c, const js_math_fn *fn, js_node *call)
     } else if (!strcmp(n, "fround")) {
         unary_builtin(c, "(", call, ")");
     } else if (!strcmp(n, "max") || !strcmp(n, "min")) {
-        min_max(c, n[1] == 'a' ? "js_max" : "js_min", call, 0);
+        min_max(c, n[1] == 'a' ? "jsrt_max" : "jsrt_min", call, 0);
     } else { /* random */
-        put(c, "js_random()");
+        put(c, "jsrt_random()");
     }
 }

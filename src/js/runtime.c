@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 static const char *const fmod_glsl =
-    "float js_fmod(float a, float b) {\n"
+    "float jsrt_fmod(float a, float b) {\n"
     "    if (isnan(a) || isnan(b) || isinf(a) || b == 0.0) return uintBitsToFloat(0x7fc00000u);\n"
     "    if (isinf(b)) return a;\n"
     "    float m = abs(b), x = abs(a);\n"
@@ -21,18 +21,18 @@ static const char *const fmod_glsl =
  * pow(±1, ±Infinity) is NaN); whole exponents up to 64 by repeated squaring in double precision (one
  * rounding at the end, as JavaScript's double answer rounded to float32); the rest exp2(b log2 |a|). */
 static const char *const pow_glsl =
-    "float js_pow(float a, float b) {\n"
+    "float jsrt_pow(float a, float b) {\n"
     "    if (b == 0.0) return 1.0;\n"
-    "    if (isnan(a) || isnan(b)) return js_nan;\n"
+    "    if (isnan(a) || isnan(b)) return jsrt_nan;\n"
     "    float m = abs(a);\n"
-    "    if (isinf(b)) return m == 1.0 ? js_nan : (m > 1.0) == (b > 0.0) ? js_inf : 0.0;\n"
+    "    if (isinf(b)) return m == 1.0 ? jsrt_nan : (m > 1.0) == (b > 0.0) ? jsrt_inf : 0.0;\n"
     "    bool whole = b == trunc(b), odd = whole && abs(b) < 16777216.0 && mod(b, 2.0) == 1.0;\n"
-    "    bool negative = odd && js_signbit(a);\n"
+    "    bool negative = odd && jsrt_signbit(a);\n"
     "    if (isinf(a) || a == 0.0) {\n"
-    "        float r = (isinf(a) ? b > 0.0 : b < 0.0) ? js_inf : 0.0;\n"
+    "        float r = (isinf(a) ? b > 0.0 : b < 0.0) ? jsrt_inf : 0.0;\n"
     "        return negative ? -r : r;\n"
     "    }\n"
-    "    if (a < 0.0 && !whole) return js_nan;\n"
+    "    if (a < 0.0 && !whole) return jsrt_nan;\n"
     "    float r;\n"
     "    if (whole && abs(b) <= 64.0) {\n"
     "        double p = 1.0lf, base = b < 0.0 ? 1.0lf / double(m) : double(m);\n"
@@ -42,13 +42,13 @@ static const char *const pow_glsl =
     "        }\n"
     "        r = float(p);\n"
     "    } else {\n"
-    "        r = b == 0.5 ? sqrt(m) : exp2(b * js_log2(m));\n"
+    "        r = b == 0.5 ? sqrt(m) : exp2(b * jsrt_log2(m));\n"
     "    }\n"
     "    return negative ? -r : r;\n"
     "}\n";
 
 static const char *const toint_glsl =
-    "int js_toint32(float x) {\n"
+    "int jsrt_toint32(float x) {\n"
     "    if (isnan(x) || isinf(x)) return 0;\n"
     "    x = trunc(x);\n"
     "    if (abs(x) < 2147483648.0) return int(x);\n"
@@ -57,18 +57,19 @@ static const char *const toint_glsl =
     "}\n";
 
 static const char *const random_glsl =
-    "uint js_rng;\n"
-    "uint js_hash(uint x) {\n"
+    "uint jsrt_rng;\n"
+    "uint jsrt_hash(uint x) {\n"
     "    x ^= x >> 16; x *= 0x7feb352du; x ^= x >> 15; x *= 0x846ca68bu; x ^= x >> 16;\n"
     "    return x;\n"
     "}\n"
-    "float js_random() {\n"
-    "    js_rng = js_hash(js_rng + 0x9e3779b9u);\n"
-    "    return float(js_rng >> 8) * (1.0 / 16777216.0);\n"
+    "float jsrt_random() {\n"
+    "    jsrt_rng = jsrt_hash(jsrt_rng + 0x9e3779b9u);\n"
+    "    return float(jsrt_rng >> 8) * (1.0 / 16777216.0);\n"
     "}\n";
 
 void js_runtime_emit(strbuf *out, const js_runtime_use *use, uint32_t seed)
 {
+    js_runtime_order_emit(out, true);
     if (use->toint)
         strbuf_puts(out, toint_glsl);
     if (use->fmod)
@@ -80,9 +81,9 @@ void js_runtime_emit(strbuf *out, const js_runtime_use *use, uint32_t seed)
     if (use->random) {
         strbuf_puts(out, random_glsl);
         strbuf_printf(out,
-                      "void js_seed_random() {\n"
-                      "    js_rng = js_hash(%uu ^ js_hash(uint(thread.x) ^ js_hash(uint(thread.y) ^ "
-                      "js_hash(uint(thread.z) + 0x632be5abu))));\n"
+                      "void jsrt_seed_random() {\n"
+                      "    jsrt_rng = jsrt_hash(%uu ^ jsrt_hash(uint(thread.x) ^ jsrt_hash(uint(thread.y) ^ "
+                      "jsrt_hash(uint(thread.z) + 0x632be5abu))));\n"
                       "}\n",
                       (unsigned)seed);
     }

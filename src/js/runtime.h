@@ -1,4 +1,5 @@
-/* runtime.h - the GLSL helper functions emitted kernels may call (see runtime.c). */
+/* runtime.h - the GLSL helper functions emitted kernels may call (see runtime.c). Every helper's name
+ * starts with jsrt_, which no JavaScript name can produce (js_mangle writes js_, jsx_, jsf_, jsk_...). */
 #ifndef GPUC_JS_RUNTIME_H
 #define GPUC_JS_RUNTIME_H
 
@@ -14,7 +15,11 @@ typedef struct js_runtime_use {
 /* Appends the helpers `use` asks for; Math.random's stream is seeded with `seed` and the cell. */
 void js_runtime_emit(strbuf *out, const js_runtime_use *use, uint32_t seed);
 
-/* Appends the GLSL of JavaScript's Math functions (js_exp, js_atan2, js_max...; runtime_math.c). */
+/* Appends the GLSL of JavaScript's Math functions (jsrt_exp, jsrt_atan2, jsrt_max...; runtime_math.c). */
 void js_runtime_math_emit(strbuf *out);
+
+/* Appends jsrt_add/sub/mul/div (float; with `vectors`, vec2-vec4 and their mixes with float too) and
+ * jsrt_pre_add/post_add: float arithmetic in JavaScript's order (runtime_order.c). */
+void js_runtime_order_emit(strbuf *out, bool vectors);
 
 #endif
