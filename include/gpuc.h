@@ -369,7 +369,8 @@ typedef struct gpuc_kernel_desc {
      * (gpuc_info.max_storage_block_size). */
     bool scatter;
     gpuc_dims threads;
-    /* JavaScript kernels only (gpuc_create_kernel_js; GLSL kernels ignore these three). */
+    /* JavaScript kernels only (gpuc_create_kernel_js; GLSL kernels ignore arg_types, loop_max_iterations,
+     * random_seed and precise_math). */
     /* The parameters' types, comma-separated in order, since JS parameters have none: "float" or "int"
      * (scalars), "float[]", "float[][]", "float[][][]" (1D-3D arrays, read a[i], a[y][x], a[z][y][x]),
      * "int[]"..., "vec2[]", "vec3[]", "vec4[]"... (arrays of 2-4 numbers). GPU.js's names are accepted
@@ -384,6 +385,11 @@ typedef struct gpuc_kernel_desc {
     /* Math.random's seed: the same seed gives the same numbers in every run. 0 picks a new seed each
      * time a kernel is created (a new program each time). */
     uint32_t random_seed;
+    /* Math.sin, Math.cos and Math.tan reduced modulo pi/2 in double precision and computed in double:
+     * within 1 ulp of JavaScript's answer rounded to float32 for |x| < 1.3e7, where llvmpipe's own
+     * (the default) are 1-6 ulps off for |x| < 100 but hundreds of ulps next to the functions' zeros
+     * beyond (docs/porting.md, "Math accuracy", gives the bounds and the cost). */
+    bool precise_math;
     /* GPU.js's `graphical: true`: the kernel returns void and paints its cell by calling
      * color(r, g, b) or color(r, g, b, a) (in a JavaScript kernel, this.color(...)) (alpha 1 when left out; a cell never painted is transparent
      * black). Each channel is clamped to [0, 1] and rounded to 0..255. The result is an int array of

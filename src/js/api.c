@@ -167,6 +167,7 @@ gpuc_status gpuc_create_kernel_js(gpuc *gpu, const char *js_source, const gpuc_k
         .arg_types = desc->arg_types,
         .loop_max_iterations = desc->loop_max_iterations,
         .random_seed = desc->random_seed ? desc->random_seed : fresh_seed(gpu),
+        .precise_math = desc->precise_math,
         .graphical = desc->graphical,
         .functions = r ? (const char *const *)r->functions : NULL,
         .nfunctions = r ? r->nfunctions : 0,

@@ -435,6 +435,8 @@ static js_type check_call(js_ctx *c, js_node *n)
             c->use_pow = true;
         if (js_math_needs_runtime(fn->name))
             c->use_math = true;
+        if (c->settings->precise_math && js_math_is_trig(fn->name))
+            c->use_trig = true;
         if (!strcmp(fn->name, "imul"))
             c->use_toint = true;
         return js_set_type(n, fn->result);

@@ -107,10 +107,19 @@ bool js_math_needs_runtime(const char *name)
            !strcmp(name, "min");
 }
 
+bool js_math_is_trig(const char *name)
+{
+    return !strcmp(name, "sin") || !strcmp(name, "cos") || !strcmp(name, "tan");
+}
+
 void js_emit_math(js_ctx *c, const js_math_fn *fn, js_node *call)
 {
     const char *n = fn->name;
-    if (listed(same_as_glsl, n)) {
+    if (c->settings->precise_math && js_math_is_trig(n)) {
+        put(c, "jsrt_");
+        put(c, n);
+        unary_builtin(c, "(", call, ")");
+    } else if (listed(same_as_glsl, n)) {
         put(c, n);
         unary_builtin(c, "(", call, ")");
     } else if (listed(helpers, n)) {

@@ -19,7 +19,9 @@ static const char *const fmod_glsl =
 
 /* JavaScript's pow: its own rules for NaN, infinite and zero operands (IEEE pow's, except that
  * pow(±1, ±Infinity) is NaN); whole exponents up to 64 by repeated squaring in double precision (one
- * rounding at the end, as JavaScript's double answer rounded to float32); the rest exp2(b log2 |a|). */
+ * rounding at the end, as JavaScript's double answer rounded to float32); the rest 2^(b log2 |a|) with
+ * the product in double precision, split into a whole power of two and exp2 of a fraction (float
+ * exp2(b * log2(a)) was 41 ulps off where |b log2 a| is large). */
 static const char *const pow_glsl =
     "float jsrt_pow(float a, float b) {\n"
     "    if (b == 0.0) return 1.0;\n"
@@ -36,13 +38,19 @@ static const char *const pow_glsl =
     "    float r;\n"
     "    if (whole && abs(b) <= 64.0) {\n"
     "        double p = 1.0lf, base = b < 0.0 ? 1.0lf / double(m) : double(m);\n"
-    "        for (int e = int(abs(b)); e > 0; e >>= 1) {\n"
-    "            if ((e & 1) != 0) p *= base;\n"
-    "            base *= base;\n"
-    "        }\n"
+    "        int e = int(abs(b));\n"  /* unrolled: a loop would spend llvmpipe's loop budget */
+    "        if ((e & 1) != 0) p *= base; base *= base;\n"
+    "        if ((e & 2) != 0) p *= base; base *= base;\n"
+    "        if ((e & 4) != 0) p *= base; base *= base;\n"
+    "        if ((e & 8) != 0) p *= base; base *= base;\n"
+    "        if ((e & 16) != 0) p *= base; base *= base;\n"
+    "        if ((e & 32) != 0) p *= base; base *= base;\n"
+    "        if ((e & 64) != 0) p *= base;\n"
+
     "        r = float(p);\n"
     "    } else {\n"
-    "        r = b == 0.5 ? sqrt(m) : exp2(b * jsrt_log2(m));\n"
+    "        double t = double(b) * jsrt_log_d(double(m)) * 1.4426950408889634lf, n = floor(t + 0.5lf);\n"
+    "        r = n > 129.0lf ? jsrt_inf : n < -152.0lf ? 0.0 : jsrt_ldexp(exp2(float(t - n)), int(n));\n"
     "    }\n"
     "    return negative ? -r : r;\n"
     "}\n";
@@ -74,8 +82,10 @@ void js_runtime_emit(strbuf *out, const js_runtime_use *use, uint32_t seed)
         strbuf_puts(out, toint_glsl);
     if (use->fmod)
         strbuf_puts(out, fmod_glsl);
-    if (use->extra_math || use->pow)
+    if (use->extra_math || use->pow || use->trig)
         js_runtime_math_emit(out);
+    if (use->trig)
+        js_runtime_trig_emit(out);
     if (use->pow)
         strbuf_puts(out, pow_glsl);
     if (use->random) {

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 typedef struct js_runtime_use {
-    bool fmod, pow, toint, extra_math, random;
+    bool fmod, pow, toint, extra_math, random, trig;
 } js_runtime_use;
 
 /* Appends the helpers `use` asks for; Math.random's stream is seeded with `seed` and the cell. */
@@ -21,5 +21,8 @@ void js_runtime_math_emit(strbuf *out);
 /* Appends jsrt_add/sub/mul/div (float; with `vectors`, vec2-vec4 and their mixes with float too) and
  * jsrt_pre_add/post_add: float arithmetic in JavaScript's order (runtime_order.c). */
 void js_runtime_order_emit(strbuf *out, bool vectors);
+
+/* Appends jsrt_sin/cos/tan, reduced and computed in double (runtime_trig.c); they need the Math block. */
+void js_runtime_trig_emit(strbuf *out);
 
 #endif
