@@ -137,6 +137,18 @@ const cases = [
   { name: 'destructured_vector', origin: [F('destructured-assignment'), 'array destructuring'], src: 'function() {\n  const [a, b] = [this.thread.x, 2];\n  return a + b;\n}', output: [2], pending: 'item-9' },
   // create-kernel-map.js
   { name: 'kernel_map_object', origin: [F('create-kernel-map'), 'createKernelMap object'], src: 'function(a, b, c) {\n  return divide(add(a[this.thread.x], b[this.thread.x]), c[this.thread.x]);\n}', output: [5], args: [arr([1, 2, 3, 4, 5]), arr([1, 2, 3, 4, 5]), arr([1, 2, 3, 4, 5])], map: { addResult: 'function add(a, b) {\n  return a + b;\n}', divideResult: 'function divide(a, b) {\n  return a / b;\n}' }, pending: 'item-1' },
+  // settings that choose how WebGL stores or computes, which gpuc has no use for: the same kernel
+  // recorded with the setting, replayed without it (the replay ignores `setting` lines)
+  { name: 'setting_precision_single', origin: [I('349-division-by-factors-of-3'), "precision: 'single'"], src: 'function(a) { return a[this.thread.x] / 3 + 0.1; }', output: [4], args: [arr([1, 2, 6, 10])], settings: { precision: 'single' } },
+  { name: 'setting_tactic_speed', origin: [F('tactic'), "tactic: 'speed'"], src: 'function(a) { return a[this.thread.x] * 0.3 + 1 / 7; }', output: [4], args: [arr([1, 2, 6, 10])], settings: { tactic: 'speed' } },
+  { name: 'setting_tactic_precision', origin: [F('tactic'), "tactic: 'precision'"], src: 'function(a) { return a[this.thread.x] * 0.3 + 1 / 7; }', output: [4], args: [arr([1, 2, 6, 10])], settings: { tactic: 'precision' } },
+  { name: 'setting_optimize_float_memory', origin: [F('optimize-float-memory'), 'optimizeFloatMemory'], src: 'function(a) { return a[this.thread.x] + 0.25; }', output: [5], args: [arr([1, 2, 3, 4, 5])], settings: { optimizeFloatMemory: true } },
+  { name: 'setting_fix_integer_division_off', origin: [I('349-division-by-factors-of-3'), 'fixIntegerDivisionAccuracy: false'], src: 'function(v1, v2) { return v1 / v2; }', output: [1], args: [num(6), num(3)], settings: { fixIntegerDivisionAccuracy: false } },
+  { name: 'setting_strict_integers', origin: [I('493-strange-literal'), 'strictIntegers'], src: 'function() { return this.thread.x / 2 + 1; }', output: [4], settings: { strictIntegers: true } },
+  { name: 'setting_immutable', origin: [I('267-immutable-sub-kernels'), 'immutable'], src: 'function(v) { return v[this.thread.x] + 1; }', output: [1], args: [arr([1])], settings: { immutable: true } },
+  { name: 'setting_dynamic_arguments', origin: [F('dynamic-arguments'), 'dynamicArguments'], src: 'function(a) { return a[this.thread.x] * 2; }', output: [3], args: [arr([1, 2, 3])], settings: { dynamicArguments: true } },
+  { name: 'setting_return_type', origin: [F('type-management'), "returnType: 'Number'"], src: 'function() { return this.thread.x * 1.5; }', output: [3], settings: { returnType: 'Number' } },
+  { name: 'setting_argument_types_array', origin: [F('argument-array-types'), "argumentTypes: ['Array', 'Number']"], src: 'function(a, b) { return a[this.thread.x] + b; }', output: [3], args: [arr([1, 2, 3]), num(0.5)], settings: { argumentTypes: ['Array', 'Number'] } },
   // issue 390 thread assignment
   { name: 'issue_390_thread_assignment', origin: [I('390-thread-assignment'), 'Issue #390 thread assignment'], src: 'function assignThreadToVar() {\n  const x = this.thread.x;\n  const y = this.thread.y;\n  const sum = x + y;\n  return sum;\n}', output: [3, 2] },
   // issue 31: var declared in a for loop, read after it (GPU.js's var is function-scoped)
@@ -232,6 +244,8 @@ for (const c of cases) {
   lines.push(`output ${c.output.join(' ')}`);
   const s = c.settings || {};
   if (s.loopMaxIterations) lines.push(`loopmax ${s.loopMaxIterations}`);
+  for (const [k, v] of Object.entries(s))
+    if (k !== 'loopMaxIterations' && k !== 'argumentTypes') lines.push(`setting ${k} ${v}`);
   for (const [k, v] of Object.entries(c.constants || {})) {
     if (typeof v === 'boolean') lines.push(`constant ${k} bool ${v ? 1 : 0}`);
     else if (Array.isArray(v)) {
