@@ -409,7 +409,13 @@ typedef struct gpuc_kernel_desc {
  * kernel with a 1D output (1D .threads for scatter) whose source never names outputSize gets its
  * sizes as uniforms, so one program serves every length; otherwise the sizes are compiled in.
  * Loops that must run past llvmpipe's loop budget, or nest deeper than 12, fail with
- * GPUC_ERROR_LIMIT (see LOOPS AND LLVMPIPE'S LOOP BUDGET). */
+ * GPUC_ERROR_LIMIT (see LOOPS AND LLVMPIPE'S LOOP BUDGET).
+ * The GLSL is compiled as written, and the driver may reassociate float arithmetic (Mesa turns
+ * a + b + c + d into (a + b) + (c + d)) and leaves GLSL's own edge cases open (atan(0.0, 0.0)).
+ * Where the order matters, assign the expression to a `precise` variable
+ * (`precise float s = a + b + c + d;`): the order holds within that assignment, not through a helper
+ * function's return or inside a condition. JavaScript kernels get this, and JavaScript's Math, for
+ * free (gpuc_create_kernel_js). */
 GPUC_API gpuc_status gpuc_create_kernel(gpuc *gpu, const char *source, const gpuc_kernel_desc *desc,
                                gpuc_kernel **out);
 
@@ -568,6 +574,13 @@ GPUC_API gpuc_status gpuc_array_write_png(const gpuc_array *a, const char *path)
  * helpers, recursion) fails with GPUC_ERROR_COMPILE and a message giving the construct and its
  * line:column in js_source. Each invocation's loops must stay under gpuc_info.loop_budget in total:
  * a kernel or run that does not fails with GPUC_ERROR_LIMIT naming the loop's JavaScript line:column.
+ * Numbers follow JavaScript as GPU.js's float32 backends do: float arithmetic runs in JavaScript's
+ * order (a + b + c + d is ((a + b) + c) + d, never reassociated by the driver); every Math function
+ * gives JavaScript's answer at ±0, ±Infinity, NaN, denormals and overflow (Math.atan2(-0, -0) is -π),
+ * except Math.round, which is GPU.js's floor(x + 0.5) as an integer; exp, log and their family are
+ * within 1 ulp of JavaScript's answer rounded to float32, asin/acos/atan2 2, pow 3, sin/cos/tan are
+ * the device's own (on llvmpipe 1-6 ulps for |x| < 100, hundreds next to their zeros beyond: set
+ * desc.precise_math for 1 ulp); docs/porting.md has the measured bounds and their cost.
  * Known differences from JavaScript: `var` is block-scoped like `let`, integer
  * results (Math.floor...) are int32, and helpers cannot recurse. */
 GPUC_API gpuc_status gpuc_create_kernel_js(gpuc *gpu, const char *js_source, const gpuc_kernel_desc *desc,
