@@ -22,7 +22,7 @@ const X = [0, -0, Infinity, -Infinity, NaN, DENORM, -DENORM, f32(1.1754943508222
 // Binary inputs: every pair of these.
 const Y = [0, -0, Infinity, -Infinity, NaN, 1, -1, 2, -2, 0.5, 2.5, -2.5, DENORM, f32(1e30), f32(-1e30)].map(f32);
 
-const UNARY = ['abs', 'acos', 'acosh', 'asin', 'asinh', 'atan', 'atanh', 'cbrt', 'ceil', 'cos', 'cosh', 'exp',
+const UNARY = ['abs', 'acos', 'acosh', 'asin', 'asinh', 'atan', 'atanh', 'cbrt', 'ceil', 'clz32', 'cos', 'cosh', 'exp',
   'expm1', 'floor', 'fround', 'log', 'log10', 'log1p', 'log2', 'round', 'sign', 'sin', 'sinh', 'sqrt', 'tan',
   'tanh', 'trunc'];
 const BINARY = ['atan2', 'imul', 'max', 'min', 'pow'];

@@ -437,7 +437,7 @@ static js_type check_call(js_ctx *c, js_node *n)
             c->use_math = true;
         if (c->settings->precise_math && js_math_is_trig(fn->name))
             c->use_trig = true;
-        if (!strcmp(fn->name, "imul"))
+        if (!strcmp(fn->name, "imul") || !strcmp(fn->name, "clz32"))
             c->use_toint = true;
         return js_set_type(n, fn->result);
     }

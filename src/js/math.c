@@ -1,5 +1,5 @@
 /* math.c - GPU.js's Math object: which functions and constants kernels may use, their result types
- * (floor/ceil/round/trunc/imul give integers, everything else a float32) and their GLSL. */
+ * (floor/ceil/round/trunc/imul/clz32 give integers, everything else a float32) and their GLSL. */
 #include "js/check.h"
 
 #include <math.h>
@@ -8,7 +8,7 @@
 static const js_math_fn functions[] = {
     {"abs", 1, 1, T_FLOAT},   {"acos", 1, 1, T_FLOAT},  {"acosh", 1, 1, T_FLOAT}, {"asin", 1, 1, T_FLOAT},
     {"asinh", 1, 1, T_FLOAT}, {"atan", 1, 1, T_FLOAT},  {"atan2", 2, 2, T_FLOAT}, {"atanh", 1, 1, T_FLOAT},
-    {"cbrt", 1, 1, T_FLOAT},  {"ceil", 1, 1, T_INT},    {"cos", 1, 1, T_FLOAT},   {"cosh", 1, 1, T_FLOAT},
+    {"cbrt", 1, 1, T_FLOAT},  {"ceil", 1, 1, T_INT},    {"clz32", 1, 1, T_INT},    {"cos", 1, 1, T_FLOAT},   {"cosh", 1, 1, T_FLOAT},
     {"exp", 1, 1, T_FLOAT},   {"expm1", 1, 1, T_FLOAT}, {"floor", 1, 1, T_INT},   {"fround", 1, 1, T_FLOAT},
     {"imul", 2, 2, T_INT},    {"log", 1, 1, T_FLOAT},   {"log10", 1, 1, T_FLOAT}, {"log1p", 1, 1, T_FLOAT},
     {"log2", 1, 1, T_FLOAT},  {"max", 1, -1, T_FLOAT},  {"min", 1, -1, T_FLOAT},  {"pow", 2, 2, T_FLOAT},
@@ -142,6 +142,10 @@ void js_emit_math(js_ctx *c, const js_math_fn *fn, js_node *call)
         put(c, ", ");
         arg(c, call, 1);
         put(c, ")");
+    } else if (!strcmp(n, "clz32")) { /* findMSB(0u) is -1: 32 leading zeros */
+        put(c, "(31 - findMSB(uint(");
+        int_arg(c, call, 0);
+        put(c, ")))");
     } else if (!strcmp(n, "imul")) {
         put(c, "(");
         int_arg(c, call, 0);
