@@ -149,6 +149,25 @@ const cases = [
   { name: 'setting_dynamic_arguments', origin: [F('dynamic-arguments'), 'dynamicArguments'], src: 'function(a) { return a[this.thread.x] * 2; }', output: [3], args: [arr([1, 2, 3])], settings: { dynamicArguments: true } },
   { name: 'setting_return_type', origin: [F('type-management'), "returnType: 'Number'"], src: 'function() { return this.thread.x * 1.5; }', output: [3], settings: { returnType: 'Number' } },
   { name: 'setting_argument_types_array', origin: [F('argument-array-types'), "argumentTypes: ['Array', 'Number']"], src: 'function(a, b) { return a[this.thread.x] + b; }', output: [3], args: [arr([1, 2, 3]), num(0.5)], settings: { argumentTypes: ['Array', 'Number'] } },
+  // add-typed-functions.js, function-return.js
+  { name: 'typed_function_vec2', origin: [F('add-typed-functions'), 'Array(2)'], src: 'function() {\n  const result = typedFunction();\n  return result[0] + result[1];\n}', output: [1], helpers: ['function typedFunction() {\n  return [1, 2];\n}'] },
+  { name: 'typed_function_vec3', origin: [F('add-typed-functions'), 'Array(3)'], src: 'function() {\n  const result = typedFunction();\n  return result[0] + result[1] + result[2];\n}', output: [1], helpers: ['function typedFunction() {\n  return [1, 2, 3];\n}'] },
+  { name: 'typed_function_vec4', origin: [F('add-typed-functions'), 'Array(4)'], src: 'function() {\n  const result = typedFunction();\n  return result[0] + result[1] + result[2] + result[3];\n}', output: [1], helpers: ['function typedFunction() {\n  return [1, 2, 3, 4];\n}'] },
+  { name: 'function_return_float', origin: [F('function-return'), 'function return float'], src: 'function() { return 42; }', output: [1] },
+  { name: 'function_return_array4', origin: [F('function-return'), 'function return Array(4)'], src: 'function() { return [42, 43, 44, 45]; }', output: [1] },
+  { name: 'function_return_array4_member', origin: [F('function-return'), 'function return Array(4) member expression'], src: 'function(value) {\n  let pixel = toIntArray4(value[this.thread.y][this.thread.x]);\n  return pixel;\n  function toIntArray4(pixel) {\n    return [pixel[0] * 255, pixel[1] * 255, pixel[2] * 255, pixel[3] * 255];\n  }\n}', output: [1, 1], args: [vecs2([[[1, 1, 1, 1]]])], settings: { argumentTypes: { value: 'Array2D(4)' } }, pending: 'item-2' },
+  // loops.js
+  { name: 'loop_for_counter', origin: [F('loops'), 'for loop'], src: 'function(a, b) {\n  let x = 0;\n  for (let i = 0; i < 10; i++) {\n    x = x + 1;\n  }\n  return (a[this.thread.x] + b[this.thread.x] + x);\n}', output: [6], args: [arr([1, 2, 3, 5, 6, 7]), arr([4, 5, 6, 1, 2, 3])] },
+  { name: 'loop_for_with_constant', origin: [F('loops'), 'for loop with constant'], src: 'function(a, b) {\n  let x = 0;\n  for (let i = 0; i < this.constants.max; i++) {\n    x = x + 1;\n  }\n  return (a[this.thread.x] + b[this.thread.x] + x);\n}', output: [6], constants: { max: 10 }, args: [arr([1, 2, 3, 5, 6, 7]), arr([4, 5, 6, 1, 2, 3])] },
+  { name: 'loop_while_increment_in_condition', origin: [F('loops'), 'while loop'], src: 'function(a, b) {\n  let x = 0;\n  let i = 0;\n  while (i++ < 10) {\n    x = x + 1;\n  }\n  return (a[this.thread.x] + b[this.thread.x] + x);\n}', output: [6], args: [arr([1, 2, 3, 5, 6, 7]), arr([4, 5, 6, 1, 2, 3])] },
+  // destructured-assignment.js
+  { name: 'destructured_thread_object', origin: [F('destructured-assignment'), 'object'], src: 'function() {\n  const { x, y } = this.thread;\n  return x + y;\n}', output: [2, 2], pending: 'item-9' },
+  { name: 'destructured_array_argument', origin: [F('destructured-assignment'), 'array'], src: 'function(array) {\n  const [first, second] = array;\n  return first + second;\n}', output: [1], args: [vec([1, 2])], settings: { argumentTypes: { array: 'Array(2)' } }, pending: 'item-4' },
+  // internally-defined-matrices.js
+  { name: 'internal_matrix_from_helper', origin: [F('internally-defined-matrices'), 'matrix2 from a helper'], src: 'function(y, x) { return getMatrix()[y][x]; }', output: [1], args: [num(1), num(0)], helpers: ['function getMatrix() {\n  const matrix = [\n    [1,2],\n    [3,4]\n  ];\n  return matrix;\n}'], pending: 'item-6' },
+  // dynamic-output.js: the kernel run at a first size, then resized with setOutput and run again
+  { name: 'dynamic_output_1d_grows', origin: [F('dynamic-output'), 'dynamic output 1d grows'], src: 'function() { return this.output.x + this.thread.x; }', output: [10], resizeFrom: [5], settings: { dynamicOutput: true }, pending: 'item-7' },
+  { name: 'dynamic_output_2d_shrinks', origin: [F('dynamic-output'), 'dynamic output 2d shrinks'], src: 'function() { return this.output.x + this.output.y + this.thread.x + this.thread.y; }', output: [2, 3], resizeFrom: [4, 5], settings: { dynamicOutput: true }, pending: 'item-7' },
   // issue 390 thread assignment
   { name: 'issue_390_thread_assignment', origin: [I('390-thread-assignment'), 'Issue #390 thread assignment'], src: 'function assignThreadToVar() {\n  const x = this.thread.x;\n  const y = this.thread.y;\n  const sum = x + y;\n  return sum;\n}', output: [3, 2] },
   // issue 31: var declared in a for loop, read after it (GPU.js's var is function-scoped)
@@ -210,6 +229,12 @@ function run(c, mode) {
       const r = kernel(...args);
       result = flatten(r.result, []);
       for (const k of Object.keys(c.map)) maps[k] = flatten(r[k], []);
+    } else if (c.resizeFrom) {
+      settings.output = c.resizeFrom;
+      const kernel = gpu.createKernel(c.src, settings);
+      kernel(...args);
+      kernel.setOutput(c.output);
+      result = flatten(kernel(...args), []);
     } else {
       result = flatten(gpu.createKernel(c.src, settings)(...args), []);
     }
@@ -241,6 +266,7 @@ for (const c of cases) {
   lines.push(`mode ${fellBack ? 'cpu' : mode}`);
   if (c.pending) lines.push(`pending ${c.pending}`);
   if (c.ulps) lines.push(`ulps ${c.ulps}`);
+  if (c.resizeFrom) lines.push(`resized_from ${c.resizeFrom.join(' ')}`);
   lines.push(`output ${c.output.join(' ')}`);
   const s = c.settings || {};
   if (s.loopMaxIterations) lines.push(`loopmax ${s.loopMaxIterations}`);
