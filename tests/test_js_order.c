@@ -99,12 +99,36 @@ START_TEST(user_names_never_collide_with_helpers)
 }
 END_TEST
 
+/* The rule include/gpuc.h gives GLSL kernels: a `precise` variable keeps its expression's order, on
+ * both backends. Without it the driver may reassociate: on llvmpipe `return a + b + c + d;` gives 0
+ * for these arguments (measured), not the written order's 1. */
+START_TEST(glsl_precise_keeps_the_order)
+{
+    gpuc_kernel *k;
+    ck_assert_gpuc_ok(gpuc_create_kernel(gpu,
+                                         "float k(float a, float b, float c, float d) {\n"
+                                         "    precise float s = a + b + c + d;\n"
+                                         "    return s;\n"
+                                         "}",
+                                         &(gpuc_kernel_desc){.output = {1}}, &k));
+    gpuc_array *r;
+    ck_assert_gpuc_ok(gpuc_run(
+        k, (gpuc_arg[]){gpuc_arg_f32(1e8f), gpuc_arg_f32(1), gpuc_arg_f32(-1e8f), gpuc_arg_f32(1)}, 4, &r));
+    float *got = fixture_take_floats(r, 1);
+    ck_assert_msg(got[0] == sum4(1e8f, 1, -1e8f, 1), "gpuc %.9g, the written order %.9g", got[0],
+                  sum4(1e8f, 1, -1e8f, 1));
+    free(got);
+    gpuc_kernel_free(k);
+}
+END_TEST
+
 Suite *suite_js_order(void)
 {
     Suite *s = suite_create("js_order");
     TCase *tc = fixture_tcase("JavaScript's order");
     tcase_add_loop_test(tc, float_arithmetic_runs_in_javascripts_order, 0, ORDER_CASES);
     tcase_add_test(tc, user_names_never_collide_with_helpers);
+    tcase_add_test(tc, glsl_precise_keeps_the_order);
     suite_add_tcase(s, tc);
     return s;
 }
