@@ -387,7 +387,7 @@ typedef struct gpuc_kernel_desc {
     uint32_t random_seed;
     /* Math.sin, Math.cos and Math.tan reduced modulo pi/2 in double precision and computed in double:
      * within 1 ulp of JavaScript's answer rounded to float32 for |x| < 1.3e7, where llvmpipe's own
-     * (the default) are 1-6 ulps off for |x| < 100 but hundreds of ulps next to the functions' zeros
+     * (the default) are 1-7 ulps off for |x| < 100 but hundreds of ulps next to the functions' zeros
      * beyond (docs/porting.md, "Math accuracy", gives the bounds and the cost). */
     bool precise_math;
     /* GPU.js's `graphical: true`: the kernel returns void and paints its cell by calling
@@ -579,7 +579,7 @@ GPUC_API gpuc_status gpuc_array_write_png(const gpuc_array *a, const char *path)
  * gives JavaScript's answer at ±0, ±Infinity, NaN, denormals and overflow (Math.atan2(-0, -0) is -π),
  * except Math.round, which is GPU.js's floor(x + 0.5) as an integer; exp, log and their family are
  * within 1 ulp of JavaScript's answer rounded to float32, asin/acos/atan2 2, pow 3, sin/cos/tan are
- * the device's own (on llvmpipe 1-6 ulps for |x| < 100, hundreds next to their zeros beyond: set
+ * the device's own (on llvmpipe 1-7 ulps for |x| < 100, hundreds next to their zeros beyond: set
  * desc.precise_math for 1 ulp); docs/porting.md has the measured bounds and their cost.
  * Known differences from JavaScript: `var` is block-scoped like `let`, integer
  * results (Math.floor...) are int32, and helpers cannot recurse. */

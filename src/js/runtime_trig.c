@@ -1,6 +1,6 @@
 /* runtime_trig.c - Math.sin, cos and tan for kernels created with .precise_math: the argument reduced
  * in double precision, then the functions' series in double. llvmpipe's own sin/cos/tan (the
- * default) are 1-6 ulps off for |x| < 100, but hundreds of ulps next to their zeros beyond that
+ * default) are 1-7 ulps off for |x| < 100, but hundreds of ulps next to their zeros beyond that
  * (cos(252.898) is 622 ulps off): their reduction modulo pi/2 is a float one. */
 #include "js/runtime.h"
 
