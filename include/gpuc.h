@@ -386,7 +386,7 @@ typedef struct gpuc_kernel_desc {
      * time a kernel is created (a new program each time). */
     uint32_t random_seed;
     /* Math.sin, Math.cos and Math.tan reduced modulo pi/2 in double precision and computed in double:
-     * within 1 ulp of JavaScript's answer rounded to float32 for |x| < 1.3e7, where llvmpipe's own
+     * within 1 ulp of JavaScript's answer rounded to float32 for every float x, where llvmpipe's own
      * (the default) are 1-7 ulps off for |x| < 100 but hundreds of ulps next to the functions' zeros
      * beyond (docs/porting.md, "Math accuracy", gives the bounds and the cost). */
     bool precise_math;
