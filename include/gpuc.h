@@ -388,7 +388,8 @@ typedef struct gpuc_kernel_desc {
     /* Math.sin, Math.cos and Math.tan reduced modulo pi/2 in double precision and computed in double:
      * within 1 ulp of JavaScript's answer rounded to float32 for every float x, where llvmpipe's own
      * (the default) are 1-7 ulps off for |x| < 100 but hundreds of ulps next to the functions' zeros
-     * beyond (docs/porting.md, "Math accuracy", gives the bounds and the cost). */
+     * beyond. It costs 4-7 times the device's own on llvmpipe (docs/porting.md, "Math accuracy",
+     * gives the bounds and the cost). */
     bool precise_math;
     /* GPU.js's `graphical: true`: the kernel returns void and paints its cell by calling
      * color(r, g, b) or color(r, g, b, a) (in a JavaScript kernel, this.color(...)) (alpha 1 when left out; a cell never painted is transparent

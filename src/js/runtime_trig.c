@@ -10,12 +10,17 @@
  * matter for this e (the bits above give multiples of 4, those below less than 2^-70), in 32-bit
  * integer arithmetic; its 2 top bits are the quadrant, the other 94 the fraction. */
 static const char *const trig_glsl =
-    "const uint jsrt_two_over_pi[9] = uint[9](0u, 0xA2F9836Eu, 0x4E441529u, 0xFC2757D1u, 0xF534DDC0u,\n"
-    "                                          0xDB629599u, 0x3C439041u, 0xFE5163ABu, 0xDEBBC561u);\n"
-    "uint jsrt_two_over_pi_bits(int at) {\n" /* 32 bits of 2/pi from bit `at` (0: 32 bits before the point) */
+    /* word i of 2/pi (word 0: the 32 bits before the point), by selects: llvmpipe indexes a constant
+     * array through memory, lane by lane, which tripled the cost of every precise sin */
+    "uint jsrt_two_over_pi(int i) {\n"
+    "    return i == 0 ? 0u : i == 1 ? 0xA2F9836Eu : i == 2 ? 0x4E441529u : i == 3 ? 0xFC2757D1u\n"
+    "         : i == 4 ? 0xF534DDC0u : i == 5 ? 0xDB629599u : i == 6 ? 0x3C439041u : i == 7 ? 0xFE5163ABu\n"
+    "         : 0xDEBBC561u;\n"
+    "}\n"
+    "uint jsrt_two_over_pi_bits(int at) {\n" /* 32 bits of 2/pi from bit `at` */
     "    int w = at >> 5, o = at & 31;\n"
-    "    uint hi = jsrt_two_over_pi[w] << o;\n"
-    "    return o == 0 ? hi : hi | (jsrt_two_over_pi[w + 1] >> (32 - o));\n"
+    "    uint hi = jsrt_two_over_pi(w) << o;\n"
+    "    return o == 0 ? hi : hi | (jsrt_two_over_pi(w + 1) >> (32 - o));\n"
     "}\n"
     "double jsrt_trig_reduce_big(float x, out int quadrant) {\n"
     "    uint bits = floatBitsToUint(abs(x)), m = (bits & 0x7fffffu) | 0x800000u;\n"
