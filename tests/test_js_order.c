@@ -96,6 +96,9 @@ START_TEST(user_names_never_collide_with_helpers)
     ck_assert_msg(got[0] == want, "gpuc %.9g, expected %.9g", got[0], want);
     free(got);
     gpuc_kernel_free(k);
+    /* a native (GLSL) function cannot take a helper's name: that one is refused with a reason */
+    ck_assert_gpuc_fails(gpuc_add_native_function(gpu, "float jsrt_add(float a, float b) { return a - b; }"),
+                         GPUC_ERROR_COMPILE, "names starting with jsrt_ are gpuc's own");
 }
 END_TEST
 

@@ -223,6 +223,10 @@ static bool parse_native(const char *src, js_native *out, char *err, size_t errl
         return false;
     }
     memcpy(out->name, s, n);
+    if (!strncmp(out->name, "jsrt_", 5)) { /* runtime.h: the front end's own GLSL helpers */
+        snprintf(err, errlen, "native function `%s`: names starting with jsrt_ are gpuc's own", out->name);
+        return false;
+    }
     s += n;
     while (isspace((unsigned char)*s))
         s++;
