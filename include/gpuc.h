@@ -440,7 +440,8 @@ typedef struct gpuc_kernel_desc {
      * (gpuc_info.max_storage_block_size). */
     bool scatter;
     gpuc_dims threads;
-    /* JavaScript kernels only (gpuc_create_kernel_js; GLSL kernels ignore these three). */
+    /* JavaScript kernels only (gpuc_create_kernel_js; GLSL kernels ignore arg_types, loop_max_iterations,
+     * random_seed and precise_math). */
     /* The parameters' types, comma-separated in order, since JS parameters have none: "float" or "int"
      * (scalars), "vec2", "vec3", "vec4" (one vector, read v[0]..v[3]; pass gpuc_arg_vec2..4), "float[]", "float[][]", "float[][][]" (1D-3D arrays, read a[i], a[y][x], a[z][y][x]),
      * "int[]"..., "vec2[]", "vec3[]", "vec4[]", "vec2[][]"... (arrays of 2-4 numbers). GPU.js's names
@@ -464,6 +465,12 @@ typedef struct gpuc_kernel_desc {
     /* Math.random's seed: the same seed gives the same numbers in every run. 0 picks a new seed each
      * time a kernel is created (a new program each time). */
     uint32_t random_seed;
+    /* Math.sin, Math.cos and Math.tan reduced modulo pi/2 in double precision and computed in double:
+     * within 1 ulp of JavaScript's answer rounded to float32 for every float x, where llvmpipe's own
+     * (the default) are 1-7 ulps off for |x| < 100 but hundreds of ulps next to the functions' zeros
+     * beyond. It costs 4-7 times the device's own on llvmpipe (docs/porting.md, "Math accuracy",
+     * gives the bounds and the cost). */
+    bool precise_math;
     /* GPU.js's `graphical: true`: the kernel returns void and paints its cell by calling
      * color(r, g, b) or color(r, g, b, a) (in a JavaScript kernel, this.color(...)) (alpha 1 when left out; a cell never painted is transparent
      * black). Each channel is clamped to [0, 1] and rounded to 0..255. The result is an int array of
@@ -493,7 +500,13 @@ typedef struct gpuc_kernel_desc {
  * kernel with a 1D output (1D .threads for scatter) whose source never names outputSize gets its
  * sizes as uniforms, so one program serves every length; otherwise the sizes are compiled in.
  * Loops that must run past llvmpipe's loop budget, or nest deeper than 12, fail with
- * GPUC_ERROR_LIMIT (see LOOPS AND LLVMPIPE'S LOOP BUDGET). */
+ * GPUC_ERROR_LIMIT (see LOOPS AND LLVMPIPE'S LOOP BUDGET).
+ * The GLSL is compiled as written, and the driver may reassociate float arithmetic (Mesa turns
+ * a + b + c + d into (a + b) + (c + d)) and leaves GLSL's own edge cases open (atan(0.0, 0.0)).
+ * Where the order matters, assign the expression to a `precise` variable
+ * (`precise float s = a + b + c + d;`): the order holds within that assignment, not through a helper
+ * function's return or inside a condition. JavaScript kernels get this, and JavaScript's Math, for
+ * free (gpuc_create_kernel_js). */
 GPUC_API gpuc_status gpuc_create_kernel(gpuc *gpu, const char *source, const gpuc_kernel_desc *desc,
                                gpuc_kernel **out);
 
@@ -700,6 +713,13 @@ GPUC_API gpuc_status gpuc_array_write_png(const gpuc_array *a, const char *path)
  * GLSL reserves (`float`, `output`, `texture`...) work as any other name, constants' too. Each
  * invocation's loops must stay under gpuc_info.loop_budget in total: a kernel or run that does not
  * fails with GPUC_ERROR_LIMIT naming the loop's JavaScript line:column.
+ * Numbers follow JavaScript as GPU.js's float32 backends do: float arithmetic runs in JavaScript's
+ * order (a + b + c + d is ((a + b) + c) + d, never reassociated by the driver); every Math function
+ * gives JavaScript's answer at ±0, ±Infinity, NaN, denormals and overflow (Math.atan2(-0, -0) is -π),
+ * except Math.round, which is GPU.js's floor(x + 0.5) as an integer; exp, log and their family are
+ * within 1 ulp of JavaScript's answer rounded to float32, asin/acos/atan2 2, pow 3, sin/cos/tan are
+ * the device's own (on llvmpipe 1-7 ulps for |x| < 100, hundreds next to their zeros beyond: set
+ * desc.precise_math for 1 ulp); docs/porting.md has the measured bounds and their cost.
  * Known differences from JavaScript: a `var` read before any assignment gives 0 (not undefined),
  * integer results (Math.floor...) are int32, and helpers cannot recurse. desc.map (kernel maps) may
  * name JavaScript helpers by their JavaScript names or give their source (gpuc_map_output). */
@@ -729,7 +749,7 @@ GPUC_API gpuc_status gpuc_add_function(gpuc *gpu, const char *js_source);
 
 /* GPU.js's addNativeFunction: registers a GLSL function (`float name(float a, vec2 b) { ... }`;
  * parameter and return types float, int, bool, vec2, vec3, vec4) that JavaScript kernels created
- * afterwards may call by name. It is compiled as given, before the kernel's helpers. Like a kernel,
+ * afterwards may call by name (names starting with jsrt_ are the front end's own, and refused). It is compiled as given, before the kernel's helpers. Like a kernel,
  * it may nest at most GPUC_MAX_NESTING levels. */
 GPUC_API gpuc_status gpuc_add_native_function(gpuc *gpu, const char *glsl_source);
 

@@ -21,6 +21,9 @@
     GPUC_SUITE(js_tutorial) \
     GPUC_SUITE(js_features) \
     GPUC_SUITE(js_language) \
+    GPUC_SUITE(js_math) \
+    GPUC_SUITE(js_order) \
+    GPUC_SUITE(js_suite) \
     GPUC_SUITE(fragment) \
     GPUC_SUITE(graphical) \
     GPUC_SUITE(kernel_map) \

@@ -421,6 +421,21 @@ START_TEST(run_writes_3d_and_vector_npy_and_times)
 }
 END_TEST
 
+/* --precise-math: sin, cos and tan through the double-precision reduction (src/js/runtime_trig.c) */
+START_TEST(precise_math_option)
+{
+    make_tmpdir();
+    write_text("t.js", "function (x) { return Math.cos(x); }");
+    int status;
+    char *fast = gpuc_cli("glsl t.js --output 1", 0, &status);
+    ck_assert_msg(status == 0 && !strstr(fast, "jsrt_cos("), "%s", fast);
+    char *precise = gpuc_cli("glsl t.js --output 1 --precise-math", 0, &status);
+    ck_assert_msg(status == 0 && strstr(precise, "jsrt_cos(") != NULL, "%s", precise);
+    free(fast);
+    free(precise);
+}
+END_TEST
+
 START_TEST(run_graphical_kernel_writes_png)
 {
     make_tmpdir();
@@ -569,6 +584,7 @@ Suite *suite_cli(void)
     tcase_add_test(bare, run_passes_vectors_and_boolean_constants);
     tcase_add_test(bare, run_writes_3d_and_vector_npy_and_times);
     tcase_add_test(bare, run_graphical_kernel_writes_png);
+    tcase_add_test(bare, precise_math_option);
     tcase_add_test(bare, run_refuses_bad_input);
     tcase_add_test(bare, run_reports_kernel_errors_with_gpuc_message);
     suite_add_tcase(s, bare);

@@ -146,7 +146,7 @@ static void load_fixtures(void)
 }
 
 /* Math functions other than the exact ones differ between libm and GLSL in the last bits, more for
- * (asin/acos/atan are refined in runtime.c, llvmpipe's own are off by ~1e-5): 4e-6 relative. */
+ * (asin/acos/atan are refined in runtime_math.c): 4e-6 relative. */
 static bool close_enough(const char *name, float got, float want)
 {
     if (isnan(want) || isnan(got))

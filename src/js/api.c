@@ -164,6 +164,7 @@ static gpuc_status create_js(gpuc *gpu, const char *js_source, const gpuc_kernel
         .arg_types = desc->arg_types,
         .loop_max_iterations = desc->loop_max_iterations,
         .random_seed = desc->random_seed ? desc->random_seed : fresh_seed(gpu),
+        .precise_math = desc->precise_math,
         .graphical = desc->graphical,
         .dynamic_output = desc->dynamic_output,
         .functions = r ? (const char *const *)r->functions : NULL,

@@ -95,7 +95,7 @@ typedef struct js_ctx {
     int temps;
 
     /* runtime helpers the emitted GLSL needs */
-    bool use_fmod, use_pow, use_toint, use_random, use_cbrt;
+    bool use_fmod, use_pow, use_toint, use_random, use_math, use_trig;
     strbuf out;
     int indent;
     js_loops *loops;      /* where the emitted loops come from, when the caller asked */
@@ -174,6 +174,10 @@ const js_math_fn *js_math_lookup(const char *name);
 bool js_math_constant(const char *name, double *value);
 /* Emits the call to Math.<fn->name> with args. */
 void js_emit_math(js_ctx *c, const js_math_fn *fn, js_node *call);
+/* Whether Math.<name> calls a helper of runtime_math.c (the kernel then includes them). */
+bool js_math_needs_runtime(const char *name);
+/* Whether Math.<name> is sin, cos or tan (computed by runtime_trig.c with .precise_math). */
+bool js_math_is_trig(const char *name);
 
 /* ---- emit.c ---- */
 void js_emit_expr(js_ctx *c, js_node *n, js_type want);

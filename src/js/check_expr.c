@@ -495,10 +495,11 @@ static js_type check_call(js_ctx *c, js_node *n)
             c->use_random = true;
         if (!strcmp(fn->name, "pow"))
             c->use_pow = true;
-        if (!strcmp(fn->name, "cbrt") || !strcmp(fn->name, "log1p") || !strcmp(fn->name, "expm1") ||
-            !strncmp(fn->name, "asin", 4) || !strncmp(fn->name, "acos", 4) || !strncmp(fn->name, "atan", 4))
-            c->use_cbrt = true;
-        if (!strcmp(fn->name, "imul"))
+        if (js_math_needs_runtime(fn->name))
+            c->use_math = true;
+        if (c->settings->precise_math && js_math_is_trig(fn->name))
+            c->use_trig = true;
+        if (!strcmp(fn->name, "imul") || !strcmp(fn->name, "clz32"))
             c->use_toint = true;
         return js_set_type(n, fn->result);
     }

@@ -74,7 +74,7 @@ void js_emit_expr(js_ctx *c, js_node *n, js_type want)
 static void emit_int32(js_ctx *c, js_node *n)
 {
     if (n->type == T_FLOAT) {
-        put(c, "js_toint32(");
+        put(c, "jsrt_toint32(");
         emit_raw(c, n);
         put(c, ")");
     } else {
@@ -122,19 +122,28 @@ static void emit_binary(js_ctx *c, js_node *n)
         return;
     }
     if (!strcmp(op, "%") || !strcmp(op, "**")) {
-        put(c, op[0] == '%' ? "js_fmod(" : "js_pow(");
+        put(c, op[0] == '%' ? "jsrt_fmod(" : "jsrt_pow(");
         js_emit_expr(c, a, T_FLOAT);
         put(c, ", ");
         js_emit_expr(c, b, T_FLOAT);
         put(c, ")");
         return;
     }
-    /* + - * / : vector operands stay vectors, scalars next to them are floats */
+    /* + - * / : vector operands stay vectors, scalars next to them are floats. Float arithmetic goes
+     * through jsrt_add... (runtime_order.c) so that it runs in JavaScript's order, unreassociated;
+     * int arithmetic is exact in any order. */
     js_type ta = js_is_vec(a->type) ? a->type : js_is_vec(n->type) ? T_FLOAT : n->type;
     js_type tb = js_is_vec(b->type) ? b->type : js_is_vec(n->type) ? T_FLOAT : n->type;
-    put(c, "(");
+    bool ordered = n->type == T_FLOAT || js_is_vec(n->type);
+    if (ordered)
+        put(c, op[0] == '+' ? "jsrt_add(" : op[0] == '-' ? "jsrt_sub(" : op[0] == '*' ? "jsrt_mul(" : "jsrt_div(");
+    else
+        put(c, "(");
     js_emit_expr(c, a, ta);
-    strbuf_printf(&c->out, " %s ", op);
+    if (ordered)
+        put(c, ", ");
+    else
+        strbuf_printf(&c->out, " %s ", op);
     js_emit_expr(c, b, tb);
     put(c, ")");
 }
@@ -270,6 +279,12 @@ static void emit_raw(js_ctx *c, js_node *n)
         put(c, ")");
         break;
     case N_UPDATE:
+        if (n->type == T_FLOAT) { /* in JavaScript's order too (see emit_binary) */
+            put(c, n->prefix ? "jsrt_pre_add(" : "jsrt_post_add(");
+            emit_raw(c, n->a);
+            put(c, n->op[0] == '+' ? ", 1.0)" : ", -1.0)");
+            break;
+        }
         put(c, "(");
         if (n->prefix)
             put(c, n->op);
@@ -701,7 +716,7 @@ void js_emit_function(js_ctx *c, js_func *f)
     c->indent = 1;
     if (f->is_kernel && c->use_random) {
         line(c);
-        put(c, "js_seed_random();");
+        put(c, "jsrt_seed_random();");
     }
     js_var *hoisted[JS_MAX_SCOPE];
     int nhoisted = 0;

@@ -28,6 +28,7 @@ typedef struct js_settings {
     const char *arg_types;           /* gpuc_kernel_desc.arg_types, or NULL to infer from use */
     int loop_max_iterations;         /* 0 means JS_DEFAULT_LOOP_MAX */
     uint32_t random_seed;            /* Math.random's seed (compiled in) */
+    bool precise_math;               /* gpuc_kernel_desc.precise_math: sin/cos/tan reduced in double */
     bool graphical;                  /* gpuc_kernel_desc.graphical: this.color(...) paints, nothing returns */
     bool dynamic_output;             /* gpuc_kernel_desc.dynamic_output: this.output reads outputSize, a uniform */
     const char *const *functions;    /* JS helper sources registered with gpuc_add_function */

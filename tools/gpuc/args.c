@@ -179,6 +179,8 @@ int cli_parse(int argc, char **argv, bool with_run, cli_options *o)
                 return st;
         } else if (!strcmp(a, "--graphical")) {
             o->desc.graphical = true;
+        } else if (!strcmp(a, "--precise-math")) {
+            o->desc.precise_math = true;
         } else if (with_run && !strcmp(a, "--time")) {
             o->time = true;
         } else {

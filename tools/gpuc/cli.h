@@ -16,7 +16,7 @@ enum { CLI_OK = 0, CLI_FAILED = 1, CLI_BAD_INPUT = 2 };
 typedef struct cli_options {
     const char *kernel_path;
     bool is_js;
-    gpuc_kernel_desc desc; /* output, constants, arg_types, loop_max_iterations, graphical */
+    gpuc_kernel_desc desc; /* output, constants, arg_types, loop_max_iterations, graphical, precise_math */
     int nconstants;
     gpuc_options open;     /* device, backend */
     const char *out_path;  /* run: --out */

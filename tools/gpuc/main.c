@@ -29,6 +29,7 @@ static const char KERNEL_OPTIONS[] =
     "  --arg-types TYPES        .js only: the parameters' types, e.g. \"float[][],int\"\n"
     "  --loop-max N             GPU.js's loopMaxIterations (default 1000)\n"
     "  --graphical              the kernel paints with color(r, g, b[, a])\n"
+    "  --precise-math           .js only: Math.sin/cos/tan within 1 ulp (reduced in double precision)\n"
     "  --backend compute|fragment   (default GPUC_BACKEND, else compute)\n"
     "  --device D               auto, gpu, cpu, llvmpipe or an EGL index (default GPUC_DEVICE, else auto)\n";
 
