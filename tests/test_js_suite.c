@@ -2,8 +2,8 @@
  * tests/fixtures/gpujs-suite.txt (test/features and test/issues of gpujs/gpu.js, re-expressed and run
  * through GPU.js 2.24.1 by scripts/record-gpujs-suite.js), one test per case, on whichever backend
  * GPUC_BACKEND selects. Results must be GPU.js's exactly, or within the case's stated ulps (Math).
- * A case marked `pending <item>` needs a feature of issue 13 not on this branch yet: it is reported
- * as pending while it fails, and fails the test once it passes, so that no mark hides a case that
+ * A case marked `pending <reason>` needs a feature gpuc does not have yet (none is marked today): it is
+ * reported as pending while it fails, and fails the test once it passes, so that no mark hides a case that
  * works. */
 #include "fixture.h"
 #include "suites.h"
@@ -32,6 +32,8 @@ typedef struct suite_arg {
 typedef struct suite_case {
     char name[64], origin[160], pending[32], unsupported[128];
     int ulps;
+    gpuc_dims resized_from; /* GPU.js first ran the kernel at this size, then setOutput(output) (dynamic output) */
+    float *constant_values[GPUC_MAX_CONSTANTS]; /* array constants' values */
     gpuc_kernel_desc desc;
     char constant_names[GPUC_MAX_CONSTANTS][32], map_names[MAX_ITEMS][32], map_functions[MAX_ITEMS][32];
     char arg_types[256];
@@ -113,7 +115,8 @@ static void read_case(FILE *f, suite_case *c)
             /* GPU.js ran the kernel at this size, then setOutput(output) and ran it again */
             char rest[128];
             ck_assert(fgets(rest, sizeof rest, f) != NULL);
-            snprintf(c->unsupported, sizeof c->unsupported, "dynamic output (resizing a kernel after creation)");
+            ck_assert(sscanf(rest, "%u %u %u", &c->resized_from.x, &c->resized_from.y, &c->resized_from.z) >= 1);
+            c->desc.dynamic_output = true;
         } else if (!strcmp(key, "mode")) {
             char mode[16];
             ck_assert(fscanf(f, "%15s", mode) == 1);
@@ -131,21 +134,20 @@ static void read_case(FILE *f, suite_case *c)
             char type[16];
             double v;
             ck_assert(fscanf(f, "%31s %15s %lf", c->constant_names[nconstants], type, &v) == 3);
-            if (!strcmp(type, "bool")) {
-                snprintf(c->unsupported, sizeof c->unsupported, "Boolean constants (no gpuc_constant type)");
-                continue;
-            }
-            c->desc.constants[nconstants] = (gpuc_constant){c->constant_names[nconstants], v,
-                                                            !strcmp(type, "int") ? GPUC_INT : GPUC_FLOAT};
+            c->desc.constants[nconstants] = (gpuc_constant){
+                c->constant_names[nconstants], v,
+                !strcmp(type, "bool") ? GPUC_BOOL : !strcmp(type, "int") ? GPUC_INT : GPUC_FLOAT};
             nconstants++;
         } else if (!strcmp(key, "constarray")) {
-            char name[32];
             suite_arg a = {0};
             size_t n;
-            ck_assert(fscanf(f, "%31s", name) == 1);
+            ck_assert(fscanf(f, "%31s", c->constant_names[nconstants]) == 1);
             read_dims(f, &a, &n);
-            free(read_floats(f, n));
-            snprintf(c->unsupported, sizeof c->unsupported, "array constants (no gpuc_constant form)");
+            c->constant_values[nconstants] = read_floats(f, n);
+            c->desc.constants[nconstants] = (gpuc_constant){.name = c->constant_names[nconstants],
+                                                            .values = c->constant_values[nconstants],
+                                                            .dims = {a.dims[0], a.dims[1], a.dims[2]}};
+            nconstants++;
         } else if (!strcmp(key, "array") || !strcmp(key, "vecarray")) {
             suite_arg *a = &c->args[c->nargs++];
             snprintf(a->kind, sizeof a->kind, "%s", key);
@@ -165,8 +167,11 @@ static void read_case(FILE *f, suite_case *c)
             suite_arg *a = &c->args[c->nargs++];
             snprintf(a->kind, sizeof a->kind, "vec");
             ck_assert(fscanf(f, "%d", &a->width) == 1);
+            ck_assert(a->width >= 2 && a->width <= 4);
             a->data = read_floats(f, (size_t)a->width);
-            snprintf(c->unsupported, sizeof c->unsupported, "a single vector argument (no gpuc_arg for vec2-vec4)");
+            char type[16];
+            snprintf(type, sizeof type, "Array(%d)", a->width); /* GPU.js's type for one vector */
+            append_type(c, type);
         } else if (!strcmp(key, "float") || !strcmp(key, "int")) {
             suite_arg *a = &c->args[c->nargs++];
             snprintf(a->kind, sizeof a->kind, "%s", key);
@@ -212,6 +217,8 @@ static void free_case(suite_case *c)
 {
     for (int i = 0; i < c->nargs; i++)
         free(c->args[i].data);
+    for (int i = 0; i < GPUC_MAX_CONSTANTS; i++)
+        free(c->constant_values[i]);
     for (int i = 0; i < c->nhelpers; i++)
         free(c->helpers[i]);
     for (int i = 0; i < c->nmaps; i++) {
@@ -301,7 +308,12 @@ static bool replay(suite_case *c, char *why, size_t cap)
             return false;
         }
     gpuc_kernel *k;
-    if (gpuc_create_kernel_js(gpu, c->source, &c->desc, &k) != GPUC_OK) {
+    gpuc_dims output = c->desc.output;
+    if (c->desc.dynamic_output) /* created at GPU.js's first size, then resized as GPU.js's test does */
+        c->desc.output = c->resized_from;
+    gpuc_status created = gpuc_create_kernel_js(gpu, c->source, &c->desc, &k);
+    c->desc.output = output;
+    if (created != GPUC_OK) {
         snprintf(why, cap, "create: %s", gpuc_errmsg(gpu));
         return false;
     }
@@ -313,6 +325,11 @@ static bool replay(suite_case *c, char *why, size_t cap)
         gpuc_dims dims = {a->dims[0], a->dims[1], a->dims[2]};
         if (!strcmp(a->kind, "array")) {
             args[i] = gpuc_arg_host_f32(a->data, dims);
+        } else if (!strcmp(a->kind, "vec")) {
+            const float *v = a->data;
+            args[i] = a->width == 2 ? gpuc_arg_vec2(v[0], v[1])
+                      : a->width == 3 ? gpuc_arg_vec3(v[0], v[1], v[2])
+                                      : gpuc_arg_vec4(v[0], v[1], v[2], v[3]);
         } else if (!strcmp(a->kind, "vecarray")) {
             size_t n = (size_t)a->width * dims.x * (dims.y ? dims.y : 1) * (dims.z ? dims.z : 1);
             ok = gpuc_array_new(gpu, (gpuc_type)(GPUC_VEC2 + a->width - 2), dims, &vectors[i]) == GPUC_OK &&
@@ -323,6 +340,11 @@ static bool replay(suite_case *c, char *why, size_t cap)
         }
     }
     gpuc_array *results[1 + GPUC_MAX_MAP_OUTPUTS] = {0};
+    if (ok && c->desc.dynamic_output) { /* GPU.js's first run, at the first size, then setOutput */
+        ok = gpuc_run(k, args, c->nargs, &results[0]) == GPUC_OK && gpuc_kernel_set_output(k, output) == GPUC_OK;
+        gpuc_array_free(results[0]);
+        results[0] = NULL;
+    }
     if (ok)
         ok = (c->nmaps ? gpuc_run_map(k, args, c->nargs, results) : gpuc_run(k, args, c->nargs, &results[0])) ==
              GPUC_OK;
