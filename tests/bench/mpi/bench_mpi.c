@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { REPS = 3 };
+enum { REPS = 5 };
 
 static const char *const OPS[] = {"topk", "sort", "compact", "scan"};
 
