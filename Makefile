@@ -194,13 +194,15 @@ $(MPI_BENCH): $(MPI_BENCH_SRC) $(wildcard tests/bench/mpi/*.h) $(MPI_STATIC_LIB)
 
 # How the tests and benchmarks start ranks: as root Open MPI wants --allow-run-as-root, and more ranks
 # than cores need --oversubscribe; one llvmpipe thread per rank keeps the ranks off each other's cores.
+# The benchmark adds --bind-to none: Open MPI binds up to two ranks to one core each by default, which
+# leaves a single rank (the single-device baseline) one core for all of llvmpipe's threads.
 MPIRUN_BASE_FLAGS := --oversubscribe $(if $(filter 0,$(shell id -u)),--allow-run-as-root)
 MPIRUN_FLAGS ?= $(MPIRUN_BASE_FLAGS) -x LP_NUM_THREADS=1
 BENCH_MPI_ARGS ?=
 
 ifeq ($(HAVE_MPI),1)
 bench-mpi: $(MPI_BENCH)
-	MPIRUN="$(MPIRUN) $(MPIRUN_BASE_FLAGS)" $(MPI_BENCH) $(BENCH_MPI_ARGS)
+	MPIRUN="$(MPIRUN) $(MPIRUN_BASE_FLAGS) --bind-to none" $(MPI_BENCH) $(BENCH_MPI_ARGS)
 else
 bench-mpi:
 	@echo "make bench-mpi needs Open MPI ($(MPICC) not found): run make deps (scripts/install-deps.sh)"; exit 2

@@ -42,7 +42,9 @@
  * As root, Open MPI wants --allow-run-as-root; more ranks than cores need --oversubscribe. Each rank
  * opens its own context (gpuc_mpi_open): on a node with G GPUs, node-local rank r gets GPU r mod G, so
  * start as many ranks per node as the node has GPUs. On llvmpipe every rank runs on the CPU, and
- * gpuc_mpi_open gives each rank an equal share of the node's cores (LP_NUM_THREADS, unless set).
+ * gpuc_mpi_open gives each rank an equal share of the node's cores (LP_NUM_THREADS, unless set); start
+ * such ranks with --bind-to none, since Open MPI binds up to two ranks to one core each by default and
+ * a rank's llvmpipe threads then all share that core.
  */
 #ifndef GPUC_MPI_H
 #define GPUC_MPI_H
@@ -72,9 +74,10 @@ GPUC_API const char *gpuc_mpi_errmsg(void);
  *   4. the node's hardware GPUs (gpuc_list_devices): node-local rank r (from
  *      MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED)) takes GPU r mod G;
  *   5. llvmpipe, where the node has no GPU.
- * Other options (backend, debug, ...) are opts', as for gpuc_open. On llvmpipe with several ranks on a
- * node and LP_NUM_THREADS unset, LP_NUM_THREADS is set to max(1, cores / ranks on the node) first, so
- * that the ranks do not fight over cores. If any rank fails to open its device, every rank closes its
+ * Other options (backend, debug, ...) are opts', as for gpuc_open. On llvmpipe, with LP_NUM_THREADS
+ * unset, it is set first to max(1, min(cores / ranks on the node, cores this rank may run on)) where
+ * that is less than the machine's cores, so that the ranks do not fight over cores (nor one bound rank
+ * over its one core). If any rank fails to open its device, every rank closes its
  * context and returns that failure (*gpu = NULL); gpuc_mpi_errmsg() says which rank and why.
  * Close the context with gpuc_close, as any other. */
 GPUC_API gpuc_status gpuc_mpi_open(MPI_Comm comm, const gpuc_options *opts, gpuc **gpu);

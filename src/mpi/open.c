@@ -1,7 +1,9 @@
 /* open.c - gpuc_mpi_open: one context per rank, on the device the rank's place on its node picks, and
  * every rank fails when one does. */
+#define _GNU_SOURCE /* sched_getaffinity: the cores this rank may run on */
 #include "mpi_call.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,14 +52,20 @@ static const char *choose_device(const gpuc_options *opts, int local, char *choi
     return "cpu";
 }
 
-/* llvmpipe starts one rasterizer thread per core in every process: with several ranks on a node they
- * would share the cores many times over. Give each rank its share, unless the user said otherwise. */
+/* llvmpipe starts one thread per online core in every process: with several ranks on a node they
+ * would share the cores many times over, and a rank that mpirun bound to one core (Open MPI's default
+ * for up to two ranks) would run them all on that core. Give each rank the smaller of its share of the
+ * node's cores and the cores it may run on, unless the user set LP_NUM_THREADS. */
 static void share_cores(int ranks_on_node)
 {
-    if (ranks_on_node < 2 || getenv("LP_NUM_THREADS"))
+    if (getenv("LP_NUM_THREADS"))
         return;
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    long share = cores / ranks_on_node;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN), share = cores / (ranks_on_node > 0 ? ranks_on_node : 1);
+    cpu_set_t allowed;
+    if (sched_getaffinity(0, sizeof allowed, &allowed) == 0 && CPU_COUNT(&allowed) < share)
+        share = CPU_COUNT(&allowed);
+    if (share >= cores) /* the whole machine: llvmpipe's own default */
+        return;
     char value[32];
     snprintf(value, sizeof value, "%ld", share < 1 ? 1 : share);
     setenv("LP_NUM_THREADS", value, 0);
