@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* The context of the running test (opened by the checked fixture, closed after the test). */
 extern gpuc *gpu;
@@ -51,6 +52,12 @@ int32_t *fixture_take_ints(gpuc_array *a, size_t n);
 /* Runs a shell command and returns all it printed (caller frees) and its exit status (-1 when it did
  * not exit normally). */
 char *fixture_run_command(const char *command, int *status);
+
+/* Readers for the recorded GPU.js fixture files (tests/fixtures/): `n` whitespace-separated floats
+ * ("nan", "inf", "-inf" and "-0" included) into a new array, and the next `count` lines of text into a
+ * new string (newlines kept). Both return memory the caller frees; a short file leaves the rest 0 / "". */
+float *fixture_read_floats(FILE *f, size_t n);
+char *fixture_read_lines(FILE *f, int count);
 
 /* A deterministic float in [0, 1) from a 32-bit LCG state. */
 float test_random(uint32_t *state);

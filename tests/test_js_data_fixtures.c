@@ -37,15 +37,6 @@ typedef struct data_case {
 static data_case cases[16];
 static int ncases;
 
-static float *read_values(FILE *f, size_t n)
-{
-    float *v = calloc(n ? n : 1, sizeof *v);
-    char tok[64];
-    for (size_t i = 0; i < n && fscanf(f, "%63s", tok) == 1; i++)
-        v[i] = strtof(tok, NULL);
-    return v;
-}
-
 static uint32_t read_dims(FILE *f, int count, uint32_t d[3])
 {
     uint32_t cells = 1;
@@ -79,7 +70,7 @@ static void read_case(FILE *f, data_case *c)
             uint32_t cells = read_dims(f, rank, d);
             a->array = true;
             a->dims = (gpuc_dims){d[0], d[1], d[2]};
-            a->values = read_values(f, (size_t)cells * (size_t)components);
+            a->values = fixture_read_floats(f, (size_t)cells * (size_t)components);
         } else if ((!strcmp(key, "int") || !strcmp(key, "float")) && c->nargs < 4) {
             data_arg *a = &c->args[c->nargs++];
             a->is_int = key[0] == 'i';
@@ -98,7 +89,7 @@ static void read_case(FILE *f, data_case *c)
             }
         } else if (!strcmp(key, "expect")) {
             fscanf(f, "%zu", &c->nexpect);
-            c->expect = read_values(f, c->nexpect);
+            c->expect = fixture_read_floats(f, c->nexpect);
         } else {
             fgets(line, sizeof line, f);
         }

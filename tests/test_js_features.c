@@ -43,31 +43,7 @@ typedef struct feature_case {
 static feature_case cases[MAX_CASES];
 static int ncases;
 
-static float *read_floats(FILE *f, size_t n)
-{
-    float *v = calloc(n ? n : 1, sizeof *v);
-    char tok[64];
-    for (size_t i = 0; i < n && fscanf(f, "%63s", tok) == 1; i++)
-        v[i] = strtof(tok, NULL); /* strtof reads "nan", "inf" and "-inf" too */
-    return v;
-}
-
 /* Reads `count` lines of source text after the current line. */
-static char *read_lines(FILE *f, int count)
-{
-    char line[1024];
-    size_t cap = 1, len = 0;
-    char *s = calloc(1, 1);
-    for (int i = 0; i < count && fgets(line, sizeof line, f); i++) {
-        size_t n = strlen(line);
-        char *grown = realloc(s, cap += n);
-        s = grown;
-        memcpy(s + len, line, n + 1);
-        len += n;
-    }
-    return s;
-}
-
 static void append_type(feature_case *c, const char *t)
 {
     size_t len = strlen(c->arg_types);
@@ -101,7 +77,7 @@ static void read_case(FILE *f, feature_case *c)
                 fscanf(f, "%u", &a->dims[i]);
                 n *= a->dims[i];
             }
-            a->data = read_floats(f, n);
+            a->data = fixture_read_floats(f, n);
             append_type(c, a->rank == 1 ? "float[]" : a->rank == 2 ? "float[][]" : "float[][][]");
         } else if (!strcmp(key, "float") || !strcmp(key, "int")) {
             feature_arg *a = &c->args[c->nargs++];
@@ -112,14 +88,14 @@ static void read_case(FILE *f, feature_case *c)
             int count;
             fscanf(f, "%d", &count);
             fgetc(f); /* the newline */
-            char *text = read_lines(f, count);
+            char *text = fixture_read_lines(f, count);
             if (key[0] == 'h')
                 c->helpers[c->nhelpers++] = text;
             else
                 c->source = text;
         } else if (!strcmp(key, "expect")) {
             fscanf(f, "%zu", &c->nexpect);
-            c->expect = read_floats(f, c->nexpect);
+            c->expect = fixture_read_floats(f, c->nexpect);
         }
     }
     c->desc.arg_types = c->arg_types;

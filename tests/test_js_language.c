@@ -40,29 +40,6 @@ typedef struct language_case {
 static language_case cases[LANGUAGE_CASES];
 static int ncases;
 
-static float *read_floats(FILE *f, size_t n)
-{
-    float *v = calloc(n ? n : 1, sizeof *v);
-    char tok[64];
-    for (size_t i = 0; i < n && fscanf(f, "%63s", tok) == 1; i++)
-        v[i] = strtof(tok, NULL);
-    return v;
-}
-
-static char *read_text(FILE *f, int lines)
-{
-    char line[1024];
-    size_t len = 0;
-    char *s = calloc(1, 1);
-    for (int i = 0; i < lines && fgets(line, sizeof line, f); i++) {
-        size_t n = strlen(line);
-        s = realloc(s, len + n + 1);
-        memcpy(s + len, line, n + 1);
-        len += n;
-    }
-    return s;
-}
-
 static void read_case(FILE *f, language_case *c)
 {
     char key[32];
@@ -89,21 +66,21 @@ static void read_case(FILE *f, language_case *c)
                 ck_assert_int_eq(fscanf(f, "%u", &c->dims[c->nargs][i]), 1);
                 n *= c->dims[c->nargs][i];
             }
-            c->data[c->nargs++] = read_floats(f, n);
+            c->data[c->nargs++] = fixture_read_floats(f, n);
         } else if (!strcmp(key, "map")) {
-            c->map = read_text(f, 1);
+            c->map = fixture_read_lines(f, 1);
         } else if (!strcmp(key, "source")) {
             int lines;
             ck_assert_int_eq(fscanf(f, "%d", &lines), 1);
             fgetc(f);
-            c->source = read_text(f, lines);
+            c->source = fixture_read_lines(f, lines);
         } else if (!strcmp(key, "expect")) {
             ck_assert_int_eq(fscanf(f, "%zu", &c->nexpect), 1);
-            c->expect = read_floats(f, c->nexpect);
+            c->expect = fixture_read_floats(f, c->nexpect);
         } else if (!strcmp(key, "mapexpect")) {
             int m = c->nmaps++;
             ck_assert_int_eq(fscanf(f, "%31s %zu", c->map_names[m], &c->map_nexpect[m]), 2);
-            c->map_expect[m] = read_floats(f, c->map_nexpect[m]);
+            c->map_expect[m] = fixture_read_floats(f, c->map_nexpect[m]);
         }
     }
 }

@@ -45,29 +45,6 @@ typedef struct suite_case {
     size_t nexpect, nexpect_map[MAX_ITEMS];
 } suite_case;
 
-static float *read_floats(FILE *f, size_t n)
-{
-    float *v = calloc(n ? n : 1, sizeof *v);
-    char tok[64];
-    for (size_t i = 0; i < n && fscanf(f, "%63s", tok) == 1; i++)
-        v[i] = strtof(tok, NULL); /* reads nan, inf, -inf and -0 */
-    return v;
-}
-
-static char *read_lines(FILE *f, int count)
-{
-    char line[1024];
-    size_t len = 0;
-    char *s = calloc(1, 1);
-    for (int i = 0; i < count && fgets(line, sizeof line, f); i++) {
-        size_t n = strlen(line);
-        s = realloc(s, len + n + 1);
-        memcpy(s + len, line, n + 1);
-        len += n;
-    }
-    return s;
-}
-
 static void append_type(suite_case *c, const char *t)
 {
     size_t len = strlen(c->arg_types);
@@ -143,7 +120,7 @@ static void read_case(FILE *f, suite_case *c)
             size_t n;
             ck_assert(fscanf(f, "%31s", c->constant_names[nconstants]) == 1);
             read_dims(f, &a, &n);
-            c->constant_values[nconstants] = read_floats(f, n);
+            c->constant_values[nconstants] = fixture_read_floats(f, n);
             c->desc.constants[nconstants] = (gpuc_constant){.name = c->constant_names[nconstants],
                                                             .values = c->constant_values[nconstants],
                                                             .dims = {a.dims[0], a.dims[1], a.dims[2]}};
@@ -156,7 +133,7 @@ static void read_case(FILE *f, suite_case *c)
                 ck_assert(fscanf(f, "%d", &a->width) == 1);
             size_t n;
             read_dims(f, a, &n);
-            a->data = read_floats(f, n * (size_t)a->width);
+            a->data = fixture_read_floats(f, n * (size_t)a->width);
             char type[16];
             if (key[0] == 'v')
                 snprintf(type, sizeof type, "vec%d%s", a->width, a->rank == 1 ? "[]" : a->rank == 2 ? "[][]" : "[][][]");
@@ -168,7 +145,7 @@ static void read_case(FILE *f, suite_case *c)
             snprintf(a->kind, sizeof a->kind, "vec");
             ck_assert(fscanf(f, "%d", &a->width) == 1);
             ck_assert(a->width >= 2 && a->width <= 4);
-            a->data = read_floats(f, (size_t)a->width);
+            a->data = fixture_read_floats(f, (size_t)a->width);
             char type[16];
             snprintf(type, sizeof type, "Array(%d)", a->width); /* GPU.js's type for one vector */
             append_type(c, type);
@@ -184,7 +161,7 @@ static void read_case(FILE *f, suite_case *c)
                 ck_assert(fscanf(f, "%31s", c->map_names[m]) == 1);
             ck_assert(fscanf(f, "%d", &count) == 1);
             fgetc(f); /* the newline */
-            char *text = read_lines(f, count);
+            char *text = fixture_read_lines(f, count);
             if (key[0] == 'h') {
                 c->helpers[c->nhelpers++] = text;
             } else if (key[0] == 'm') {
@@ -196,7 +173,7 @@ static void read_case(FILE *f, suite_case *c)
             }
         } else if (!strcmp(key, "expect")) {
             ck_assert(fscanf(f, "%zu", &c->nexpect) == 1);
-            c->expect = read_floats(f, c->nexpect);
+            c->expect = fixture_read_floats(f, c->nexpect);
         } else if (!strcmp(key, "expectmap")) {
             char name[32];
             size_t n;
@@ -204,7 +181,7 @@ static void read_case(FILE *f, suite_case *c)
             for (int m = 0; m < c->nmaps; m++)
                 if (!strcmp(name, c->map_names[m])) {
                     c->nexpect_map[m] = n;
-                    c->expect_map[m] = read_floats(f, n);
+                    c->expect_map[m] = fixture_read_floats(f, n);
                 }
         } else {
             ck_abort_msg("gpujs-suite.txt: unknown key '%s'", key);
