@@ -59,6 +59,9 @@ char *fixture_run_command(const char *command, int *status);
 float *fixture_read_floats(FILE *f, size_t n);
 char *fixture_read_lines(FILE *f, int count);
 
+/* Distance in float32 steps (ulps) between two finite floats of any sign: 0 for -0.0 and +0.0. */
+double fixture_ulps(float x, float y);
+
 /* A deterministic float in [0, 1) from a 32-bit LCG state. */
 float test_random(uint32_t *state);
 

@@ -55,16 +55,6 @@ static void load_function(int index, math_edges *m)
     fclose(f);
 }
 
-/* Distance in float32 steps between two finite floats of any sign. */
-static double ulps(float x, float y)
-{
-    int32_t ix, iy;
-    memcpy(&ix, &x, 4);
-    memcpy(&iy, &y, 4);
-    int64_t ox = ix < 0 ? (int64_t)INT32_MIN - ix : ix, oy = iy < 0 ? (int64_t)INT32_MIN - iy : iy;
-    return (double)llabs(ox - oy);
-}
-
 static bool is_denormal(float v)
 {
     return v != 0 && fabsf(v) < 1.17549435e-38f;
@@ -96,7 +86,7 @@ static bool agrees(const char *fn, float x, float got, float want, bool fragment
         return isnan(want) && isnan(got);
     if (want == 0 || isinf(want) || got == 0 || isinf(got))
         return got == want && signbit(got) == signbit(want);
-    return ulps(got, want) <= ulp_bound(fn, x, precise_math);
+    return fixture_ulps(got, want) <= ulp_bound(fn, x, precise_math);
 }
 
 /* Runs the index-th function of the fixture over its edge values and compares with JavaScript. */
@@ -259,7 +249,7 @@ START_TEST(math_accuracy_over_ranges)
                           t->fn, a[i], got[i], want);
             continue;
         }
-        double d = got[i] == 0 ? INFINITY : ulps(got[i], want);
+        double d = got[i] == 0 ? INFINITY : fixture_ulps(got[i], want);
         if (d > worst) {
             worst = d;
             at = i;

@@ -231,22 +231,13 @@ static void load_case(int index, suite_case *c)
     ck_assert_msg(seen == SUITE_CASES, "gpujs-suite.txt has %d cases; SUITE_CASES says %d", seen, SUITE_CASES);
 }
 
-static double ulps(float x, float y)
-{
-    int32_t ix, iy;
-    memcpy(&ix, &x, 4);
-    memcpy(&iy, &y, 4);
-    int64_t ox = ix < 0 ? (int64_t)INT32_MIN - ix : ix, oy = iy < 0 ? (int64_t)INT32_MIN - iy : iy;
-    return (double)llabs(ox - oy);
-}
-
 static bool same(float got, float want, int bound)
 {
     if (isnan(want) || isnan(got))
         return isnan(want) && isnan(got);
     if (got == want)
         return true;
-    return bound > 0 && !isinf(got) && !isinf(want) && ulps(got, want) <= bound;
+    return bound > 0 && !isinf(got) && !isinf(want) && fixture_ulps(got, want) <= bound;
 }
 
 /* Compares one output with GPU.js's; writes the first difference into why. */
