@@ -109,6 +109,30 @@ char *fixture_run_command(const char *command, int *status)
     return out;
 }
 
+char *fixture_read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "cannot read %s", path);
+    ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
+    long size = ftell(f);
+    ck_assert_int_ge(size, 0);
+    rewind(f);
+    char *text = malloc((size_t)size + 1);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_uint_eq(fread(text, 1, (size_t)size, f), (size_t)size);
+    text[size] = '\0';
+    fclose(f);
+    return text;
+}
+
+size_t fixture_count(const char *text, const char *needle)
+{
+    size_t n = 0;
+    for (const char *at = text; (at = strstr(at, needle)); at += strlen(needle))
+        n++;
+    return n;
+}
+
 float *fixture_read_floats(FILE *f, size_t n)
 {
     float *v = calloc(n ? n : 1, sizeof *v);

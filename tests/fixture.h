@@ -53,6 +53,11 @@ int32_t *fixture_take_ints(gpuc_array *a, size_t n);
  * not exit normally). */
 char *fixture_run_command(const char *command, int *status);
 
+/* A whole file as a string (caller frees; the test fails when it cannot be read), and how many times
+ * `needle` occurs in `text`. */
+char *fixture_read_text(const char *path);
+size_t fixture_count(const char *text, const char *needle);
+
 /* Readers for the recorded GPU.js fixture files (tests/fixtures/): `n` whitespace-separated floats
  * ("nan", "inf", "-inf" and "-0" included) into a new array, and the next `count` lines of text into a
  * new string (newlines kept). Both return memory the caller frees; a short file leaves the rest 0 / "". */

@@ -17,6 +17,7 @@
     GPUC_SUITE(examples) \
     GPUC_SUITE(cli)      \
     GPUC_SUITE(bench_zoo) \
+    GPUC_SUITE(bench_gauntlet) \
     GPUC_SUITE(js)       \
     GPUC_SUITE(js_tutorial) \
     GPUC_SUITE(js_features) \

@@ -55,30 +55,6 @@ static char *line_of(const char *out, const char *row, const char *column)
     return NULL;
 }
 
-static size_t count_of(const char *text, const char *needle)
-{
-    size_t n = 0;
-    for (const char *at = text; (at = strstr(at, needle)); at += strlen(needle))
-        n++;
-    return n;
-}
-
-/* A whole text file (caller frees). */
-static char *read_text(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    ck_assert_msg(f != NULL, "cannot read %s", path);
-    ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
-    long size = ftell(f);
-    ck_assert_int_ge(size, 0);
-    rewind(f);
-    char *text = malloc((size_t)size + 1);
-    ck_assert_ptr_nonnull(text);
-    ck_assert_uint_eq(fread(text, 1, (size_t)size, f), (size_t)size);
-    text[size] = '\0';
-    fclose(f);
-    return text;
-}
 
 static const char *const ROWS[] = {"matmul", "life", "conv5", "mandelbrot", "nbody"};
 
@@ -135,12 +111,12 @@ START_TEST(zoo_json_keeps_every_cell_and_the_machine)
     char *out = zoo_bench(NULL, args, &status);
     ck_assert_msg(status == 0, "%s", out);
     free(out);
-    char *json = read_text(path);
+    char *json = fixture_read_text(path);
     remove(path);
     /* Per row: the C reference and gpuc's GLSL and JS columns; matmul's second C loop. */
-    ck_assert_uint_eq(count_of(json, "\"group\": \"zoo\""), 5 * 3 + 1);
-    ck_assert_uint_eq(count_of(json, "\"ok\": true"), 5 * 3 + 1);
-    ck_assert_uint_eq(count_of(json, "\"ratio_to_c\""), 5 * 3 + 1);
+    ck_assert_uint_eq(fixture_count(json, "\"group\": \"zoo\""), 5 * 3 + 1);
+    ck_assert_uint_eq(fixture_count(json, "\"ok\": true"), 5 * 3 + 1);
+    ck_assert_uint_eq(fixture_count(json, "\"ratio_to_c\""), 5 * 3 + 1);
     const char *keys[] = {"\"renderer\"", "\"cpu\"", "\"cpus_online\"", "\"gpuc_version\"", "\"device\"", "\"date\""};
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
         ck_assert_msg(strstr(json, keys[k]) != NULL, "no %s in %s", keys[k], json);
@@ -166,7 +142,7 @@ END_TEST
 /* A copy of the node script with `from` replaced by `to` (which must be found), in dir; its path. */
 static char *altered_script(const char *dir, const char *name, const char *from, const char *to)
 {
-    char *script = read_text(ZOO_SCRIPT);
+    char *script = fixture_read_text(ZOO_SCRIPT);
     char *at = strstr(script, from);
     ck_assert_msg(at != NULL, "%s no longer holds \"%s\": update this test", ZOO_SCRIPT, from);
     static char path[256];
@@ -208,13 +184,13 @@ START_TEST(zoo_gpujs_columns_are_checked_against_c)
     snprintf(env, sizeof env, "GPUC_ZOO_SCRIPT='%s'",
              altered_script(dir, "text.js", "(n === 2 && board[y][x] === 1)", "(n === 2 && board[y][x] >= 1)"));
     out = zoo_bench(env, "--row life --n 16 --rounds 3 --backend compute", &status);
-    ck_assert_msg(status == 1 && count_of(out, "ran another kernel text") == 3, "status %d:\n%s", status, out);
+    ck_assert_msg(status == 1 && fixture_count(out, "ran another kernel text") == 3, "status %d:\n%s", status, out);
     free(out);
     /* The same text, one cell of its result flipped before it is written. */
     snprintf(env, sizeof env, "GPUC_ZOO_SCRIPT='%s'",
              altered_script(dir, "value.js", "fs.writeFileSync(file,", "flat[5] = 1 - flat[5];\n      fs.writeFileSync(file,"));
     out = zoo_bench(env, "--row life --n 16 --rounds 3 --backend compute", &status);
-    ck_assert_msg(status == 1 && count_of(out, "WRONG 1 of 256 values differ") == 3, "status %d:\n%s", status, out);
+    ck_assert_msg(status == 1 && fixture_count(out, "WRONG 1 of 256 values differ") == 3, "status %d:\n%s", status, out);
     free(out);
     char command[512];
     snprintf(command, sizeof command, "rm -rf '%s'", dir);

@@ -94,7 +94,7 @@ void bare_gl_passes_release(bare_gl_passes *s);
 
 /* --scaling: each algorithm row at n = 2^10, 2^12, .., 2^24, one round, beside its oracle; prints the
  * table and, where gnuplot is installed, writes a PNG chart to `chart_path`. */
-void bench_scaling(bench_env *env, const char *chart_path);
+void bench_scaling(bench_env *env, const char *chart_path, size_t max_n);
 
 /* The gauntlet's top-k formulation in gpuc kernels (topk_bisect.c): per-tile maxima, 23 halvings of the
  * value bracket, a tile-walking gather of the survivors. For the topk row's data (multiples of 2^-22 in

@@ -145,12 +145,12 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: gpuc-bench [--row NAME] [--n N] [--rounds R] [--seed S] [--device D] [--backend B] [--json FILE]\n"
                "                  [--no-gpujs]\n"
-               "       gpuc-bench --scaling [--chart FILE.png] [--device D] [--json FILE]\n"
+               "       gpuc-bench --scaling [--n MAX] [--chart FILE.png] [--device D] [--json FILE]\n"
                "  rows: topk, bitonic-sort, compaction, launch-overhead (the gauntlet: the default run)\n"
                "        matmul, life, conv5, mandelbrot, nbody (the kernel zoo: --row zoo), all (both groups)\n"
                "  zoo rows: --n is the size (side; mandelbrot: width), --rounds life's generations; GPU.js\n"
                "  runs in node (scripts/bench-gpujs-zoo.js) when node and gpu.js are found, unless --no-gpujs\n"
-               "  --scaling: each algorithm at n = 2^10 .. 2^24 (x4), one round, beside its C oracle\n"
+               "  --scaling: each algorithm at n = 2^10 .. MAX (x4; MAX 2^24), one round, beside its C oracle\n"
                "  --n/--rounds/--seed replace the published sizes and data (the oracle still checks)\n"
                "  --device: auto, gpu, cpu, llvmpipe or an EGL index (default: GPUC_DEVICE, then auto)\n"
                "  --backend: compute, fragment or both (default: GPUC_BACKEND, else both; --scaling: one)\n");
@@ -212,7 +212,7 @@ static int run_rows(bench_env *env, bool scaling, const char *chart_path, const 
                     unsigned long long n, unsigned long long rounds, bool have_seed, unsigned long long seed)
 {
     if (scaling) {
-        bench_scaling(env, chart_path);
+        bench_scaling(env, chart_path, n ? (size_t)n : (size_t)1 << 24);
         return 1;
     }
     int ran = 0;

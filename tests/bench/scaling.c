@@ -1,5 +1,6 @@
 /* scaling.c - `gpuc-bench --scaling`: how cost grows with n for each algorithm, beside its C oracle,
- * so the crossover is visible. A table on stdout; a PNG chart through gnuplot where it is installed. */
+ * so the crossover is visible. A table on stdout; a PNG chart through gnuplot (scripts/install-deps.sh
+ * installs it), one panel per algorithm. */
 #include "bench.h"
 
 #include <stdlib.h>
@@ -19,10 +20,11 @@ static const scaling_row scaling_rows[] = {
 
 #define NROWS (sizeof scaling_rows / sizeof scaling_rows[0])
 
+/* One panel per algorithm (its C oracle and gpuc columns over n, log-log), written by gnuplot. */
 static void write_chart(const bench_env *env, const char *path)
 {
     if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
-        printf("(gnuplot is not installed: no chart; apt-get install gnuplot-nox for one)\n");
+        printf("(gnuplot is not installed: no chart; scripts/install-deps.sh installs gnuplot-nox)\n");
         return;
     }
     char data_path[512];
@@ -37,42 +39,50 @@ static void write_chart(const bench_env *env, const char *path)
         printf("(could not run gnuplot)\n");
         return;
     }
-    /* One gnuplot data block per (row, column), "n ms" lines. */
+    /* One gnuplot data block per (row, column), "n ms" lines, blocks of a row together. */
     int blocks = 0;
-    char titles[64][96];
-    for (int i = 0; i < env->nresults && blocks < 64; i++) {
-        const bench_result *r = &env->results[i];
-        char title[96];
-        snprintf(title, sizeof title, "%s: %s", r->row, r->column);
-        bool seen = false;
-        for (int b = 0; b < blocks; b++)
-            seen = seen || !strcmp(titles[b], title);
-        if (seen)
-            continue;
-        snprintf(titles[blocks++], sizeof titles[0], "%s", title);
-        for (int j = i; j < env->nresults; j++) {
-            const bench_result *q = &env->results[j];
-            if (!strcmp(q->row, r->row) && !strcmp(q->column, r->column))
-                fprintf(data, "%zu %.6f\n", q->n, q->median_ms);
+    struct { char row[32], column[64]; } seen[64];
+    for (size_t w = 0; w < NROWS; w++)
+        for (int i = 0; i < env->nresults && blocks < 64; i++) {
+            const bench_result *r = &env->results[i];
+            bool dup = strcmp(r->row, scaling_rows[w].name) != 0;
+            for (int b = 0; b < blocks && !dup; b++)
+                dup = !strcmp(seen[b].row, r->row) && !strcmp(seen[b].column, r->column);
+            if (dup)
+                continue;
+            snprintf(seen[blocks].row, sizeof seen[0].row, "%s", r->row);
+            snprintf(seen[blocks++].column, sizeof seen[0].column, "%s", r->column);
+            for (int j = i; j < env->nresults; j++) {
+                const bench_result *q = &env->results[j];
+                if (!strcmp(q->row, r->row) && !strcmp(q->column, r->column))
+                    fprintf(data, "%zu %.6f\n", q->n, q->median_ms);
+            }
+            fprintf(data, "\n\n");
         }
-        fprintf(data, "\n\n");
-    }
     fclose(data);
-    fprintf(plot, "set terminal png size 1100,700\nset output '%s'\nset logscale xy 2\nset key left top\n"
-                  "set xlabel 'n (elements)'\nset ylabel 'median ms per run'\nset grid\n"
-                  "set title 'gpuc scaling on %s'\nplot ",
-            path, gpuc_get_info(env->gpu)->renderer);
-    for (int b = 0; b < blocks; b++)
-        fprintf(plot, "%s'%s' index %d with linespoints title '%s'", b ? ", " : "", data_path, b, titles[b]);
-    fprintf(plot, "\n");
+    fprintf(plot, "set terminal png noenhanced size 1500,560\nset output '%s'\nset logscale xy 2\n"
+                  "set format x '2^%%L'\nset format y '%%g'\nset key left top box opaque\nset grid\n"
+                  "set xlabel 'n (elements)'\nset ylabel 'median ms per run'\n"
+                  "set multiplot layout 1,%d title 'gpuc scaling beside the C oracles, %s'\n",
+            path, (int)NROWS, gpuc_get_info(env->gpu)->renderer);
+    for (size_t w = 0; w < NROWS; w++) {
+        fprintf(plot, "set title '%s'\nplot ", scaling_rows[w].name);
+        int in_panel = 0;
+        for (int b = 0; b < blocks; b++)
+            if (!strcmp(seen[b].row, scaling_rows[w].name))
+                fprintf(plot, "%s'%s' index %d with linespoints lw 2 %stitle '%s'", in_panel++ ? ", " : "", data_path, b,
+                        strncmp(seen[b].column, "C ", 2) ? "" : "dt 2 ", seen[b].column);
+        fprintf(plot, "%s\n", in_panel ? "" : "NaN notitle");
+    }
+    fprintf(plot, "unset multiplot\n");
     if (pclose(plot) == 0)
         printf("chart: %s\n", path);
 }
 
-void bench_scaling(bench_env *env, const char *chart_path)
+void bench_scaling(bench_env *env, const char *chart_path, size_t max_n)
 {
     for (size_t r = 0; r < NROWS; r++)
-        for (size_t n = (size_t)1 << 10; n <= (size_t)1 << 24; n <<= 2) {
+        for (size_t n = (size_t)1 << 10; n <= max_n; n <<= 2) {
             bench_params p = {n, 1, scaling_rows[r].seed, false};
             scaling_rows[r].run(env, &p);
         }
