@@ -20,7 +20,7 @@ static const scaling_row scaling_rows[] = {
 
 #define NROWS (sizeof scaling_rows / sizeof scaling_rows[0])
 
-/* One panel per algorithm (its C oracle and gpuc columns over n, log-log), written by gnuplot. */
+/* One panel per algorithm (its C columns in black, gpuc's in colour, over n, log-log), by gnuplot. */
 static void write_chart(const bench_env *env, const char *path)
 {
     if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
@@ -60,8 +60,8 @@ static void write_chart(const bench_env *env, const char *path)
             fprintf(data, "\n\n");
         }
     fclose(data);
-    fprintf(plot, "set terminal png noenhanced size 1500,560\nset output '%s'\nset logscale xy 2\n"
-                  "set format x '2^%%L'\nset format y '%%g'\nset key left top box opaque\nset grid\n"
+    fprintf(plot, "set terminal png noenhanced size 1500,640\nset output '%s'\nset logscale xy 2\n"
+                  "set format x '2^%%L'\nset xtics 16\nset format y '%%.3g'\nset key outside below\nset grid\n"
                   "set xlabel 'n (elements)'\nset ylabel 'median ms per run'\n"
                   "set multiplot layout 1,%d title 'gpuc scaling beside the C oracles, %s'\n",
             path, (int)NROWS, gpuc_get_info(env->gpu)->renderer);
@@ -71,7 +71,7 @@ static void write_chart(const bench_env *env, const char *path)
         for (int b = 0; b < blocks; b++)
             if (!strcmp(seen[b].row, scaling_rows[w].name))
                 fprintf(plot, "%s'%s' index %d with linespoints lw 2 %stitle '%s'", in_panel++ ? ", " : "", data_path, b,
-                        strncmp(seen[b].column, "C ", 2) ? "" : "dt 2 ", seen[b].column);
+                        strncmp(seen[b].column, "C ", 2) ? "" : "lc rgb 'black' ", seen[b].column);
         fprintf(plot, "%s\n", in_panel ? "" : "NaN notitle");
     }
     fprintf(plot, "unset multiplot\n");
