@@ -1,0 +1,158 @@
+/* compact_place.c - placing the survivors of a compaction in input order, from the block masks and the
+ * chunks' running counts (compact_count.c). The scatter: one invocation per element writes each
+ * output cell exactly once (survivors to their slots, dropped elements zeros to the tail). The
+ * gather: one cell per survivor finds its element by a binary search over the chunks, written out
+ * without a loop (a loop-free kernel computes several cells per invocation, far cheaper on llvmpipe),
+ * as many halvings as the widest range any group of GATHER_GROUP cells must search, which one more
+ * number read back gives; then the block in the chunk and the rank in the block's mask. */
+#include "algo/compact.h"
+#include "kernel/glsl_template.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Output cells of the gather that share one full binary search (their group's starting chunk), as a
+ * power of two. Larger groups make fewer full searches but wider ranges for each cell's own. */
+#define GATHER_GROUP_SHIFT 7
+#define GATHER_GROUP (1u << GATHER_GROUP_SHIFT)
+
+/* Cells of the first step of the span reduction: fixed, so its program is made once per context;
+ * 2^23 groups at most (n <= 2^30) leaves each cell 2^12 of them, inside llvmpipe's loop budget. */
+#define SPAN_PARTIALS 2048
+
+gpuc_status compact_kernel(gpuc *gpu, gpuc_type type, const char *const *sections, const char *const *fields,
+                           gpuc_kernel_desc desc, gpuc_kernel **k)
+{
+    const char *all[16] = {"T", algo_glsl_type(type)};
+    for (int i = 0; fields && fields[i] && i < 12; i++)
+        all[2 + i] = fields[i];
+    char *source;
+    gpuc_status st = algo_source(gpu, gpuc_glsl_compact, sections, all, &source);
+    if (st != GPUC_OK)
+        return st;
+    desc.pipeline = true;
+    st = gpuc_create_kernel(gpu, source, &desc, k);
+    free(source);
+    return st;
+}
+
+/* Scatter: every output cell is written once, so the output needs no clearing. */
+static gpuc_status scatter(gpuc *gpu, const gpuc_array *values, const compact_survivors *s, uint32_t cells,
+                           gpuc_array **packed)
+{
+    gpuc_kernel *k;
+    gpuc_kernel_desc kd = {.output = {.x = cells}, .scatter = true, .threads = {.x = s->n}};
+    gpuc_status st = compact_kernel(gpu, s->type, (const char *[]){"scatter", NULL}, NULL, kd, &k);
+    if (st != GPUC_OK)
+        return st;
+    gpuc_array *out = NULL;
+    st = gpuc_array_make(gpu, s->type, (gpuc_dims){.x = cells}, ARRAY_OVERWRITTEN, &out);
+    if (st == GPUC_OK)
+        st = gpuc_run_to(k,
+                         (gpuc_arg[]){gpuc_arg_array(values), gpuc_arg_array(s->masks), gpuc_arg_array(s->running),
+                                      gpuc_arg_i32((int32_t)s->count)},
+                         4, out);
+    gpuc_kernel_free(k);
+    if (st != GPUC_OK) {
+        gpuc_array_free(out);
+        return st;
+    }
+    *packed = out;
+    return GPUC_OK;
+}
+
+/* Where each group of GATHER_GROUP gather cells starts its search (one more entry closes the last). */
+static gpuc_status gather_starts(gpuc *gpu, const compact_survivors *s, uint32_t groups, gpuc_array **starts)
+{
+    char group[16];
+    snprintf(group, sizeof group, "%u", GATHER_GROUP);
+    gpuc_kernel *k;
+    gpuc_status st = compact_kernel(gpu, s->type, (const char *[]){"gather_starts", NULL},
+                                    (const char *[]){"GROUP", group, NULL},
+                                    (gpuc_kernel_desc){.output = {.x = groups + 1}}, &k);
+    if (st != GPUC_OK)
+        return st;
+    st = gpuc_run(k, (gpuc_arg[]){gpuc_arg_array(s->running), gpuc_arg_i32((int32_t)s->chunks)}, 2, starts);
+    gpuc_kernel_free(k);
+    return st;
+}
+
+/* The widest range of chunks a group's search covers (read back: it sizes the gather's search). */
+static gpuc_status widest_span(gpuc *gpu, const compact_survivors *s, const gpuc_array *starts, uint32_t groups,
+                               uint32_t *span)
+{
+    char partials_count[16];
+    snprintf(partials_count, sizeof partials_count, "%d", SPAN_PARTIALS);
+    const char *fields[] = {"SPAN_PARTIALS", partials_count, NULL};
+    gpuc_kernel *partial = NULL, *top = NULL;
+    gpuc_array *partials = NULL, *widest = NULL;
+    gpuc_status st = compact_kernel(gpu, s->type, (const char *[]){"span_partial", NULL}, fields,
+                                    (gpuc_kernel_desc){.output = {.x = SPAN_PARTIALS}}, &partial);
+    if (st == GPUC_OK)
+        st = compact_kernel(gpu, s->type, (const char *[]){"span_max", NULL}, fields,
+                            (gpuc_kernel_desc){.output = {.x = 1}}, &top);
+    if (st == GPUC_OK)
+        st = gpuc_run(partial, (gpuc_arg[]){gpuc_arg_array(starts), gpuc_arg_i32((int32_t)groups)}, 2, &partials);
+    if (st == GPUC_OK)
+        st = gpuc_run(top, (gpuc_arg[]){gpuc_arg_array(partials), gpuc_arg_i32(SPAN_PARTIALS)}, 2, &widest);
+    int32_t widest_span = 0;
+    if (st == GPUC_OK)
+        st = gpuc_array_read_i32(widest, &widest_span, 1);
+    *span = (uint32_t)widest_span + 1;
+    gpuc_kernel_free(partial);
+    gpuc_kernel_free(top);
+    gpuc_array_free(partials);
+    gpuc_array_free(widest);
+    return st;
+}
+
+/* The gather's binary search written out (no loop): enough halvings for a range of `span` chunks,
+ * rounded up to a multiple of 4 so that data of similar density shares one program. */
+static char *search_steps(uint32_t span)
+{
+    int steps = 0;
+    for (uint32_t range = span + 1; range > 0; range >>= 1)
+        steps++;
+    steps = (steps + 3) / 4 * 4;
+    strbuf sb = {0};
+    for (int i = 0; i < steps; i++)
+        glsl_emit(&sb, gpuc_glsl_compact, "search_step", NULL);
+    return strbuf_take(&sb);
+}
+
+/* Gather: one cell per output cell; cells past the count are 0. */
+static gpuc_status gather(gpuc *gpu, const gpuc_array *values, const compact_survivors *s, uint32_t cells,
+                          gpuc_array **packed)
+{
+    uint32_t groups = (cells + GATHER_GROUP - 1) / GATHER_GROUP, span = 0;
+    gpuc_array *starts = NULL;
+    gpuc_kernel *k = NULL;
+    gpuc_status st = gather_starts(gpu, s, groups, &starts);
+    if (st == GPUC_OK)
+        st = widest_span(gpu, s, starts, groups, &span);
+    char *search = st == GPUC_OK ? search_steps(span) : NULL;
+    if (st == GPUC_OK && !search)
+        st = gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "gpuc_compact: out of host memory");
+    char shift[16];
+    snprintf(shift, sizeof shift, "%d", GATHER_GROUP_SHIFT);
+    if (st == GPUC_OK)
+        st = compact_kernel(gpu, s->type, (const char *[]){"select", "gather", NULL},
+                            (const char *[]){"GROUP_SHIFT", shift, "SEARCH", search, NULL},
+                            (gpuc_kernel_desc){.output = {.x = cells}}, &k);
+    free(search);
+    if (st == GPUC_OK)
+        st = gpuc_run(k,
+                      (gpuc_arg[]){gpuc_arg_array(values), gpuc_arg_array(s->masks), gpuc_arg_array(s->running),
+                                   gpuc_arg_array(starts), gpuc_arg_i32((int32_t)s->chunks)},
+                      5, packed);
+    gpuc_kernel_free(k);
+    gpuc_array_free(starts);
+    return st;
+}
+
+gpuc_status compact_place(gpuc *gpu, const gpuc_array *values, gpuc_compact_method method,
+                          const compact_survivors *s, uint32_t cells, gpuc_array **packed)
+{
+    return method == GPUC_COMPACT_SCATTER ? scatter(gpu, values, s, cells, packed)
+                                          : gather(gpu, values, s, cells, packed);
+}
