@@ -5,8 +5,8 @@
 // values with a threshold, or a user predicate's results being nonzero; its parameters are PARAMS)
 // once, into one 32-bit mask per block of 32 elements. Float values are compared by their order
 // keys (order_key), never as floats: fragment shaders on llvmpipe compare denormals as zero. The
-// survivors of each chunk of 4 blocks are counted and scanned (inclusive: the running count at each
-// chunk's end), and survivors placed by chunk, then block, then rank in the block's mask.
+// masks' bit counts are scanned (exclusive: the survivors before each block), and survivors placed
+// by block, then by rank in the block's mask.
 
 //@ scan_block_sums
 // The sum of block thread.x (BLOCK consecutive values; reads past the end give 0): one level up the
@@ -104,43 +104,42 @@ $MASK_TERMS
         mask |= (f.x | f.y << 1 | f.z << 2 | f.w << 3) << (4 * $K);
     }
 
-//@ chunk_counts
-// How many of chunk thread.x's elements survive: the bits of its 4 block masks (reads past the last
-// block give 0).
-int compactChunkCounts(int masks[])
+//@ block_counts
+// How many of block thread.x's elements survive.
+int compactBlockCounts(int masks[])
 {
-    int b = thread.x * 4;
-    return bitCount(masks[b]) + bitCount(masks[b + 1]) + bitCount(masks[b + 2]) + bitCount(masks[b + 3]);
+    return bitCount(masks[thread.x]);
 }
 
 //@ count
-// How many survive: the last running count.
-int compactCount(int running[], int chunks)
+// How many survive: the survivors before the last block and in it.
+int compactCount(int before[], int masks[], int blocks)
 {
-    return running[chunks - 1];
+    return before[blocks - 1] + bitCount(masks[blocks - 1]);
 }
 
 //@ gather_starts
-// The chunk holding survivor GROUP * thread.x (`chunks` past the count): a lower-bound binary
-// search over the running counts, done once per GROUP output cells, which then search only between
-// their group's start and the next group's.
+// The block holding survivor GROUP * thread.x (the last survivor's block for groups past the count):
+// the last block with fewer survivors before it, found by binary search over the blocks' counts of
+// survivors before them, done once per GROUP output cells, which then search only from their group's
+// block to the next group's.
 const int GROUP = $GROUP;
-int compactGatherStarts(int running[], int chunks)
+int compactGatherStarts(int before[], int blocks, int survivors)
 {
-    int x = thread.x * GROUP;
-    int lo = 0, hi = chunks;
+    int x = min(thread.x * GROUP, survivors - 1);
+    int lo = 0, hi = blocks;
     for (int step = 0; step < 31 && lo < hi; step++) {
         int mid = (lo + hi) >> 1;
-        if (running[mid] > x)
+        if (before[mid] > x)
             hi = mid;
         else
             lo = mid + 1;
     }
-    return lo;
+    return lo - 1;
 }
 
 //@ span_partial
-// The widest group span (chunks between one group's start and the next's) among this cell's share
+// The widest group span (blocks between one group's start and the next's) among this cell's share
 // of the groups: the gather's search needs only as many halvings as the widest span. A fixed output
 // size (a program per context, not per count); each cell loops over at most 2^15 groups, a bound
 // written into the loop so that it needs no guard against llvmpipe's loop budget.
@@ -191,56 +190,40 @@ int compactSelect(int mask, int rank)
 }
 
 //@ gather
-// Gather form: survivor thread.x lies in the first chunk whose running count exceeds thread.x (a
-// lower-bound binary search over chunks, only between its group's bounds), in the block of that
-// chunk where the survivors before it run out, at its rank within that block's mask. Cells past the
-// count find no chunk and return 0. The search is written out step by step (SEARCH: as many
-// halvings as the widest group needs) because a kernel without loops computes several cells per
-// invocation, which on llvmpipe costs far less than one each.
+// Gather form: survivor thread.x lies in the last block with at most thread.x survivors before it,
+// at its rank within that block's mask. The block is found from the group's starting block by
+// halving steps of a fixed range, without branches (SEARCH: STEPS steps of 2^(STEPS-1) ... 1 blocks,
+// enough for the widest group), written out because a kernel without loops computes several cells
+// per invocation, which on llvmpipe costs far less than one each. Cells past the count are 0.
 const int GROUP_SHIFT = $GROUP_SHIFT;
-$T compactGather($T v[], int masks[], int running[], int starts[], int chunks)
+$T compactGather($T v[], int masks[], int before[], int starts[], int blocks, int survivors)
 {
     int x = thread.x;
-    int g = x >> GROUP_SHIFT;
-    int lo = starts[g], hi = min(starts[g + 1] + 1, chunks);
-    int mid;
+    int b = starts[x >> GROUP_SHIFT];
 $SEARCH
-    if (lo >= chunks)
-        return $T(0);
-    int rank = x - (lo > 0 ? running[lo - 1] : 0);
-    int b = lo * 4;
-    int m0 = masks[b], m1 = masks[b + 1], m2 = masks[b + 2], m3 = masks[b + 3];
-    int c0 = bitCount(m0), c01 = c0 + bitCount(m1), c012 = c01 + bitCount(m2);
-    int k = rank >= c012 ? 3 : rank >= c01 ? 2 : rank >= c0 ? 1 : 0;
-    int mask = k == 3 ? m3 : k == 2 ? m2 : k == 1 ? m1 : m0;
-    rank -= k == 3 ? c012 : k == 2 ? c01 : k == 1 ? c0 : 0;
-    return v[(b + k) * 32 + compactSelect(mask, rank)];
+    int i = b * 32 + compactSelect(masks[b], x - before[b]);
+    return x < survivors ? v[i] : $T(0);
 }
 
 //@ search_step
-    mid = (lo + hi) >> 1;
-    if (lo < hi) {
-        if (running[mid] > x)
-            hi = mid;
-        else
-            lo = mid + 1;
+    {
+        int probe = b + $STRIDE;
+        b = probe < blocks && before[probe] <= x ? probe : b;
     }
 
 //@ scatter
 // Scatter form: one invocation per element, and every output cell written exactly once (so the
-// output needs no clearing first): a survivor writes itself to its slot, the survivors before it
-// (before its chunk, in its chunk's earlier blocks, then before it in its block); a dropped element
-// writes 0 at `survivors` plus the dropped elements before it, which fills the tail of a
-// full-length output in order and lands past the end of an exact one (writing nothing).
-$T compactScatter($T v[], int masks[], int running[], int survivors)
+// output needs no clearing first): a survivor writes itself to its slot, the survivors before its
+// block plus those before it in the block; a dropped element writes 0 at `survivors` plus the
+// dropped elements before it, which fills the tail of a full-length output in order and lands past
+// the end of an exact one (writing nothing).
+$T compactScatter($T v[], int masks[], int before[], int survivors)
 {
     int i = thread.x;
-    int b = i >> 5, first = (i >> 7) << 2, j = i & 31;
+    int b = i >> 5, j = i & 31;
     int mask = masks[b];
-    int before = (first > 0 ? running[(i >> 7) - 1] : 0) + (b > first ? bitCount(masks[first]) : 0) +
-                 (b > first + 1 ? bitCount(masks[first + 1]) : 0) + (b > first + 2 ? bitCount(masks[first + 2]) : 0) +
-                 bitCount(uint(mask) & ((1u << j) - 1u));
+    int slot = before[b] + bitCount(uint(mask) & ((1u << j) - 1u));
     bool kept = ((mask >> j) & 1) != 0;
-    outputIndex = kept ? before : survivors + (i - before);
+    outputIndex = kept ? slot : survivors + (i - slot);
     return kept ? v[i] : $T(0);
 }

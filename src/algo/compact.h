@@ -1,5 +1,5 @@
 /* compact.h - what the files of stream compaction share: counting the survivors (compact_count.c: the
- * predicate evaluated once into block masks, counted per chunk, scanned) and placing them
+ * predicate evaluated once into block masks, their bits counted and scanned) and placing them
  * (compact_place.c: the gather and the scatter). gpuc_compact itself is in compact.c. */
 #ifndef GPUC_ALGO_COMPACT_H
 #define GPUC_ALGO_COMPACT_H
@@ -8,20 +8,15 @@
 
 /* Elements per block: one int's bits in the masks (glsl/compact.glsl). */
 #define COMPACT_BLOCK 32
-/* Blocks per chunk: survivors are counted and scanned per chunk, and the placing kernels add up the
- * earlier blocks of an element's chunk themselves (at most 3 bit counts, cheaper than a pass more). */
-#define COMPACT_CHUNK_BLOCKS 4
-#define COMPACT_CHUNK (COMPACT_BLOCK * COMPACT_CHUNK_BLOCKS)
 
 /* Which elements survive, on the device. */
 typedef struct compact_survivors {
     gpuc_type type;       /* of the values */
     uint32_t n;           /* values */
     uint32_t blocks;      /* of COMPACT_BLOCK elements */
-    uint32_t chunks;      /* of COMPACT_CHUNK elements */
     uint32_t count;       /* survivors (read back) */
     gpuc_array *masks;    /* int per block: bit j set when element COMPACT_BLOCK * block + j survives */
-    gpuc_array *running;  /* int per chunk: the survivors up to the end of that chunk */
+    gpuc_array *before;   /* int per block: the survivors in the blocks before it */
 } compact_survivors;
 
 /* Evaluates the predicate of desc (a comparison with a threshold, or a user predicate kernel) once per

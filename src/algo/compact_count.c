@@ -1,6 +1,6 @@
 /* compact_count.c - which elements survive a compaction, and how many: the predicate evaluated once
  * per element into one 32-bit mask per block (four elements per texel read), the masks' bits counted
- * per chunk of 4 blocks, those counts scanned (src/algo/scan.c), and the total read back. */
+ * and scanned (src/algo/scan.c) into the survivors before each block, and the total read back. */
 #include "algo/compact.h"
 #include "algo/scan.h"
 #include "kernel/glsl_template.h"
@@ -139,24 +139,24 @@ static gpuc_status block_masks(gpuc *gpu, const flag_source *src, gpuc_type type
     return st;
 }
 
-/* The running count at the end of each chunk: the inclusive scan of the chunks' bit counts. */
-static gpuc_status chunk_running_counts(gpuc *gpu, compact_survivors *s)
+/* The survivors before each block: the exclusive scan of the masks' bit counts. */
+static gpuc_status survivors_before_blocks(gpuc *gpu, compact_survivors *s)
 {
     gpuc_kernel *k;
     gpuc_array *counts = NULL;
-    gpuc_status st = compact_kernel(gpu, s->type, (const char *[]){"chunk_counts", NULL}, NULL,
-                                    (gpuc_kernel_desc){.output = {.x = s->chunks}}, &k);
+    gpuc_status st = compact_kernel(gpu, s->type, (const char *[]){"block_counts", NULL}, NULL,
+                                    (gpuc_kernel_desc){.output = {.x = s->blocks}}, &k);
     if (st != GPUC_OK)
         return st;
     st = gpuc_run(k, (gpuc_arg[]){gpuc_arg_array(s->masks)}, 1, &counts);
     if (st == GPUC_OK)
-        st = scan_device(gpu, counts, GPUC_INT, s->chunks, true, &s->running);
+        st = scan_device(gpu, counts, GPUC_INT, s->blocks, false, &s->before);
     gpuc_kernel_free(k);
     gpuc_array_free(counts);
     return st;
 }
 
-/* The number of survivors: the last running count, read back as one value. */
+/* The number of survivors, read back as one value. */
 static gpuc_status read_count(gpuc *gpu, compact_survivors *s)
 {
     gpuc_kernel *k;
@@ -164,7 +164,10 @@ static gpuc_status read_count(gpuc *gpu, compact_survivors *s)
     gpuc_status st = compact_kernel(gpu, s->type, (const char *[]){"count", NULL}, NULL,
                                     (gpuc_kernel_desc){.output = {.x = 1}}, &k);
     if (st == GPUC_OK)
-        st = gpuc_run(k, (gpuc_arg[]){gpuc_arg_array(s->running), gpuc_arg_i32((int32_t)s->chunks)}, 2, &total);
+        st = gpuc_run(k,
+                      (gpuc_arg[]){gpuc_arg_array(s->before), gpuc_arg_array(s->masks),
+                                   gpuc_arg_i32((int32_t)s->blocks)},
+                      3, &total);
     int32_t c = 0;
     if (st == GPUC_OK)
         st = gpuc_array_read_i32(total, &c, 1);
@@ -179,8 +182,7 @@ gpuc_status compact_count(gpuc *gpu, const gpuc_array *values, gpuc_type type, u
 {
     *s = (compact_survivors){.type = type,
                              .n = n,
-                             .blocks = (n + COMPACT_BLOCK - 1) / COMPACT_BLOCK,
-                             .chunks = (n + COMPACT_CHUNK - 1) / COMPACT_CHUNK};
+                             .blocks = (n + COMPACT_BLOCK - 1) / COMPACT_BLOCK};
     flag_source src = {0};
     gpuc_status st = GPUC_OK;
     if (desc->predicate)
@@ -191,7 +193,7 @@ gpuc_status compact_count(gpuc *gpu, const gpuc_array *values, gpuc_type type, u
         st = block_masks(gpu, &src, type, s);
     gpuc_array_free(src.keep);
     if (st == GPUC_OK)
-        st = chunk_running_counts(gpu, s);
+        st = survivors_before_blocks(gpu, s);
     if (st == GPUC_OK)
         st = read_count(gpu, s);
     if (st != GPUC_OK)
@@ -202,6 +204,6 @@ gpuc_status compact_count(gpuc *gpu, const gpuc_array *values, gpuc_type type, u
 void compact_survivors_free(compact_survivors *s)
 {
     gpuc_array_free(s->masks);
-    gpuc_array_free(s->running);
-    s->masks = s->running = NULL;
+    gpuc_array_free(s->before);
+    s->masks = s->before = NULL;
 }

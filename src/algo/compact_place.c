@@ -1,19 +1,19 @@
 /* compact_place.c - placing the survivors of a compaction in input order, from the block masks and the
- * chunks' running counts (compact_count.c). The scatter: one invocation per element writes each
+ * survivors before each block (compact_count.c). The scatter: one invocation per element writes each
  * output cell exactly once (survivors to their slots, dropped elements zeros to the tail). The
- * gather: one cell per survivor finds its element by a binary search over the chunks, written out
- * without a loop (a loop-free kernel computes several cells per invocation, far cheaper on llvmpipe),
- * as many halvings as the widest range any group of GATHER_GROUP cells must search, which one more
- * number read back gives; then the block in the chunk and the rank in the block's mask. */
+ * gather: one cell per survivor finds its block by a search over the blocks, written out without a
+ * loop (a loop-free kernel computes several cells per invocation, far cheaper on llvmpipe), as many
+ * halvings as the widest range any group of GATHER_GROUP cells must search, which one more number
+ * read back gives; then its rank in the block's mask. */
 #include "algo/compact.h"
 #include "kernel/glsl_template.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-/* Output cells of the gather that share one full binary search (their group's starting chunk), as a
+/* Output cells of the gather that share one full binary search (their group's starting block), as a
  * power of two. Larger groups make fewer full searches but wider ranges for each cell's own. */
-#define GATHER_GROUP_SHIFT 7
+#define GATHER_GROUP_SHIFT 6
 #define GATHER_GROUP (1u << GATHER_GROUP_SHIFT)
 
 /* Cells of the first step of the span reduction: fixed, so its program is made once per context;
@@ -49,7 +49,7 @@ static gpuc_status scatter(gpuc *gpu, const gpuc_array *values, const compact_su
     st = gpuc_array_make(gpu, s->type, (gpuc_dims){.x = cells}, ARRAY_OVERWRITTEN, &out);
     if (st == GPUC_OK)
         st = gpuc_run_to(k,
-                         (gpuc_arg[]){gpuc_arg_array(values), gpuc_arg_array(s->masks), gpuc_arg_array(s->running),
+                         (gpuc_arg[]){gpuc_arg_array(values), gpuc_arg_array(s->masks), gpuc_arg_array(s->before),
                                       gpuc_arg_i32((int32_t)s->count)},
                          4, out);
     gpuc_kernel_free(k);
@@ -72,12 +72,15 @@ static gpuc_status gather_starts(gpuc *gpu, const compact_survivors *s, uint32_t
                                     (gpuc_kernel_desc){.output = {.x = groups + 1}}, &k);
     if (st != GPUC_OK)
         return st;
-    st = gpuc_run(k, (gpuc_arg[]){gpuc_arg_array(s->running), gpuc_arg_i32((int32_t)s->chunks)}, 2, starts);
+    st = gpuc_run(k,
+                  (gpuc_arg[]){gpuc_arg_array(s->before), gpuc_arg_i32((int32_t)s->blocks),
+                               gpuc_arg_i32((int32_t)s->count)},
+                  3, starts);
     gpuc_kernel_free(k);
     return st;
 }
 
-/* The widest range of chunks a group's search covers (read back: it sizes the gather's search). */
+/* The widest range of blocks a group's search covers (read back: it sizes the gather's search). */
 static gpuc_status widest_span(gpuc *gpu, const compact_survivors *s, const gpuc_array *starts, uint32_t groups,
                                uint32_t *span)
 {
@@ -98,7 +101,7 @@ static gpuc_status widest_span(gpuc *gpu, const compact_survivors *s, const gpuc
     int32_t widest_span = 0;
     if (st == GPUC_OK)
         st = gpuc_array_read_i32(widest, &widest_span, 1);
-    *span = (uint32_t)widest_span + 1;
+    *span = (uint32_t)widest_span;
     gpuc_kernel_free(partial);
     gpuc_kernel_free(top);
     gpuc_array_free(partials);
@@ -106,17 +109,21 @@ static gpuc_status widest_span(gpuc *gpu, const compact_survivors *s, const gpuc
     return st;
 }
 
-/* The gather's binary search written out (no loop): enough halvings for a range of `span` chunks,
- * rounded up to a multiple of 4 so that data of similar density shares one program. */
+/* The gather's search written out (no loop): steps of 2^(steps-1), ..., 2, 1 blocks reach `span`
+ * blocks past the group's start. The number of steps is rounded up to a multiple of 4 so that data of
+ * similar density shares one program. */
 static char *search_steps(uint32_t span)
 {
     int steps = 0;
-    for (uint32_t range = span + 1; range > 0; range >>= 1)
+    while (steps < 31 && ((uint32_t)1 << steps) - 1 < span)
         steps++;
     steps = (steps + 3) / 4 * 4;
     strbuf sb = {0};
-    for (int i = 0; i < steps; i++)
-        glsl_emit(&sb, gpuc_glsl_compact, "search_step", NULL);
+    for (int i = steps - 1; i >= 0; i--) {
+        char stride[16];
+        snprintf(stride, sizeof stride, "%d", 1 << i);
+        glsl_emit(&sb, gpuc_glsl_compact, "search_step", (const char *[]){"STRIDE", stride, NULL});
+    }
     return strbuf_take(&sb);
 }
 
@@ -142,9 +149,10 @@ static gpuc_status gather(gpuc *gpu, const gpuc_array *values, const compact_sur
     free(search);
     if (st == GPUC_OK)
         st = gpuc_run(k,
-                      (gpuc_arg[]){gpuc_arg_array(values), gpuc_arg_array(s->masks), gpuc_arg_array(s->running),
-                                   gpuc_arg_array(starts), gpuc_arg_i32((int32_t)s->chunks)},
-                      5, packed);
+                      (gpuc_arg[]){gpuc_arg_array(values), gpuc_arg_array(s->masks), gpuc_arg_array(s->before),
+                                   gpuc_arg_array(starts), gpuc_arg_i32((int32_t)s->blocks),
+                                   gpuc_arg_i32((int32_t)s->count)},
+                      6, packed);
     gpuc_kernel_free(k);
     gpuc_array_free(starts);
     return st;
