@@ -199,10 +199,11 @@ const int GROUP_SHIFT = $GROUP_SHIFT;
 $T compactGather($T v[], int masks[], int before[], int starts[], int blocks, int survivors)
 {
     int x = thread.x;
+    if (x >= survivors)
+        return $T(0);
     int b = starts[x >> GROUP_SHIFT];
 $SEARCH
-    int i = b * 32 + compactSelect(masks[b], x - before[b]);
-    return x < survivors ? v[i] : $T(0);
+    return v[b * 32 + compactSelect(masks[b], x - before[b])];
 }
 
 //@ search_step
