@@ -1,5 +1,6 @@
 // compact.glsl - the kernels of the prefix sum (src/algo/scan.c) and of stream compaction
-// (src/algo/compact.c); sections start at "//@ name". $T is the element type (float or int).
+// (src/algo/compact_count.c, compact_place.c); sections start at "//@ name". $T is the element type
+// (float or int).
 
 // Compaction evaluates FLAGS, the predicate of the four elements of texel tx (a comparison of the
 // values with a threshold, or a user predicate's results being nonzero; its parameters are PARAMS)

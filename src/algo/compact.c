@@ -1,8 +1,9 @@
 /* compact.c - stream compaction (gpuc_compact): checks the call, then counts the survivors
- * (compact_count.c) and places them in input order (compact_place.c). */
+ * (compact_count.c) and places them in input order (compact_place.c), with kernels made here. */
 #include "algo/compact.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 static const char *op_glsl(gpuc_compare op)
 {
@@ -44,6 +45,23 @@ static gpuc_status check_desc(gpuc *gpu, const gpuc_compact_desc *desc, gpuc_typ
         return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
                          "gpuc_compact: threshold %g is not a 32-bit integer, as int values need", desc->threshold);
     return GPUC_OK;
+}
+
+gpuc_status compact_kernel(gpuc *gpu, gpuc_type type, const char *const *sections, const char *const *fields,
+                           gpuc_kernel_desc desc, gpuc_kernel **k)
+{
+    enum { MOST_FIELDS = 6 }; /* key-value pairs a caller gives */
+    const char *all[2 * MOST_FIELDS + 3] = {"T", algo_glsl_type(type)};
+    for (int i = 0; fields && fields[i] && i < 2 * MOST_FIELDS; i++)
+        all[2 + i] = fields[i];
+    char *source;
+    gpuc_status st = algo_source(gpu, gpuc_glsl_compact, sections, all, &source);
+    if (st != GPUC_OK)
+        return st;
+    desc.pipeline = true;
+    st = gpuc_create_kernel(gpu, source, &desc, k);
+    free(source);
+    return st;
 }
 
 static gpuc_status compact_device(gpuc *gpu, const gpuc_array *values, algo_input in, const gpuc_compact_desc *desc,

@@ -1,6 +1,6 @@
 /* compact.h - what the files of stream compaction share: counting the survivors (compact_count.c: the
  * predicate evaluated once into block masks, their bits counted and scanned) and placing them
- * (compact_place.c: the gather and the scatter). gpuc_compact itself is in compact.c. */
+ * (compact_place.c: the gather and the scatter). gpuc_compact and compact_kernel are in compact.c. */
 #ifndef GPUC_ALGO_COMPACT_H
 #define GPUC_ALGO_COMPACT_H
 

@@ -20,22 +20,6 @@
  * 2^23 groups at most (n <= 2^30) leaves each cell 2^12 of them, inside llvmpipe's loop budget. */
 #define SPAN_PARTIALS 2048
 
-gpuc_status compact_kernel(gpuc *gpu, gpuc_type type, const char *const *sections, const char *const *fields,
-                           gpuc_kernel_desc desc, gpuc_kernel **k)
-{
-    const char *all[16] = {"T", algo_glsl_type(type)};
-    for (int i = 0; fields && fields[i] && i < 12; i++)
-        all[2 + i] = fields[i];
-    char *source;
-    gpuc_status st = algo_source(gpu, gpuc_glsl_compact, sections, all, &source);
-    if (st != GPUC_OK)
-        return st;
-    desc.pipeline = true;
-    st = gpuc_create_kernel(gpu, source, &desc, k);
-    free(source);
-    return st;
-}
-
 /* Scatter: every output cell is written once, so the output needs no clearing. */
 static gpuc_status scatter(gpuc *gpu, const gpuc_array *values, const compact_survivors *s, uint32_t cells,
                            gpuc_array **packed)
