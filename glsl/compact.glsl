@@ -120,14 +120,13 @@ int compactCount(int before[], int masks[], int blocks)
 }
 
 //@ gather_starts
-// The block holding survivor GROUP * thread.x (the last survivor's block for groups past the count):
+// The block holding survivor `group` * thread.x (the last survivor's block for groups past the count):
 // the last block with fewer survivors before it, found by binary search over the blocks' counts of
-// survivors before them, done once per GROUP output cells, which then search only from their group's
-// block to the next group's.
-const int GROUP = $GROUP;
-int compactGatherStarts(int before[], int blocks, int survivors)
+// survivors before them, done once per `group` output cells, which then search only from their
+// group's block to the next group's.
+int compactGatherStarts(int before[], int blocks, int survivors, int group)
 {
-    int x = min(thread.x * GROUP, survivors - 1);
+    int x = min(thread.x * group, survivors - 1);
     int lo = 0, hi = blocks;
     for (int step = 0; step < 31 && lo < hi; step++) {
         int mid = (lo + hi) >> 1;
@@ -195,14 +194,14 @@ int compactSelect(int mask, int rank)
 // at its rank within that block's mask. The block is found from the group's starting block by
 // halving steps of a fixed range, without branches (SEARCH: STEPS steps of 2^(STEPS-1) ... 1 blocks,
 // enough for the widest group), written out because a kernel without loops computes several cells
-// per invocation, which on llvmpipe costs far less than one each. Cells past the count are 0.
-const int GROUP_SHIFT = $GROUP_SHIFT;
-$T compactGather($T v[], int masks[], int before[], int starts[], int blocks, int survivors)
+// per invocation, which on llvmpipe costs far less than one each. Groups are 2^groupShift cells (a
+// uniform: the driver sizes them to the density, so the steps stay few). Cells past the count are 0.
+$T compactGather($T v[], int masks[], int before[], int starts[], int blocks, int survivors, int groupShift)
 {
     int x = thread.x;
     if (x >= survivors)
         return $T(0);
-    int b = starts[x >> GROUP_SHIFT];
+    int b = starts[x >> groupShift];
 $SEARCH
     return v[b * 32 + compactSelect(masks[b], x - before[b])];
 }

@@ -888,10 +888,10 @@ typedef enum gpuc_compare {
 /* How survivors reach their slots. */
 typedef enum gpuc_compact_method {
     /* Default: one output cell per survivor finds its element by a search over the blocks' counts of
-     * survivors before them (the seed's gather; each group of 64 cells starts from a block found by
-     * binary search, its cells then take a few fixed halving steps), then by its rank within the
-     * block's mask. Works on both backends. On llvmpipe each cell's chain of dependent reads makes it
-     * take about twice the scatter's time. */
+     * survivors before them (the seed's gather; each group of cells, sized to hold about 4 blocks'
+     * survivors, starts from a block found by binary search, its cells then take a few fixed
+     * halving steps), then by its rank within the block's mask. Works on both backends. On llvmpipe
+     * each cell's chain of dependent reads makes it take about twice the scatter's time. */
     GPUC_COMPACT_GATHER = 0,
     /* One invocation per element writes each survivor to its slot and each dropped element a zero
      * to the tail (a scatter kernel: every output cell written once, so the output is not cleared
@@ -916,8 +916,8 @@ typedef struct gpuc_compact_desc {
     /* *packed keeps the input's length: the survivors first, zeros after (otherwise it holds exactly
      * *count cells). Either way the programs do not depend on the count or the length: compacting
      * again, with other thresholds or other data, compiles nothing new in this context, except a
-     * gather whose survivors are far sparser or denser than before (its search takes 4 halving
-     * steps per 16-fold change in how far apart survivors lie). */
+     * gather over survivors that come in uneven clumps (its search takes 3 more halving steps for
+     * each 8-fold growth of the widest gap a group of cells must cross). */
     bool full_length;
 } gpuc_compact_desc;
 
@@ -932,7 +932,7 @@ typedef struct gpuc_compact_desc {
  * one write of the output; the scan's passes are over n / 32 values. Memory: n / 8 bytes of masks
  * and about n / 4 bytes of counts beside the output. One number (the count) is read back, and for
  * the gather a second (the widest range its searches cover, which sizes them); the gather also
- * makes a start for each 64 output cells. Errors as gpuc_sort; GPUC_ERROR_INVALID_ARGUMENT for a
+ * makes a start for each group of output cells (about n / 128 of them). Errors as gpuc_sort; GPUC_ERROR_INVALID_ARGUMENT for a
  * NULL desc, no or two predicates, an unknown op or method, or a fractional threshold for int
  * values; a predicate that does not compile fails as gpuc_create_kernel does. */
 GPUC_API gpuc_status gpuc_compact(gpuc *gpu, gpuc_arg values, const gpuc_compact_desc *desc, gpuc_array **packed,

@@ -458,6 +458,30 @@ START_TEST(compact_int_predicate_results_both_methods)
 }
 END_TEST
 
+START_TEST(compact_gather_shares_programs_across_densities)
+{
+    /* The gather sizes its groups to the density, so random data kept at 2%, 50% or 97% searches
+     * the same few steps: one set of programs. */
+    enum { N = 100000 };
+    float *v = malloc(N * sizeof *v);
+    uint32_t seed = 5;
+    for (int j = 0; j < N; j++)
+        v[j] = test_random(&seed);
+    const float thresholds[] = {0.5f, 0.98f, 0.03f, 0.5f};
+    gpuc_stats first = {0}, now;
+    for (int t = 0; t < 4; t++) {
+        check_compact_with(v, N, GPUC_GREATER, thresholds[t], true, GPUC_COMPACT_GATHER, t % 2 == 0);
+        ck_assert_gpuc_ok(gpuc_get_stats(gpu, &now));
+        if (t == 1)
+            first = now;
+        if (t > 1)
+            ck_assert_msg(now.programs_compiled == first.programs_compiled, "threshold %g compiled %llu new programs",
+                          (double)thresholds[t], (unsigned long long)(now.programs_compiled - first.programs_compiled));
+    }
+    free(v);
+}
+END_TEST
+
 START_TEST(compact_2_22_matches_c)
 {
     const uint32_t n = 1u << 22;
@@ -612,6 +636,7 @@ Suite *suite_compact(void)
     tcase_add_test(compact, compact_scatter_and_full_length);
     tcase_add_test(compact, compact_sparse_survivors);
     tcase_add_test(compact, compact_block_edges);
+    tcase_add_test(compact, compact_gather_shares_programs_across_densities);
     tcase_add_test(compact, compact_int_predicate_results_both_methods);
     tcase_add_test(compact, compact_2_22_matches_c);
     tcase_add_test(compact, compact_result_feeds_sort);
