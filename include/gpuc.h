@@ -932,9 +932,10 @@ typedef struct gpuc_compact_desc {
  * one write of the output; the scan's passes are over n / 32 values. Memory: n / 8 bytes of masks
  * and about n / 4 bytes of counts beside the output. One number (the count) is read back, and for
  * the gather a second (the widest range its searches cover, which sizes them); the gather also
- * makes a start for each group of output cells (n / 128 to n / 64 of them). Errors as gpuc_sort; GPUC_ERROR_INVALID_ARGUMENT for a
- * NULL desc, no or two predicates, an unknown op or method, or a fractional threshold for int
- * values; a predicate that does not compile fails as gpuc_create_kernel does. */
+ * makes a start for each group of output cells (n / 128 to n / 64 of them). Errors as gpuc_sort;
+ * GPUC_ERROR_INVALID_ARGUMENT for a NULL desc, no or two predicates, an unknown op or method, or a
+ * fractional threshold for int values; a predicate that does not compile fails as gpuc_create_kernel
+ * does. */
 GPUC_API gpuc_status gpuc_compact(gpuc *gpu, gpuc_arg values, const gpuc_compact_desc *desc, gpuc_array **packed,
                                   size_t *count);
 
