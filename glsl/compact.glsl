@@ -1,11 +1,13 @@
 // compact.glsl - the kernels of the prefix sum (src/algo/scan.c) and of stream compaction
-// (src/algo/compact.c); sections start at "//@ name". $T is the element type (float or int).
+// (src/algo/compact_count.c, compact_place.c); sections start at "//@ name". $T is the element type
+// (float or int).
 
-// Compaction evaluates FLAG, the predicate of element i (`i < n && v[i] > threshold`, or
-// `i < n && keep[i] != 0` over a user predicate's results; its parameters are PARAMS) once, into
-// one bit mask per block of BLOCK elements. Float values are compared by their order keys
-// (order_key), never as floats: fragment shaders on llvmpipe compare denormals as zero. The masks' bit counts are scanned (inclusive: the
-// running count at each block's end), and survivors placed by block, then by rank in the mask.
+// Compaction evaluates FLAGS, the predicate of the four elements of texel tx (a comparison of the
+// values with a threshold, or a user predicate's results being nonzero; its parameters are PARAMS)
+// once, into one 32-bit mask per block of 32 elements. Float values are compared by their order
+// keys (order_key), never as floats: fragment shaders on llvmpipe compare denormals as zero. The
+// masks' bit counts are scanned (exclusive: the survivors before each block), and survivors placed
+// by block, then by rank in the block's mask.
 
 //@ scan_block_sums
 // The sum of block thread.x (BLOCK consecutive values; reads past the end give 0): one level up the
@@ -40,71 +42,100 @@ $SUM_TERMS
     sum += first + $K < end ? v[first + $K] : $T(0);
 
 //@ order_key
-// A float's order key: an int whose signed order is the float's order, -0.0 and +0.0 one key (0),
-// denormals keys of their own. Only bits move (floatBitsToInt), so no backend flushes anything.
-// NaN is unordered, as in C: compactOrdered is false when either side is NaN (NaN's key is never
-// computed; a NaN threshold arrives as COMPACT_NAN_KEY, above every ordered key).
+// Order keys of four floats: ints whose signed order is the floats' order, -0.0 and +0.0 one key
+// (0), denormals keys of their own. Only bits move (floatBitsToInt), so no backend flushes anything.
+// NaN is unordered, as in C: compactOrdered is 0 where either side is NaN (NaN's key is never used;
+// a NaN threshold arrives as COMPACT_NAN_KEY, above every ordered key). Flags are ints 0 / 1, so
+// that they combine with & and | (a bvec4 has no && in GLSL).
 const int COMPACT_NAN_KEY = 0x7fffffff;
-int compactKey(float x)
+ivec4 compactKeys(vec4 x)
 {
-    int b = floatBitsToInt(x);
-    int m = b & 0x7fffffff;
-    return b < 0 ? -m : m;
+    ivec4 b = floatBitsToInt(x);
+    ivec4 m = b & 0x7fffffff;
+    ivec4 s = b >> 31; // -1 for a negative float, else 0: (m ^ s) - s is then -m, else m
+    return (m ^ s) - s;
 }
-bool compactOrdered(float x, int thresholdKey)
+ivec4 compactOrdered(vec4 x, int thresholdKey)
 {
-    return (floatBitsToInt(x) & 0x7fffffff) <= 0x7f800000 && thresholdKey != COMPACT_NAN_KEY;
+    return ivec4(lessThanEqual(floatBitsToInt(x) & 0x7fffffff, ivec4(0x7f800000))) &
+           ivec4(thresholdKey != COMPACT_NAN_KEY);
 }
+// 1 for each of texel tx's elements that exists (index below n): reads past the end give 0, which
+// might pass the predicate.
+ivec4 compactInRange(int tx, int n)
+{
+    return ivec4(lessThan(ivec4(4 * tx) + ivec4(0, 1, 2, 3), ivec4(n)));
+}
+
+//@ float_flags
+// x OP threshold, as C compares floats: only ordered values pass.
+ivec4 compactFloatFlags(vec4 x, int thresholdKey)
+{
+    return compactOrdered(x, thresholdKey) & ivec4($OPFN(compactKeys(x), ivec4(thresholdKey)));
+}
+
+//@ float_flags_not_equal
+// x != threshold, as C compares floats: NaN on either side passes.
+ivec4 compactFloatFlags(vec4 x, int thresholdKey)
+{
+    return (ivec4(1) - compactOrdered(x, thresholdKey)) | ivec4(notEqual(compactKeys(x), ivec4(thresholdKey)));
+}
+
+//@ nonzero_flags
 // Nonzero as C tests it, on bits: -0.0 is zero, NaN and denormals are not.
-bool compactNonzero(float x) { return (floatBitsToInt(x) & 0x7fffffff) != 0; }
-bool compactNonzero(int x) { return x != 0; }
+ivec4 compactNonzero(vec4 x) { return ivec4(notEqual(floatBitsToInt(x) & 0x7fffffff, ivec4(0))); }
+ivec4 compactNonzero(ivec4 x) { return ivec4(notEqual(x, ivec4(0))); }
 
 //@ block_masks
-// The flags of block thread.x as bits: bit j set when element thread.x * BLOCK + j survives. The
-// only place the predicate is evaluated; a constant loop without branches, which llvmpipe unrolls.
-const int BLOCK = $BLOCK;
+// The flags of block thread.x as bits: bit j set when element 32 * thread.x + j survives. The only
+// place the predicate is evaluated. The block's 8 texels are written out (MASK_TERMS), not looped
+// over: a kernel without loops computes several cells per invocation, far cheaper on llvmpipe.
 int compactBlockMasks($PARAMS)
 {
-    int first = thread.x * BLOCK;
+    int first = thread.x * 8;
     int mask = 0;
-    for (int j = 0; j < BLOCK; j++) {
-        int i = first + j;
-        mask |= ($FLAG) ? 1 << j : 0;
-    }
+$MASK_TERMS
     return mask;
 }
 
+//@ mask_term
+    {
+        int tx = first + $K;
+        ivec4 f = ($FLAGS) & compactInRange(tx, n);
+        mask |= (f.x | f.y << 1 | f.z << 2 | f.w << 3) << (4 * $K);
+    }
+
 //@ block_counts
-// How many elements of a block survive.
+// How many of block thread.x's elements survive.
 int compactBlockCounts(int masks[])
 {
     return bitCount(masks[thread.x]);
 }
 
 //@ count
-// How many survive: the last running count.
-int compactCount(int running[], int blocks)
+// How many survive: the survivors before the last block and in it.
+int compactCount(int before[], int masks[], int blocks)
 {
-    return running[blocks - 1];
+    return before[blocks - 1] + bitCount(masks[blocks - 1]);
 }
 
 //@ gather_starts
-// The block holding survivor GROUP * thread.x (`blocks` past the count): a lower-bound binary
-// search over the running counts, done once per GROUP output cells, which then search only between
-// their group's start and the next group's.
-const int GROUP = $GROUP;
-int compactGatherStarts(int running[], int blocks)
+// The block holding survivor `group` * thread.x (the last survivor's block for groups past the count):
+// the last block with fewer survivors before it, found by binary search over the blocks' counts of
+// survivors before them, done once per `group` output cells, which then search only from their
+// group's block to the next group's.
+int compactGatherStarts(int before[], int blocks, int survivors, int group)
 {
-    int x = thread.x * GROUP;
+    int x = min(thread.x * group, survivors - 1);
     int lo = 0, hi = blocks;
     for (int step = 0; step < 31 && lo < hi; step++) {
         int mid = (lo + hi) >> 1;
-        if (running[mid] > x)
+        if (before[mid] > x)
             hi = mid;
         else
             lo = mid + 1;
     }
-    return lo;
+    return lo - 1;
 }
 
 //@ span_partial
@@ -135,28 +166,16 @@ int compactSpanMax(int partial[], int count)
     return widest;
 }
 
-//@ gather
-// Gather form: survivor thread.x lies in the first block whose running count exceeds thread.x
-// (a lower-bound binary search, as the seed's gather does, but over blocks and only between its
-// group's bounds), at rank thread.x minus the survivors before that block, found in the block's
-// mask by halving. Cells past the count find no block and return 0. The search is written out step
-// by step (SEARCH: as many halvings as the block count needs) because a kernel without loops
-// computes several cells per invocation, which on llvmpipe costs far less than one each.
-const int GROUP = $GROUP;
-const int BLOCK = $BLOCK;
-$T compactGather($T v[], int masks[], int running[], int starts[], int blocks)
+//@ select
+// The position of the survivor of rank `rank` (0 = the first) in a block's mask, by halving: how
+// many survive in the lower half decides which half holds it.
+int compactSelect(int mask, int rank)
 {
-    int x = thread.x;
-    int g = x / GROUP;
-    int lo = starts[g], hi = min(starts[g + 1] + 1, blocks);
-    int mid;
-$SEARCH
-    if (lo >= blocks)
-        return $T(0);
-    int rank = x - (lo > 0 ? running[lo - 1] : 0);
-    int mask = masks[lo];
     int pos = 0;
-    int below = bitCount(mask & 0xff);
+    int below = bitCount(mask & 0xffff);
+    pos += rank >= below ? 16 : 0;
+    rank -= rank >= below ? below : 0;
+    below = bitCount((mask >> pos) & 0xff);
     pos += rank >= below ? 8 : 0;
     rank -= rank >= below ? below : 0;
     below = bitCount((mask >> pos) & 0xf);
@@ -167,28 +186,45 @@ $SEARCH
     rank -= rank >= below ? below : 0;
     below = (mask >> pos) & 1;
     pos += rank >= below ? 1 : 0;
-    return v[lo * BLOCK + pos];
+    return pos;
+}
+
+//@ gather
+// Gather form: survivor thread.x lies in the last block with at most thread.x survivors before it,
+// at its rank within that block's mask. The block is found from the group's starting block by
+// halving steps of a fixed range, without branches (SEARCH: STEPS steps of 2^(STEPS-1) ... 1 blocks,
+// enough for the widest group), written out because a kernel without loops computes several cells
+// per invocation, which on llvmpipe costs far less than one each. Groups are 2^groupShift cells (a
+// uniform: the driver sizes them to the density, so the steps stay few). Cells past the count are 0.
+$T compactGather($T v[], int masks[], int before[], int starts[], int blocks, int survivors, int groupShift)
+{
+    int x = thread.x;
+    if (x >= survivors)
+        return $T(0);
+    int b = starts[x >> groupShift];
+$SEARCH
+    return v[b * 32 + compactSelect(masks[b], x - before[b])];
 }
 
 //@ search_step
-    mid = (lo + hi) >> 1;
-    if (lo < hi) {
-        if (running[mid] > x)
-            hi = mid;
-        else
-            lo = mid + 1;
+    {
+        int probe = b + $STRIDE;
+        b = probe < blocks && before[probe] <= x ? probe : b;
     }
 
 //@ scatter
-// Scatter form: one invocation per element; a survivor writes itself to its slot, the survivors
-// before its block plus those before it in the block (outputIndex left at -1 writes nothing).
-const int BLOCK = $BLOCK;
-$T compactScatter($T v[], int masks[], int running[])
+// Scatter form: one invocation per element, and every output cell written exactly once (so the
+// output needs no clearing first): a survivor writes itself to its slot, the survivors before its
+// block plus those before it in the block; a dropped element writes 0 at `survivors` plus the
+// dropped elements before it, which fills the tail of a full-length output in order and lands past
+// the end of an exact one (writing nothing).
+$T compactScatter($T v[], int masks[], int before[], int survivors)
 {
-    int self = thread.x;
-    int block = self / BLOCK, j = self % BLOCK;
-    int mask = masks[block];
-    if (((mask >> j) & 1) != 0)
-        outputIndex = (block > 0 ? running[block - 1] : 0) + bitCount(mask & ((1 << j) - 1));
-    return v[self];
+    int i = thread.x;
+    int b = i >> 5, j = i & 31;
+    int mask = masks[b];
+    int slot = before[b] + bitCount(uint(mask) & ((1u << j) - 1u));
+    bool kept = ((mask >> j) & 1) != 0;
+    outputIndex = kept ? slot : survivors + (i - slot);
+    return kept ? v[i] : $T(0);
 }

@@ -887,13 +887,16 @@ typedef enum gpuc_compare {
 
 /* How survivors reach their slots. */
 typedef enum gpuc_compact_method {
-    /* Default: one output cell per survivor finds its element by binary search over the running
-     * counts of the blocks (the seed's gather), then by its rank within the block. */
+    /* Default: one output cell per survivor finds its element by a search over the blocks' counts of
+     * survivors before them (the seed's gather; each group of cells, sized to hold about 4 blocks'
+     * survivors, starts from a block found by binary search, its cells then take a few fixed
+     * halving steps), then by its rank within the block's mask. Works on both backends. On llvmpipe
+     * each cell's chain of dependent reads makes it take about twice the scatter's time. */
     GPUC_COMPACT_GATHER = 0,
-    /* One invocation per element writes each survivor to its slot (a scatter kernel): about half
-     * the gather's work on llvmpipe. The packed output must fit one storage binding
-     * (gpuc_info.max_storage_block_size), else GPUC_ERROR_LIMIT. Compute-only: on the fragment backend it
-     * fails saying so. */
+    /* One invocation per element writes each survivor to its slot and each dropped element a zero
+     * to the tail (a scatter kernel: every output cell written once, so the output is not cleared
+     * first). The packed output must fit one storage binding (gpuc_info.max_storage_block_size), else
+     * GPUC_ERROR_LIMIT. Compute-only: on the fragment backend it fails saying so. */
     GPUC_COMPACT_SCATTER
 } gpuc_compact_method;
 
@@ -912,7 +915,9 @@ typedef struct gpuc_compact_desc {
     gpuc_compact_method method;
     /* *packed keeps the input's length: the survivors first, zeros after (otherwise it holds exactly
      * *count cells). Either way the programs do not depend on the count or the length: compacting
-     * again, with other thresholds or other data, compiles nothing new in this context. */
+     * again, with other thresholds or other data, compiles nothing new in this context, except a
+     * gather over survivors that come in uneven clumps (its search takes 3 more halving steps for
+     * each 8-fold growth of the widest gap a group of cells must cross). */
     bool full_length;
 } gpuc_compact_desc;
 
@@ -920,11 +925,17 @@ typedef struct gpuc_compact_desc {
  * input order, into *packed (new device array of the same type, *count elements, or n with
  * .full_length), *count the number kept. When nothing passes (and not .full_length), *packed is NULL
  * and *count 0. On the device: the predicate is evaluated once per element into a bit mask per
- * block of 16 elements, the masks' bit counts scanned (see gpuc_scan), and the survivors placed by
- * the chosen method; one number (the count) is read back, and for the gather a second (the widest
- * range its searches cover, which sizes them). Errors as gpuc_sort; GPUC_ERROR_INVALID_ARGUMENT for
- * a NULL desc, no or two predicates, an unknown op or method, or a fractional threshold for int
- * values; a predicate that does not compile fails as gpuc_create_kernel does. */
+ * block of 32 elements (a threshold comparison reads float values four at a time; a .predicate
+ * kernel is one pass more, writing its n results), the masks' bit counts scanned (see gpuc_scan;
+ * over n / 32 counts) into the survivors before each block, and the survivors placed by the chosen
+ * method. Cost: one read of the values for the masks, one of the values again as they are placed,
+ * one write of the output; the scan's passes are over n / 32 values. Memory: n / 8 bytes of masks
+ * and about n / 4 bytes of counts beside the output. One number (the count) is read back, and for
+ * the gather a second (the widest range its searches cover, which sizes them); the gather also
+ * makes a start for each group of output cells (n / 128 to n / 64 of them). Errors as gpuc_sort;
+ * GPUC_ERROR_INVALID_ARGUMENT for a NULL desc, no or two predicates, an unknown op or method, or a
+ * fractional threshold for int values; a predicate that does not compile fails as gpuc_create_kernel
+ * does. */
 GPUC_API gpuc_status gpuc_compact(gpuc *gpu, gpuc_arg values, const gpuc_compact_desc *desc, gpuc_array **packed,
                                   size_t *count);
 

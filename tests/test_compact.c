@@ -396,6 +396,92 @@ START_TEST(compact_sparse_survivors)
 }
 END_TEST
 
+START_TEST(compact_block_edges)
+{
+    /* Lengths around the 32-element blocks of the masks and the gather's 64-cell groups; runs of
+     * kept and dropped elements long enough to fill or empty whole blocks (a full block's mask has
+     * bit 31 set: a negative int), and single survivors far apart. */
+    static const uint32_t sizes[] = {31, 32, 33, 63, 64, 65, 127, 128, 129, 4097};
+    float *v = malloc(4097 * sizeof *v);
+    uint32_t seed = 77;
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        uint32_t n = sizes[s];
+        for (int pattern = 0; pattern < 3; pattern++) {
+            for (uint32_t j = 0; j < n; j++) {
+                uint32_t r = next_random(&seed);
+                v[j] = pattern == 0   ? (float)(r % 2)                       /* random, half kept */
+                       : pattern == 1 ? (float)((j / 40) % 2)                /* runs of 40 */
+                                      : (j % 37 == 5 ? 1.0f : 0.0f);         /* sparse */
+            }
+            for (int m = 0; m < 2; m++) {
+                check_compact_with(v, n, GPUC_GREATER, 0.5f, (s + m) % 2 == 0, (gpuc_compact_method)m, false);
+                check_compact_with(v, n, GPUC_GREATER, 0.5f, (s + m) % 2 == 1, (gpuc_compact_method)m, true);
+                check_compact_with(v, n, GPUC_LESS, 2.0f, false, (gpuc_compact_method)m, pattern == 1); /* all */
+            }
+        }
+    }
+    free(v);
+}
+END_TEST
+
+START_TEST(compact_int_predicate_results_both_methods)
+{
+    /* An int predicate over int values, and a float predicate over int values, by both methods and
+     * both output lengths: the masks read the predicate's results, the placing reads the values. */
+    enum { N = 5000 };
+    int32_t *v = malloc(N * sizeof *v);
+    for (int j = 0; j < N; j++)
+        v[j] = (j * 2654435761u) >> 7;
+    const char *predicates[] = {"int odd(int a[]) { return a[thread.x] & 1; }",
+                                "float big(int a[]) { return a[thread.x] > 16777216 ? 1.0 : 0.0; }"};
+    for (int p = 0; p < 2; p++)
+        for (int m = 0; m < 2; m++)
+            for (int full = 0; full < 2; full++) {
+                gpuc_array *packed = NULL;
+                size_t count = 0;
+                gpuc_compact_desc desc = {.predicate = predicates[p], .method = method_here((gpuc_compact_method)m),
+                                          .full_length = full};
+                ck_assert_gpuc_ok(gpuc_compact(gpu, gpuc_arg_host_i32(v, (gpuc_dims){N}), &desc, &packed, &count));
+                int32_t *want = calloc(N, sizeof *want);
+                size_t k = 0;
+                for (int j = 0; j < N; j++)
+                    if (p == 0 ? (v[j] & 1) : v[j] > 16777216)
+                        want[k++] = v[j];
+                ck_assert_uint_eq(count, k);
+                size_t cells = full ? N : k;
+                int32_t *got = fixture_take_ints(packed, cells);
+                ck_assert_msg(memcmp(got, want, cells * sizeof *got) == 0, "predicate %d method %d full %d", p, m, full);
+                free(got);
+                free(want);
+            }
+    free(v);
+}
+END_TEST
+
+START_TEST(compact_gather_shares_programs_across_densities)
+{
+    /* The gather sizes its groups to the density, so random data kept at 2%, 50% or 97% searches
+     * the same few steps: one set of programs. */
+    enum { N = 100000 };
+    float *v = malloc(N * sizeof *v);
+    uint32_t seed = 5;
+    for (int j = 0; j < N; j++)
+        v[j] = test_random(&seed);
+    const float thresholds[] = {0.5f, 0.98f, 0.03f, 0.5f};
+    gpuc_stats first = {0}, now;
+    for (int t = 0; t < 4; t++) {
+        check_compact_with(v, N, GPUC_GREATER, thresholds[t], true, GPUC_COMPACT_GATHER, t % 2 == 0);
+        ck_assert_gpuc_ok(gpuc_get_stats(gpu, &now));
+        if (t == 1)
+            first = now;
+        if (t > 1)
+            ck_assert_msg(now.programs_compiled == first.programs_compiled, "threshold %g compiled %llu new programs",
+                          (double)thresholds[t], (unsigned long long)(now.programs_compiled - first.programs_compiled));
+    }
+    free(v);
+}
+END_TEST
+
 START_TEST(compact_2_22_matches_c)
 {
     const uint32_t n = 1u << 22;
@@ -549,6 +635,9 @@ Suite *suite_compact(void)
     tcase_add_test(compact, compact_user_predicate);
     tcase_add_test(compact, compact_scatter_and_full_length);
     tcase_add_test(compact, compact_sparse_survivors);
+    tcase_add_test(compact, compact_block_edges);
+    tcase_add_test(compact, compact_gather_shares_programs_across_densities);
+    tcase_add_test(compact, compact_int_predicate_results_both_methods);
     tcase_add_test(compact, compact_2_22_matches_c);
     tcase_add_test(compact, compact_result_feeds_sort);
     tcase_add_test(compact, compact_reads_back_only_counts);
