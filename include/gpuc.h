@@ -825,28 +825,52 @@ GPUC_API gpuc_status gpuc_rank(gpuc *gpu, gpuc_arg values, const gpuc_rank_desc 
 
 /* ---- Sorting ---------------------------------------------------------------------------------- */
 /*
- * Bitonic sort on the device. Keys are a 1D float or int array, given as a device array or as host
- * data (gpuc_arg_array / gpuc_arg_host_f32 / gpuc_arg_host_i32), of any length n from 1 to 2^30 that
- * the device can hold. The network runs over the next power of two >= n (padded with keys that sort
- * last, removed afterwards) in passes that keep everything on the device; results are new device
- * arrays of n elements that the caller frees (read them with gpuc_array_read_*, or pass them on).
+ * Sorting on the device. Keys are a 1D float or int array, given as a device array or as host data
+ * (gpuc_arg_array / gpuc_arg_host_f32 / gpuc_arg_host_i32), of any length n from 1 to 2^30 that the
+ * device can hold; results are new device arrays of n elements that the caller frees (read them with
+ * gpuc_array_read_*, or pass them on). Everything stays on the device: nothing is read back.
+ *
+ * Two methods (gpuc_sort_desc.method), with the same results:
+ * - RADIX (the default from 16,384 keys on the compute backend): 8 stable passes of one 4-bit digit
+ *   each over the keys mapped to order-preserving ints, lowest digit first. Each pass counts the
+ *   digits of every sub-block of 16 elements, sums them per chunk of 256, scans the (digit, chunk)
+ *   totals (the prefix sum of gpuc_scan, about 6 small passes) and scatters each element to its slot.
+ *   Cost: 8 x (about 3 reads and 1 scattered write of the keys, plus n/16 counts and n/16 run starts);
+ *   memory: two arrays of n keys (or of n (key, index) pairs for argsort and sort_pairs), 2 x n/16
+ *   vec4 counts and n/16 ints of run totals. Compute-only (a scatter); one pass's output, n keys
+ *   (4 bytes each) or pairs (8 bytes), must fit one storage binding (gpuc_info.max_storage_block_size).
+ * - BITONIC (the tutorial's algorithm; the default below 16,384 keys and on the fragment backend):
+ *   the bitonic network over the next power of two P >= n (padded with keys that sort last, removed
+ *   afterwards), up to three of its log2(P) (log2(P) + 1) / 2 strides per pass. Cost: about
+ *   log2(P)^2 / 6 passes over P keys (each pass reads up to 8 cells of 4 keys per cell it writes);
+ *   memory: two arrays of P keys (or pairs). P / 4 (P / 2 for pairs) vec4 cells must not exceed the
+ *   device's GL_MAX_TEXTURE_BUFFER_SIZE.
+ * On llvmpipe (2 cores), 2^22 floats: docs/perf-radix.md has the measured times of both.
  *
  * Order. Ints sort by value. Floats sort by value, -0.0 counting as less than +0.0; every NaN sorts
  * after every number, in both directions, and comes back as the quiet NaN 0x7fc00000 (its sign and
  * payload are not kept). Other values come back bit for bit.
  *
- * Stability. The bitonic network is not stable. gpuc_argsort and gpuc_sort_pairs break ties between
- * equal keys by the original index (lower index first, in both directions), so their order is fully
- * determined: they give what a stable sort would.
+ * Stability. The radix method is stable; the bitonic network is not. gpuc_argsort and gpuc_sort_pairs
+ * order equal keys by the original index (lower index first, in both directions) with either method,
+ * so their order is fully determined: they give what a stable sort would.
  */
+typedef enum gpuc_sort_method {
+    GPUC_SORT_AUTO = 0, /* radix from 16,384 keys where it is available (compute backend, fits), else bitonic */
+    GPUC_SORT_BITONIC,  /* the bitonic network (any backend) */
+    GPUC_SORT_RADIX     /* the LSD radix sort (compute backend only) */
+} gpuc_sort_method;
+
 typedef struct gpuc_sort_desc {
-    bool descending; /* largest first; default ascending */
+    bool descending;         /* largest first; default ascending */
+    gpuc_sort_method method; /* default GPUC_SORT_AUTO */
 } gpuc_sort_desc;
 
 /* Sorts `keys` (float or int, 1D) into a new array *sorted of the same type and length.
- * desc may be NULL (ascending). Errors: NULL gpu/sorted or host data, n = 0 (GPUC_ERROR_INVALID_ARGUMENT);
+ * desc may be NULL (ascending, GPUC_SORT_AUTO). Errors: NULL gpu/sorted or host data, n = 0, a method
+ * that is not a gpuc_sort_method, GPUC_SORT_RADIX on the fragment backend (GPUC_ERROR_INVALID_ARGUMENT);
  * a 2D/3D or vecN array or a scalar (GPUC_ERROR_TYPE_MISMATCH); more elements than 2^30 or than the
- * device can read (GPUC_ERROR_LIMIT). */
+ * device can read, or than the chosen method's limit above (GPUC_ERROR_LIMIT). */
 GPUC_API gpuc_status gpuc_sort(gpuc *gpu, gpuc_arg keys, const gpuc_sort_desc *desc, gpuc_array **sorted);
 
 /* Argsort: *indices (int, n) receives the original index of each element in sorted order, ties in

@@ -1,0 +1,233 @@
+/* sort_radix.c - the radix method of gpuc_sort, gpuc_argsort and gpuc_sort_pairs: a host driver over
+ * the kernels of glsl/sort_radix.glsl. The keys are mapped to order-preserving ints (glsl/sort.glsl's
+ * key maps), then sorted by 8 stable passes of one 4-bit digit each, lowest first (LSD). A pass counts
+ * each sub-block's digits, sums them per chunk, scans the (digit, chunk) totals into the start of
+ * each run, and scatters every element to its run's start plus its rank in its chunk. Nothing is read
+ * back; the arrays are made once per call and ping-pong between passes. Stable, so equal keys keep
+ * their input order: argsort's and sort_pairs' ties come out in index order with no tie-break. */
+#include "algo/scan.h"
+#include "algo/sort_radix.h"
+#include "kernel/glsl_template.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* glsl/sort_radix.glsl's sizes: bits per pass, elements per sub-block and per chunk (a chunk's
+ * counts before its last element must fit a byte). */
+#define RADIX_BITS 4
+#define RADIX_DIGITS (1 << RADIX_BITS)
+#define RADIX_PASSES (32 / RADIX_BITS)
+#define RADIX_SUB 16
+#define RADIX_CHUNK 256
+
+bool radix_available(const gpuc *gpu, uint32_t n, bool pairs)
+{
+    int64_t bytes = (int64_t)n * (pairs ? 8 : 4);
+    int64_t max = gpu->info.max_storage_block_size;
+    return gpu->info.backend == GPUC_BACKEND_COMPUTE && (max <= 0 || bytes <= max);
+}
+
+/* `count` copies of section `term` (its $K = 0, 1, ...) of glsl/sort_radix.glsl. */
+static char *terms(const char *term, int count)
+{
+    strbuf sb = {0};
+    for (int k = 0; k < count; k++) {
+        char num[16];
+        snprintf(num, sizeof num, "%d", k);
+        if (!glsl_emit(&sb, gpuc_glsl_sort_radix, term, (const char *[]){"K", num, NULL})) {
+            free(strbuf_take(&sb));
+            return NULL;
+        }
+    }
+    return strbuf_take(&sb);
+}
+
+/* One radix sort call's kernel sources: the key map of glsl/sort.glsl, then the radix kernel. */
+typedef struct radix_source {
+    const radix_request *req;
+    char *count_terms, *prefix_terms, *rank_terms;
+} radix_source;
+
+static gpuc_status radix_kernel(gpuc *gpu, const radix_source *src, const char *section, gpuc_kernel_desc desc,
+                                gpuc_kernel **k)
+{
+    const radix_request *req = src->req;
+    const char *fields[] = {"KEY_TYPE",     algo_glsl_type(req->in.type),
+                            "VALUE_TYPE",   algo_glsl_type(req->values ? req->value_type : GPUC_FLOAT),
+                            "CELL",         req->pairs ? "vec2" : "int",
+                            "COUNT_TERMS",  src->count_terms,
+                            "PREFIX_TERMS", src->prefix_terms,
+                            "RANK_TERMS",   src->rank_terms,
+                            NULL};
+    strbuf sb = {0};
+    bool ok = glsl_emit(&sb, gpuc_glsl_sort, req->in.type == GPUC_INT ? "int_keys" : "float_keys", fields) &&
+              glsl_emit(&sb, gpuc_glsl_sort_radix, "common", fields) &&
+              glsl_emit(&sb, gpuc_glsl_sort_radix, section, fields);
+    char *source = strbuf_take(&sb);
+    if (!ok || !source) {
+        free(source);
+        return gpuc_fail(gpu, ok ? GPUC_ERROR_OUT_OF_MEMORY : GPUC_ERROR_INVALID_ARGUMENT,
+                         "%s: cannot build the radix kernel %s%s", req->fn, section,
+                         ok ? ": out of host memory" : " (a bug in gpuc)");
+    }
+    desc.pipeline = true;
+    gpuc_status st = gpuc_create_kernel(gpu, source, &desc, k);
+    free(source);
+    return st;
+}
+
+/* The kernels and arrays of the passes (made once per call). */
+typedef struct radix_passes {
+    gpuc_kernel *counts, *prefix, *totals, *scatter;
+    gpuc_array *sub_counts, *sub_prefix, *chunk_totals;
+    uint32_t subs, chunks;
+} radix_passes;
+
+static void passes_free(radix_passes *p)
+{
+    gpuc_kernel_free(p->counts);
+    gpuc_kernel_free(p->prefix);
+    gpuc_kernel_free(p->totals);
+    gpuc_kernel_free(p->scatter);
+    gpuc_array_free(p->sub_counts);
+    gpuc_array_free(p->sub_prefix);
+    gpuc_array_free(p->chunk_totals);
+}
+
+static gpuc_status passes_make(gpuc *gpu, const radix_source *src, radix_passes *p)
+{
+    uint32_t n = src->req->in.n;
+    p->chunks = (n + RADIX_CHUNK - 1) / RADIX_CHUNK;
+    p->subs = p->chunks * (RADIX_CHUNK / RADIX_SUB);
+    uint32_t runs = p->chunks * RADIX_DIGITS;
+    gpuc_status st = radix_kernel(gpu, src, "counts", (gpuc_kernel_desc){.output = {.x = p->subs}}, &p->counts);
+    if (st == GPUC_OK)
+        st = radix_kernel(gpu, src, "prefix", (gpuc_kernel_desc){.output = {.x = p->subs}}, &p->prefix);
+    if (st == GPUC_OK)
+        st = radix_kernel(gpu, src, "totals", (gpuc_kernel_desc){.output = {.x = runs}}, &p->totals);
+    if (st == GPUC_OK)
+        st = radix_kernel(gpu, src, "scatter",
+                          (gpuc_kernel_desc){.output = {.x = n}, .scatter = true, .threads = {.x = n}}, &p->scatter);
+    if (st == GPUC_OK)
+        st = gpuc_array_new(gpu, GPUC_VEC4, (gpuc_dims){.x = p->subs}, &p->sub_counts);
+    if (st == GPUC_OK)
+        st = gpuc_array_new(gpu, GPUC_VEC4, (gpuc_dims){.x = p->subs}, &p->sub_prefix);
+    if (st == GPUC_OK)
+        st = gpuc_array_new(gpu, GPUC_INT, (gpuc_dims){.x = runs}, &p->chunk_totals);
+    return st;
+}
+
+/* One stable pass by the digit at `shift`: from *a into *b, then swaps them. */
+static gpuc_status pass(gpuc *gpu, radix_passes *p, uint32_t n, int shift, gpuc_array **a, gpuc_array **b)
+{
+    gpuc_arg chunks = gpuc_arg_i32((int32_t)p->chunks);
+    gpuc_status st = gpuc_run_to(p->counts, (gpuc_arg[]){gpuc_arg_array(*a), gpuc_arg_i32((int32_t)n),
+                                                         gpuc_arg_i32(shift)}, 3, p->sub_counts);
+    if (st == GPUC_OK)
+        st = gpuc_run_to(p->prefix, (gpuc_arg[]){gpuc_arg_array(p->sub_counts)}, 1, p->sub_prefix);
+    if (st == GPUC_OK)
+        st = gpuc_run_to(p->totals, (gpuc_arg[]){gpuc_arg_array(p->sub_counts), gpuc_arg_array(p->sub_prefix),
+                                                 chunks}, 3, p->chunk_totals);
+    gpuc_array *starts = NULL;
+    if (st == GPUC_OK)
+        st = scan_device(gpu, p->chunk_totals, GPUC_INT, p->chunks * RADIX_DIGITS, false, &starts);
+    if (st == GPUC_OK)
+        st = gpuc_run_to(p->scatter, (gpuc_arg[]){gpuc_arg_array(*a), gpuc_arg_array(p->sub_prefix),
+                                                  gpuc_arg_array(starts), chunks, gpuc_arg_i32(shift)}, 5, *b);
+    gpuc_array_free(starts);
+    if (st != GPUC_OK)
+        return st;
+    gpuc_array *t = *a;
+    *a = *b;
+    *b = t;
+    return GPUC_OK;
+}
+
+/* The mapped keys (or pairs) sorted: *sorted receives them. */
+static gpuc_status sort_cells(gpuc *gpu, const radix_source *src, gpuc_array **sorted)
+{
+    const radix_request *req = src->req;
+    uint32_t n = req->in.n;
+    radix_passes p = {0};
+    gpuc_kernel *load = NULL;
+    gpuc_array *a = NULL, *b = NULL;
+    gpuc_status st = radix_kernel(gpu, src, req->pairs ? "load_pairs" : "load_keys",
+                                  (gpuc_kernel_desc){.output = {.x = n}}, &load);
+    if (st == GPUC_OK)
+        st = gpuc_run(load, (gpuc_arg[]){req->keys, gpuc_arg_i32(req->descending)}, 2, &a);
+    if (st == GPUC_OK)
+        st = passes_make(gpu, src, &p);
+    if (st == GPUC_OK)
+        st = gpuc_array_new(gpu, req->pairs ? GPUC_VEC2 : GPUC_INT, (gpuc_dims){.x = n}, &b);
+    for (int shift = 0; st == GPUC_OK && shift < 32; shift += RADIX_BITS)
+        st = pass(gpu, &p, n, shift, &a, &b);
+    gpuc_kernel_free(load);
+    passes_free(&p);
+    gpuc_array_free(b);
+    if (st != GPUC_OK) {
+        gpuc_array_free(a);
+        return st;
+    }
+    *sorted = a;
+    return GPUC_OK;
+}
+
+/* Runs an unload kernel (n cells) over the sorted cells into a new array, when that output is wanted. */
+static gpuc_status unload(gpuc *gpu, const radix_source *src, const char *section, const gpuc_arg *args, int nargs,
+                          gpuc_array **out)
+{
+    if (!out)
+        return GPUC_OK;
+    gpuc_kernel *k;
+    gpuc_status st = radix_kernel(gpu, src, section, (gpuc_kernel_desc){.output = {.x = src->req->in.n}}, &k);
+    if (st == GPUC_OK)
+        st = gpuc_run(k, args, nargs, out);
+    gpuc_kernel_free(k);
+    return st;
+}
+
+static gpuc_status unload_all(gpuc *gpu, const radix_source *src, const gpuc_array *sorted, sort_outputs got)
+{
+    gpuc_arg cells = gpuc_arg_array(sorted);
+    gpuc_status st = unload(gpu, src, "unload_keys", (gpuc_arg[]){cells, gpuc_arg_i32(src->req->descending)}, 2,
+                            got.keys);
+    if (st == GPUC_OK)
+        st = unload(gpu, src, "unload_index", &cells, 1, got.indices);
+    if (st == GPUC_OK && src->req->values)
+        st = unload(gpu, src, "unload_payload", (gpuc_arg[]){cells, *src->req->values}, 2, got.values);
+    return st;
+}
+
+gpuc_status radix_sort(gpuc *gpu, const radix_request *req, sort_outputs want)
+{
+    radix_source src = {.req = req,
+                        .count_terms = terms("count_term", RADIX_SUB),
+                        .prefix_terms = terms("prefix_term", RADIX_CHUNK / RADIX_SUB - 1),
+                        .rank_terms = terms("rank_term", RADIX_SUB - 1)};
+    gpuc_status st = GPUC_OK;
+    if (!src.count_terms || !src.prefix_terms || !src.rank_terms)
+        st = gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "%s: out of host memory", req->fn);
+    gpuc_array *sorted = NULL, *k = NULL, *i = NULL, *v = NULL;
+    if (st == GPUC_OK)
+        st = sort_cells(gpu, &src, &sorted);
+    if (st == GPUC_OK)
+        st = unload_all(gpu, &src, sorted, (sort_outputs){want.keys ? &k : NULL, want.indices ? &i : NULL,
+                                                          want.values ? &v : NULL});
+    free(src.count_terms);
+    free(src.prefix_terms);
+    free(src.rank_terms);
+    gpuc_array_free(sorted);
+    if (st != GPUC_OK) {
+        gpuc_array_free(k);
+        gpuc_array_free(i);
+        gpuc_array_free(v);
+        return st;
+    }
+    if (want.keys)
+        *want.keys = k;
+    if (want.indices)
+        *want.indices = i;
+    if (want.values)
+        *want.values = v;
+    return GPUC_OK;
+}
