@@ -9,6 +9,7 @@
 //@ common
 const int SUB = 16;
 const int CHUNK = 256;
+const int RADIX_DIGITS = 16;
 int cellKey(int c) { return c; }
 int cellKey(vec2 c) { return floatBitsToInt(c.x); }
 uint radixDigit(int key, int shift) { return ((uint(key) ^ 0x80000000u) >> uint(shift)) & 15u; }
@@ -69,24 +70,46 @@ int radixTotals(vec4 counts[], vec4 prefix[], int chunks)
     return int(countOf(floatBitsToUint(prefix[last]), d) + countOf(floatBitsToUint(counts[last]), d));
 }
 
+//@ transpose
+// The scanned run starts, chunk-major (cell c * 16 + d): a chunk's 16 starts share one cache line,
+// where digit-major they lie `chunks` ints apart (the scatter looks one up per element).
+int radixTranspose(int starts[], int chunks)
+{
+    return starts[(thread.x % RADIX_DIGITS) * chunks + thread.x / RADIX_DIGITS];
+}
+
+//@ offsets
+// Where each element of sub-block thread.x lies within its chunk's run of its digit: the elements of
+// its digit in the sub-blocks before (prefix) and before it in this one. At most 255 elements come
+// before one in its chunk, so the 16 offsets travel as bytes in one vec4 (byte j % 4 of component
+// j / 4 for element j). Written out (OFFSET_TERMS) like the counts.
+vec4 radixOffsets($CELL cells[], vec4 prefix[], int shift)
+{
+    int first = thread.x * SUB;
+    uvec4 p = floatBitsToUint(prefix[thread.x]);
+    uvec4 offsets = uvec4(0u);
+    uint d;
+$OFFSET_TERMS
+    return uintBitsToFloat(offsets);
+}
+
+//@ offset_term
+    d = radixDigit(cellKey(cells[first + $K]), shift);
+    offsets[$K / 4] |= countOf(p, d) << ($K % 4 * 8);
+    p += countOne(d);
+
 //@ scatter
-// Element thread.x goes to its (digit, chunk) run's start, plus the elements of its digit before its
-// sub-block in the chunk, plus those before it in its sub-block (RANK_TERMS, written out): elements
-// keep their order within a digit, so the pass is stable.
-$CELL radixScatter($CELL cells[], vec4 prefix[], int starts[], int chunks, int shift)
+// Element thread.x goes to its (digit, chunk) run's start plus its offset in that run: elements keep
+// their order within a digit, so the pass is stable.
+$CELL radixScatter($CELL cells[], vec4 offsets[], int starts[], int shift)
 {
     int i = thread.x;
     $CELL self = cells[i];
     uint d = radixDigit(cellKey(self), shift);
-    int first = i - i % SUB;
-    int rank = 0;
-$RANK_TERMS
-    outputIndex = starts[int(d) * chunks + i / CHUNK] + int(countOf(floatBitsToUint(prefix[i / SUB]), d)) + rank;
+    uint offset = (floatBitsToUint(offsets[i / SUB])[i % SUB / 4] >> uint(i % 4 * 8)) & 255u;
+    outputIndex = starts[i / CHUNK * RADIX_DIGITS + int(d)] + int(offset);
     return self;
 }
-
-//@ rank_term
-    rank += first + $K < i && radixDigit(cellKey(cells[first + $K]), shift) == d ? 1 : 0;
 
 //@ unload_keys
 $KEY_TYPE radixSortedKey($CELL cells[], int descending)

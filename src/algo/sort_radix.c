@@ -2,7 +2,7 @@
  * the kernels of glsl/sort_radix.glsl. The keys are mapped to order-preserving ints (glsl/sort.glsl's
  * key maps), then sorted by 8 stable passes of one 4-bit digit each, lowest first (LSD). A pass counts
  * each sub-block's digits, sums them per chunk, scans the (digit, chunk) totals into the start of
- * each run, and scatters every element to its run's start plus its rank in its chunk. Nothing is read
+ * each run, and scatters every element to its run's start plus its offset in that run. Nothing is read
  * back; the arrays are made once per call and ping-pong between passes. Stable, so equal keys keep
  * their input order: argsort's and sort_pairs' ties come out in index order with no tie-break. */
 #include "algo/scan.h"
@@ -45,7 +45,7 @@ static char *terms(const char *term, int count)
 /* One radix sort call's kernel sources: the key map of glsl/sort.glsl, then the radix kernel. */
 typedef struct radix_source {
     const radix_request *req;
-    char *count_terms, *prefix_terms, *rank_terms;
+    char *count_terms, *prefix_terms, *offset_terms;
 } radix_source;
 
 static gpuc_status radix_kernel(gpuc *gpu, const radix_source *src, const char *section, gpuc_kernel_desc desc,
@@ -57,7 +57,7 @@ static gpuc_status radix_kernel(gpuc *gpu, const radix_source *src, const char *
                             "CELL",         req->pairs ? "vec2" : "int",
                             "COUNT_TERMS",  src->count_terms,
                             "PREFIX_TERMS", src->prefix_terms,
-                            "RANK_TERMS",   src->rank_terms,
+                            "OFFSET_TERMS", src->offset_terms,
                             NULL};
     strbuf sb = {0};
     bool ok = glsl_emit(&sb, gpuc_glsl_sort, req->in.type == GPUC_INT ? "int_keys" : "float_keys", fields) &&
@@ -78,8 +78,8 @@ static gpuc_status radix_kernel(gpuc *gpu, const radix_source *src, const char *
 
 /* The kernels and arrays of the passes (made once per call). */
 typedef struct radix_passes {
-    gpuc_kernel *counts, *prefix, *totals, *scatter;
-    gpuc_array *sub_counts, *sub_prefix, *chunk_totals;
+    gpuc_kernel *counts, *prefix, *totals, *transpose, *offsets, *scatter;
+    gpuc_array *sub_counts, *sub_prefix, *chunk_totals, *chunk_starts, *sub_offsets;
     uint32_t subs, chunks;
 } radix_passes;
 
@@ -88,10 +88,14 @@ static void passes_free(radix_passes *p)
     gpuc_kernel_free(p->counts);
     gpuc_kernel_free(p->prefix);
     gpuc_kernel_free(p->totals);
+    gpuc_kernel_free(p->transpose);
+    gpuc_kernel_free(p->offsets);
     gpuc_kernel_free(p->scatter);
     gpuc_array_free(p->sub_counts);
     gpuc_array_free(p->sub_prefix);
     gpuc_array_free(p->chunk_totals);
+    gpuc_array_free(p->chunk_starts);
+    gpuc_array_free(p->sub_offsets);
 }
 
 static gpuc_status passes_make(gpuc *gpu, const radix_source *src, radix_passes *p)
@@ -106,6 +110,10 @@ static gpuc_status passes_make(gpuc *gpu, const radix_source *src, radix_passes 
     if (st == GPUC_OK)
         st = radix_kernel(gpu, src, "totals", (gpuc_kernel_desc){.output = {.x = runs}}, &p->totals);
     if (st == GPUC_OK)
+        st = radix_kernel(gpu, src, "transpose", (gpuc_kernel_desc){.output = {.x = runs}}, &p->transpose);
+    if (st == GPUC_OK)
+        st = radix_kernel(gpu, src, "offsets", (gpuc_kernel_desc){.output = {.x = p->subs}}, &p->offsets);
+    if (st == GPUC_OK)
         st = radix_kernel(gpu, src, "scatter",
                           (gpuc_kernel_desc){.output = {.x = n}, .scatter = true, .threads = {.x = n}}, &p->scatter);
     if (st == GPUC_OK)
@@ -114,6 +122,10 @@ static gpuc_status passes_make(gpuc *gpu, const radix_source *src, radix_passes 
         st = gpuc_array_new(gpu, GPUC_VEC4, (gpuc_dims){.x = p->subs}, &p->sub_prefix);
     if (st == GPUC_OK)
         st = gpuc_array_new(gpu, GPUC_INT, (gpuc_dims){.x = runs}, &p->chunk_totals);
+    if (st == GPUC_OK)
+        st = gpuc_array_new(gpu, GPUC_INT, (gpuc_dims){.x = runs}, &p->chunk_starts);
+    if (st == GPUC_OK)
+        st = gpuc_array_new(gpu, GPUC_VEC4, (gpuc_dims){.x = p->subs}, &p->sub_offsets);
     return st;
 }
 
@@ -132,8 +144,13 @@ static gpuc_status pass(gpuc *gpu, radix_passes *p, uint32_t n, int shift, gpuc_
     if (st == GPUC_OK)
         st = scan_device(gpu, p->chunk_totals, GPUC_INT, p->chunks * RADIX_DIGITS, false, &starts);
     if (st == GPUC_OK)
-        st = gpuc_run_to(p->scatter, (gpuc_arg[]){gpuc_arg_array(*a), gpuc_arg_array(p->sub_prefix),
-                                                  gpuc_arg_array(starts), chunks, gpuc_arg_i32(shift)}, 5, *b);
+        st = gpuc_run_to(p->transpose, (gpuc_arg[]){gpuc_arg_array(starts), chunks}, 2, p->chunk_starts);
+    if (st == GPUC_OK)
+        st = gpuc_run_to(p->offsets, (gpuc_arg[]){gpuc_arg_array(*a), gpuc_arg_array(p->sub_prefix),
+                                                  gpuc_arg_i32(shift)}, 3, p->sub_offsets);
+    if (st == GPUC_OK)
+        st = gpuc_run_to(p->scatter, (gpuc_arg[]){gpuc_arg_array(*a), gpuc_arg_array(p->sub_offsets),
+                                                  gpuc_arg_array(p->chunk_starts), gpuc_arg_i32(shift)}, 4, *b);
     gpuc_array_free(starts);
     if (st != GPUC_OK)
         return st;
@@ -203,9 +220,9 @@ gpuc_status radix_sort(gpuc *gpu, const radix_request *req, sort_outputs want)
     radix_source src = {.req = req,
                         .count_terms = terms("count_term", RADIX_SUB),
                         .prefix_terms = terms("prefix_term", RADIX_CHUNK / RADIX_SUB - 1),
-                        .rank_terms = terms("rank_term", RADIX_SUB - 1)};
+                        .offset_terms = terms("offset_term", RADIX_SUB)};
     gpuc_status st = GPUC_OK;
-    if (!src.count_terms || !src.prefix_terms || !src.rank_terms)
+    if (!src.count_terms || !src.prefix_terms || !src.offset_terms)
         st = gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "%s: out of host memory", req->fn);
     gpuc_array *sorted = NULL, *k = NULL, *i = NULL, *v = NULL;
     if (st == GPUC_OK)
@@ -215,7 +232,7 @@ gpuc_status radix_sort(gpuc *gpu, const radix_request *req, sort_outputs want)
                                                           want.values ? &v : NULL});
     free(src.count_terms);
     free(src.prefix_terms);
-    free(src.rank_terms);
+    free(src.offset_terms);
     gpuc_array_free(sorted);
     if (st != GPUC_OK) {
         gpuc_array_free(k);
