@@ -855,8 +855,13 @@ GPUC_API gpuc_status gpuc_rank(gpuc *gpu, gpuc_arg values, const gpuc_rank_desc 
  * order equal keys by the original index (lower index first, in both directions) with either method,
  * so their order is fully determined: they give what a stable sort would.
  */
+/* Keys from which GPUC_SORT_AUTO picks the radix method where it is available: below, the network's
+ * fewer dispatches cost less. */
+#define GPUC_SORT_RADIX_FROM 16384
+
 typedef enum gpuc_sort_method {
-    GPUC_SORT_AUTO = 0, /* radix from 16,384 keys where it is available (compute backend, fits), else bitonic */
+    GPUC_SORT_AUTO = 0, /* radix from GPUC_SORT_RADIX_FROM keys where it is available (compute backend,
+                         * and it fits), else bitonic */
     GPUC_SORT_BITONIC,  /* the bitonic network (any backend) */
     GPUC_SORT_RADIX     /* the LSD radix sort (compute backend only) */
 } gpuc_sort_method;

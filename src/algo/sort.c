@@ -27,10 +27,6 @@ static uint32_t next_pow2(uint32_t n)
     return p;
 }
 
-/* Keys from which the default method is radix (where it is available): below, the network's
- * dispatches cost less than the radix sort's 8 passes (docs/perf-radix.md). */
-#define RADIX_FROM_KEYS 16384
-
 /* The method a call runs: the one asked for, or the default for its size and backend. */
 static gpuc_status choose_method(gpuc *gpu, const char *fn, const gpuc_sort_desc *desc, uint32_t n, bool pairs,
                                  gpuc_sort_method *method)
@@ -38,7 +34,7 @@ static gpuc_status choose_method(gpuc *gpu, const char *fn, const gpuc_sort_desc
     gpuc_sort_method asked = desc ? desc->method : GPUC_SORT_AUTO;
     bool radix = radix_available(gpu, n, pairs);
     if (asked == GPUC_SORT_AUTO)
-        asked = radix && n >= RADIX_FROM_KEYS ? GPUC_SORT_RADIX : GPUC_SORT_BITONIC;
+        asked = radix && n >= GPUC_SORT_RADIX_FROM ? GPUC_SORT_RADIX : GPUC_SORT_BITONIC;
     if (asked != GPUC_SORT_BITONIC && asked != GPUC_SORT_RADIX)
         return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "%s: method %d is not a gpuc_sort_method", fn, (int)asked);
     if (asked == GPUC_SORT_RADIX && gpu->info.backend != GPUC_BACKEND_COMPUTE)
