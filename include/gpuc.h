@@ -831,21 +831,25 @@ GPUC_API gpuc_status gpuc_rank(gpuc *gpu, gpuc_arg values, const gpuc_rank_desc 
  * gpuc_array_read_*, or pass them on). Everything stays on the device: nothing is read back.
  *
  * Two methods (gpuc_sort_desc.method), with the same results:
- * - RADIX (the default from 16,384 keys on the compute backend): 8 stable passes of one 4-bit digit
- *   each over the keys mapped to order-preserving ints, lowest digit first. Each pass counts the
- *   digits of every sub-block of 16 elements, sums them per chunk of 256, scans the (digit, chunk)
- *   totals (the prefix sum of gpuc_scan, about 6 small passes) and scatters each element to its slot.
- *   Cost: 8 x (about 3 reads and 1 scattered write of the keys, plus n/16 counts and n/16 run starts);
- *   memory: two arrays of n keys (or of n (key, index) pairs for argsort and sort_pairs), 2 x n/16
- *   vec4 counts and n/16 ints of run totals. Compute-only (a scatter); one pass's output, n keys
- *   (4 bytes each) or pairs (8 bytes), must fit one storage binding (gpuc_info.max_storage_block_size).
- * - BITONIC (the tutorial's algorithm; the default below 16,384 keys and on the fragment backend):
- *   the bitonic network over the next power of two P >= n (padded with keys that sort last, removed
- *   afterwards), up to three of its log2(P) (log2(P) + 1) / 2 strides per pass. Cost: about
- *   log2(P)^2 / 6 passes over P keys (each pass reads up to 8 cells of 4 keys per cell it writes);
- *   memory: two arrays of P keys (or pairs). P / 4 (P / 2 for pairs) vec4 cells must not exceed the
- *   device's GL_MAX_TEXTURE_BUFFER_SIZE.
- * On llvmpipe (2 cores), 2^22 floats: docs/perf-radix.md has the measured times of both.
+ * - RADIX (the default for large n on the compute backend, see GPUC_SORT_AUTO): 8 stable passes of one
+ *   4-bit digit each over the keys mapped to order-preserving ints, lowest digit first (LSD). A pass
+ *   counts the digits of every sub-block of 16 elements, sums those counts within each chunk of 256,
+ *   scans the (digit, chunk) totals (gpuc_scan's prefix sum: about 10 small dispatches at 2^22 keys),
+ *   gives each element its offset within its (digit, chunk) run, and scatters every element to its
+ *   slot (7 kernels and the scan per pass, about 130 dispatches in all at 2^22). Cost: 8 passes, each
+ *   reading the keys 3 times and writing them once (scattered), plus 3 x n/16 vec4 of counts, chunk
+ *   prefixes and offsets and 3 x n/16 ints of run totals and starts; nothing is read back. Memory:
+ *   two arrays of n keys (n (key, index) pairs, 8 bytes each, for argsort and sort_pairs) and about
+ *   n ints' worth of counts, offsets and runs. Compute-only (a scatter); one pass's output must fit one
+ *   storage binding (gpuc_info.max_storage_block_size).
+ * - BITONIC (the tutorial's algorithm; the default for small n and on the fragment backend): the
+ *   bitonic network over the next power of two P >= n (padded with keys that sort last, removed
+ *   afterwards), up to three of its log2(P) (log2(P) + 1) / 2 strides per pass. Cost:
+ *   about log2(P)^2 / 6 passes over P keys (79 at 2^22), each reading up to 8 cells of 4 keys per
+ *   cell it writes; nothing is read back. Memory: two arrays of P keys (or pairs). P / 4 (P / 2 for
+ *   pairs) vec4 cells must not exceed the device's GL_MAX_TEXTURE_BUFFER_SIZE.
+ * On llvmpipe (2 cores), 2^22 floats from the host and back: radix 0.27-0.44x the network's time
+ * (docs/perf-radix.md).
  *
  * Order. Ints sort by value. Floats sort by value, -0.0 counting as less than +0.0; every NaN sorts
  * after every number, in both directions, and comes back as the quiet NaN 0x7fc00000 (its sign and
@@ -855,13 +859,15 @@ GPUC_API gpuc_status gpuc_rank(gpuc *gpu, gpuc_arg values, const gpuc_rank_desc 
  * order equal keys by the original index (lower index first, in both directions) with either method,
  * so their order is fully determined: they give what a stable sort would.
  */
-/* Keys from which GPUC_SORT_AUTO picks the radix method where it is available: below, the network's
- * fewer dispatches cost less. */
-#define GPUC_SORT_RADIX_FROM 16384
+/* GPUC_SORT_AUTO picks the radix method, where it is available, for more keys than these (bare keys;
+ * pairs for argsort and sort_pairs): below, the network's fewer dispatches cost less (measured on
+ * llvmpipe, docs/perf-radix.md). */
+#define GPUC_SORT_RADIX_ABOVE_KEYS 65536
+#define GPUC_SORT_RADIX_ABOVE_PAIRS 16384
 
 typedef enum gpuc_sort_method {
-    GPUC_SORT_AUTO = 0, /* radix from GPUC_SORT_RADIX_FROM keys where it is available (compute backend,
-                         * and it fits), else bitonic */
+    GPUC_SORT_AUTO = 0, /* radix above GPUC_SORT_RADIX_ABOVE_KEYS (_PAIRS) keys where it is available
+                         * (compute backend, and it fits), else bitonic */
     GPUC_SORT_BITONIC,  /* the bitonic network (any backend) */
     GPUC_SORT_RADIX     /* the LSD radix sort (compute backend only) */
 } gpuc_sort_method;

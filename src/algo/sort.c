@@ -34,7 +34,8 @@ static gpuc_status choose_method(gpuc *gpu, const char *fn, const gpuc_sort_desc
     gpuc_sort_method asked = desc ? desc->method : GPUC_SORT_AUTO;
     bool radix = radix_available(gpu, n, pairs);
     if (asked == GPUC_SORT_AUTO)
-        asked = radix && n >= GPUC_SORT_RADIX_FROM ? GPUC_SORT_RADIX : GPUC_SORT_BITONIC;
+        asked = radix && n > (pairs ? GPUC_SORT_RADIX_ABOVE_PAIRS : GPUC_SORT_RADIX_ABOVE_KEYS) ? GPUC_SORT_RADIX
+                                                                                                : GPUC_SORT_BITONIC;
     if (asked != GPUC_SORT_BITONIC && asked != GPUC_SORT_RADIX)
         return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "%s: method %d is not a gpuc_sort_method", fn, (int)asked);
     if (asked == GPUC_SORT_RADIX && gpu->info.backend != GPUC_BACKEND_COMPUTE)

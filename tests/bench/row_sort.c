@@ -101,7 +101,7 @@ int row_sort(bench_env *env, const bench_params *p)
         fprintf(stderr, "bitonic-sort: %s\n", gpuc_errmsg(env->gpu));
     s.method = GPUC_SORT_AUTO;
     const char *fastest = gpuc_get_info(env->gpu)->backend == GPUC_BACKEND_COMPUTE &&
-                                      p->n >= GPUC_SORT_RADIX_FROM
+                                      p->n > GPUC_SORT_RADIX_ABOVE_KEYS
                               ? "gpuc_sort (default: radix)" : "gpuc_sort (default: bitonic)";
     if (bench_measure(env, "bitonic-sort", fastest, gpuc_sort_run, &s, out, p->n, sort_checksum, p, oracle_sum,
                       oracle_ms, PUBLISHED) < 0)
