@@ -2,9 +2,9 @@
 // "//@ name"). Keys are the ints of glsl/sort.glsl's key maps (signed order = the requested order);
 // flipping the sign bit makes that order unsigned, and each pass sorts stably by one 4-bit digit of
 // it, lowest digit first. A $CELL is one element: the key (int) or a (key, index) pair (vec2 of int
-// bits, only moved). Elements are grouped in sub-blocks of SUB and chunks of CHUNK: a chunk holds at
-// most 255 + 1 elements before its last one, so its per-digit counts fit a byte, and a sub-block's 16
-// digit counts travel packed in one vec4 (uint bits: byte d % 4 of component d / 4 counts digit d).
+// bits, only moved). Elements are grouped in sub-blocks of SUB and chunks of CHUNK: at most 255
+// elements come before one in its chunk, so counts within a chunk fit a byte. Packed values travel
+// as the uint bits of a vec4: "bytes" hold 16 counts (byte d % 4 of component d / 4 for digit d).
 
 //@ common
 const int SUB = 16;
@@ -33,22 +33,41 @@ vec2 radixLoadPairs($KEY_TYPE keys[], int descending)
 }
 
 //@ counts
-// How many elements of each digit sub-block thread.x holds (elements past n count nothing). The 16
-// terms are written out (COUNT_TERMS): a kernel without loops computes several cells per invocation.
+// Sub-block thread.x in one vec4: .xy its 16 digit counts as nibbles (nibble d % 8 of component d / 8;
+// a count of 16, all elements one digit, wraps to 0: see subBlockCounts), .zw the rank of each element
+// among those of its digit before it in the sub-block (nibble j % 8 of .z or .w for element j; element
+// 0's rank is always 0, so its nibble holds its digit instead). Elements past n count nothing. The 16
+// steps are written out (COUNT_TERMS): a kernel without loops computes several cells per invocation.
 vec4 radixCounts($CELL cells[], int n, int shift)
 {
     int first = thread.x * SUB;
     uvec4 c = uvec4(0u);
+    uvec2 ranks = uvec2(0u);
+    uint d;
 $COUNT_TERMS
-    return uintBitsToFloat(c);
+    uvec4 g = (c & 0xfu) | ((c >> 4u) & 0xf0u) | ((c >> 8u) & 0xf00u) | ((c >> 12u) & 0xf000u);
+    ranks.x |= first < n ? radixDigit(cellKey(cells[first]), shift) : 0u;
+    return uintBitsToFloat(uvec4(g.x | (g.y << 16u), g.z | (g.w << 16u), ranks));
 }
 
 //@ count_term
-    c += first + $K < n ? countOne(radixDigit(cellKey(cells[first + $K]), shift)) : uvec4(0u);
+    d = radixDigit(cellKey(cells[first + $K]), shift);
+    ranks[$K / 8] |= first + $K < n ? countOf(c, d) << ($K % 8 * 4) : 0u;
+    c += first + $K < n ? countOne(d) : uvec4(0u);
+
+//@ sub_counts
+// A sub-block's digit counts as bytes, from radixCounts' cell: nibbles spread to bytes, and a
+// non-empty sub-block whose counts all wrapped to 0 holds 16 of its first element's digit.
+uvec4 subBlockCounts(uvec4 cell, bool nonEmpty)
+{
+    uvec4 g = uvec4(cell.x & 0xffffu, cell.x >> 16u, cell.y & 0xffffu, cell.y >> 16u);
+    uvec4 bytes = (g & 0xfu) | ((g & 0xf0u) << 4u) | ((g & 0xf00u) << 8u) | ((g & 0xf000u) << 12u);
+    return nonEmpty && (cell.x | cell.y) == 0u ? countOne(cell.z & 15u) * 16u : bytes;
+}
 
 //@ prefix
-// The elements of each digit in the sub-blocks before thread.x in its chunk (at most 240: bytes hold).
-vec4 radixPrefix(vec4 counts[])
+// The elements of each digit in the sub-blocks before thread.x in its chunk, as bytes (at most 240).
+vec4 radixPrefix(vec4 counts[], int n)
 {
     int s = thread.x;
     int first = s - s % (CHUNK / SUB);
@@ -58,16 +77,17 @@ $PREFIX_TERMS
 }
 
 //@ prefix_term
-    p += first + $K < s ? floatBitsToUint(counts[first + $K]) : uvec4(0u);
+    p += first + $K < s ? subBlockCounts(floatBitsToUint(counts[first + $K]), (first + $K) * SUB < n) : uvec4(0u);
 
 //@ totals
 // Cell d * chunks + c: how many elements of digit d chunk c holds. Digit-major, so that the exclusive
 // scan of these cells is where each (digit, chunk) run starts in the pass's output.
-int radixTotals(vec4 counts[], vec4 prefix[], int chunks)
+int radixTotals(vec4 counts[], vec4 prefix[], int chunks, int n)
 {
     uint d = uint(thread.x / chunks);
     int last = (thread.x % chunks + 1) * (CHUNK / SUB) - 1;
-    return int(countOf(floatBitsToUint(prefix[last]), d) + countOf(floatBitsToUint(counts[last]), d));
+    uvec4 own = subBlockCounts(floatBitsToUint(counts[last]), last * SUB < n);
+    return int(countOf(floatBitsToUint(prefix[last]), d) + countOf(own, d));
 }
 
 //@ transpose
@@ -78,36 +98,18 @@ int radixTranspose(int starts[], int chunks)
     return starts[(thread.x % RADIX_DIGITS) * chunks + thread.x / RADIX_DIGITS];
 }
 
-//@ offsets
-// Where each element of sub-block thread.x lies within its chunk's run of its digit: the elements of
-// its digit in the sub-blocks before (prefix) and before it in this one. At most 255 elements come
-// before one in its chunk, so the 16 offsets travel as bytes in one vec4 (byte j % 4 of component
-// j / 4 for element j). Written out (OFFSET_TERMS) like the counts.
-vec4 radixOffsets($CELL cells[], vec4 prefix[], int shift)
-{
-    int first = thread.x * SUB;
-    uvec4 p = floatBitsToUint(prefix[thread.x]);
-    uvec4 offsets = uvec4(0u);
-    uint d;
-$OFFSET_TERMS
-    return uintBitsToFloat(offsets);
-}
-
-//@ offset_term
-    d = radixDigit(cellKey(cells[first + $K]), shift);
-    offsets[$K / 4] |= countOf(p, d) << ($K % 4 * 8);
-    p += countOne(d);
-
 //@ scatter
-// Element thread.x goes to its (digit, chunk) run's start plus its offset in that run: elements keep
-// their order within a digit, so the pass is stable.
-$CELL radixScatter($CELL cells[], vec4 offsets[], int starts[], int shift)
+// Element thread.x goes to its (digit, chunk) run's start, plus the elements of its digit before its
+// sub-block in the chunk, plus its rank in the sub-block: elements keep their order within a digit,
+// so the pass is stable.
+$CELL radixScatter($CELL cells[], vec4 counts[], vec4 prefix[], int starts[], int shift)
 {
     int i = thread.x;
     $CELL self = cells[i];
     uint d = radixDigit(cellKey(self), shift);
-    uint offset = (floatBitsToUint(offsets[i / SUB])[i % SUB / 4] >> uint(i % 4 * 8)) & 255u;
-    outputIndex = starts[i / CHUNK * RADIX_DIGITS + int(d)] + int(offset);
+    int s = i / SUB, j = i % SUB;
+    uint rank = j == 0 ? 0u : (floatBitsToUint(counts[s])[2 + j / 8] >> uint(j % 8 * 4)) & 15u;
+    outputIndex = starts[i / CHUNK * RADIX_DIGITS + int(d)] + int(countOf(floatBitsToUint(prefix[s]), d) + rank);
     return self;
 }
 

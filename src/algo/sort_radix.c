@@ -45,7 +45,7 @@ static char *terms(const char *term, int count)
 /* One radix sort call's kernel sources: the key map of glsl/sort.glsl, then the radix kernel. */
 typedef struct radix_source {
     const radix_request *req;
-    char *count_terms, *prefix_terms, *offset_terms;
+    char *count_terms, *prefix_terms;
 } radix_source;
 
 static gpuc_status radix_kernel(gpuc *gpu, const radix_source *src, const char *section, gpuc_kernel_desc desc,
@@ -57,11 +57,11 @@ static gpuc_status radix_kernel(gpuc *gpu, const radix_source *src, const char *
                             "CELL",         req->pairs ? "vec2" : "int",
                             "COUNT_TERMS",  src->count_terms,
                             "PREFIX_TERMS", src->prefix_terms,
-                            "OFFSET_TERMS", src->offset_terms,
                             NULL};
     strbuf sb = {0};
     bool ok = glsl_emit(&sb, gpuc_glsl_sort, req->in.type == GPUC_INT ? "int_keys" : "float_keys", fields) &&
               glsl_emit(&sb, gpuc_glsl_sort_radix, "common", fields) &&
+              glsl_emit(&sb, gpuc_glsl_sort_radix, "sub_counts", fields) &&
               glsl_emit(&sb, gpuc_glsl_sort_radix, section, fields);
     char *source = strbuf_take(&sb);
     if (!ok || !source) {
@@ -78,8 +78,8 @@ static gpuc_status radix_kernel(gpuc *gpu, const radix_source *src, const char *
 
 /* The kernels and arrays of the passes (made once per call). */
 typedef struct radix_passes {
-    gpuc_kernel *counts, *prefix, *totals, *transpose, *offsets, *scatter;
-    gpuc_array *sub_counts, *sub_prefix, *chunk_totals, *chunk_starts, *sub_offsets;
+    gpuc_kernel *counts, *prefix, *totals, *transpose, *scatter;
+    gpuc_array *sub_counts, *sub_prefix, *chunk_totals, *chunk_starts;
     uint32_t subs, chunks;
 } radix_passes;
 
@@ -89,13 +89,11 @@ static void passes_free(radix_passes *p)
     gpuc_kernel_free(p->prefix);
     gpuc_kernel_free(p->totals);
     gpuc_kernel_free(p->transpose);
-    gpuc_kernel_free(p->offsets);
     gpuc_kernel_free(p->scatter);
     gpuc_array_free(p->sub_counts);
     gpuc_array_free(p->sub_prefix);
     gpuc_array_free(p->chunk_totals);
     gpuc_array_free(p->chunk_starts);
-    gpuc_array_free(p->sub_offsets);
 }
 
 static gpuc_status passes_make(gpuc *gpu, const radix_source *src, radix_passes *p)
@@ -112,8 +110,6 @@ static gpuc_status passes_make(gpuc *gpu, const radix_source *src, radix_passes 
     if (st == GPUC_OK)
         st = radix_kernel(gpu, src, "transpose", (gpuc_kernel_desc){.output = {.x = runs}}, &p->transpose);
     if (st == GPUC_OK)
-        st = radix_kernel(gpu, src, "offsets", (gpuc_kernel_desc){.output = {.x = p->subs}}, &p->offsets);
-    if (st == GPUC_OK)
         st = radix_kernel(gpu, src, "scatter",
                           (gpuc_kernel_desc){.output = {.x = n}, .scatter = true, .threads = {.x = n}}, &p->scatter);
     if (st == GPUC_OK)
@@ -124,33 +120,29 @@ static gpuc_status passes_make(gpuc *gpu, const radix_source *src, radix_passes 
         st = gpuc_array_new(gpu, GPUC_INT, (gpuc_dims){.x = runs}, &p->chunk_totals);
     if (st == GPUC_OK)
         st = gpuc_array_new(gpu, GPUC_INT, (gpuc_dims){.x = runs}, &p->chunk_starts);
-    if (st == GPUC_OK)
-        st = gpuc_array_new(gpu, GPUC_VEC4, (gpuc_dims){.x = p->subs}, &p->sub_offsets);
+
     return st;
 }
 
 /* One stable pass by the digit at `shift`: from *a into *b, then swaps them. */
 static gpuc_status pass(gpuc *gpu, radix_passes *p, uint32_t n, int shift, gpuc_array **a, gpuc_array **b)
 {
-    gpuc_arg chunks = gpuc_arg_i32((int32_t)p->chunks);
-    gpuc_status st = gpuc_run_to(p->counts, (gpuc_arg[]){gpuc_arg_array(*a), gpuc_arg_i32((int32_t)n),
-                                                         gpuc_arg_i32(shift)}, 3, p->sub_counts);
+    gpuc_arg chunks = gpuc_arg_i32((int32_t)p->chunks), count = gpuc_arg_i32((int32_t)n);
+    gpuc_arg counts = gpuc_arg_array(p->sub_counts), prefix = gpuc_arg_array(p->sub_prefix);
+    gpuc_status st = gpuc_run_to(p->counts, (gpuc_arg[]){gpuc_arg_array(*a), count, gpuc_arg_i32(shift)}, 3,
+                                 p->sub_counts);
     if (st == GPUC_OK)
-        st = gpuc_run_to(p->prefix, (gpuc_arg[]){gpuc_arg_array(p->sub_counts)}, 1, p->sub_prefix);
+        st = gpuc_run_to(p->prefix, (gpuc_arg[]){counts, count}, 2, p->sub_prefix);
     if (st == GPUC_OK)
-        st = gpuc_run_to(p->totals, (gpuc_arg[]){gpuc_arg_array(p->sub_counts), gpuc_arg_array(p->sub_prefix),
-                                                 chunks}, 3, p->chunk_totals);
+        st = gpuc_run_to(p->totals, (gpuc_arg[]){counts, prefix, chunks, count}, 4, p->chunk_totals);
     gpuc_array *starts = NULL;
     if (st == GPUC_OK)
         st = scan_device(gpu, p->chunk_totals, GPUC_INT, p->chunks * RADIX_DIGITS, false, &starts);
     if (st == GPUC_OK)
         st = gpuc_run_to(p->transpose, (gpuc_arg[]){gpuc_arg_array(starts), chunks}, 2, p->chunk_starts);
     if (st == GPUC_OK)
-        st = gpuc_run_to(p->offsets, (gpuc_arg[]){gpuc_arg_array(*a), gpuc_arg_array(p->sub_prefix),
-                                                  gpuc_arg_i32(shift)}, 3, p->sub_offsets);
-    if (st == GPUC_OK)
-        st = gpuc_run_to(p->scatter, (gpuc_arg[]){gpuc_arg_array(*a), gpuc_arg_array(p->sub_offsets),
-                                                  gpuc_arg_array(p->chunk_starts), gpuc_arg_i32(shift)}, 4, *b);
+        st = gpuc_run_to(p->scatter, (gpuc_arg[]){gpuc_arg_array(*a), counts, prefix, gpuc_arg_array(p->chunk_starts),
+                                                  gpuc_arg_i32(shift)}, 5, *b);
     gpuc_array_free(starts);
     if (st != GPUC_OK)
         return st;
@@ -219,10 +211,9 @@ gpuc_status radix_sort(gpuc *gpu, const radix_request *req, sort_outputs want)
 {
     radix_source src = {.req = req,
                         .count_terms = terms("count_term", RADIX_SUB),
-                        .prefix_terms = terms("prefix_term", RADIX_CHUNK / RADIX_SUB - 1),
-                        .offset_terms = terms("offset_term", RADIX_SUB)};
+                        .prefix_terms = terms("prefix_term", RADIX_CHUNK / RADIX_SUB - 1)};
     gpuc_status st = GPUC_OK;
-    if (!src.count_terms || !src.prefix_terms || !src.offset_terms)
+    if (!src.count_terms || !src.prefix_terms)
         st = gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "%s: out of host memory", req->fn);
     gpuc_array *sorted = NULL, *k = NULL, *i = NULL, *v = NULL;
     if (st == GPUC_OK)
@@ -232,7 +223,6 @@ gpuc_status radix_sort(gpuc *gpu, const radix_request *req, sort_outputs want)
                                                           want.values ? &v : NULL});
     free(src.count_terms);
     free(src.prefix_terms);
-    free(src.offset_terms);
     gpuc_array_free(sorted);
     if (st != GPUC_OK) {
         gpuc_array_free(k);
