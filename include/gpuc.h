@@ -833,15 +833,15 @@ GPUC_API gpuc_status gpuc_rank(gpuc *gpu, gpuc_arg values, const gpuc_rank_desc 
  * Two methods (gpuc_sort_desc.method), with the same results:
  * - RADIX (the default for large n on the compute backend, see GPUC_SORT_AUTO): 8 stable passes of one
  *   4-bit digit each over the keys mapped to order-preserving ints, lowest digit first (LSD). A pass
- *   counts the digits of every sub-block of 16 elements, sums those counts within each chunk of 256,
- *   scans the (digit, chunk) totals (gpuc_scan's prefix sum: about 10 small dispatches at 2^22 keys),
- *   gives each element its offset within its (digit, chunk) run, and scatters every element to its
- *   slot (7 kernels and the scan per pass, about 130 dispatches in all at 2^22). Cost: 8 passes, each
- *   reading the keys 3 times and writing them once (scattered), plus 3 x n/16 vec4 of counts, chunk
- *   prefixes and offsets and 3 x n/16 ints of run totals and starts; nothing is read back. Memory:
- *   two arrays of n keys (n (key, index) pairs, 8 bytes each, for argsort and sort_pairs) and about
- *   n ints' worth of counts, offsets and runs. Compute-only (a scatter); one pass's output must fit one
- *   storage binding (gpuc_info.max_storage_block_size).
+ *   counts the digits of every sub-block of 16 elements (and ranks each element among its digit
+ *   there), sums those counts within each chunk of 256, scans the (digit, chunk) totals (gpuc_scan's
+ *   prefix sum: about 10 small dispatches at 2^22 keys) into where each run starts, and scatters every
+ *   element to its slot (5 kernels and the scan per pass, about 120 dispatches in all at 2^22).
+ *   Cost: 8 passes, each reading the keys twice and writing them once (scattered), plus 2 x n/16
+ *   vec4 of sub-block counts and prefixes and 3 x n/16 ints of run totals and starts; nothing is read
+ *   back. Memory: two arrays of n keys (n (key, index) pairs, 8 bytes each, for argsort and
+ *   sort_pairs) and about 3/4 n ints' worth of counts and runs. Compute-only (a scatter); one pass's
+ *   output must fit one storage binding (gpuc_info.max_storage_block_size).
  * - BITONIC (the tutorial's algorithm; the default for small n and on the fragment backend): the
  *   bitonic network over the next power of two P >= n (padded with keys that sort last, removed
  *   afterwards), up to three of its log2(P) (log2(P) + 1) / 2 strides per pass. Cost:
