@@ -436,6 +436,13 @@ START_TEST(bad_input)
     if (method_count() == 1)
         ck_assert_gpuc_fails(gpuc_argsort(gpu, good, &(gpuc_sort_desc){.method = GPUC_SORT_RADIX}, NULL, &out),
                              GPUC_ERROR_INVALID_ARGUMENT, "compute-only");
+    /* The radix method scatters a pass's output into one storage binding: pairs past it are refused
+     * (before any data is read), where the default still sorts them by the network. */
+    int64_t binding = gpuc_get_info(gpu)->max_storage_block_size;
+    if (method_count() > 1 && binding > 0 && binding / 8 + 1 <= (1 << 30) && binding / 8 + 1 <= max * 2)
+        ck_assert_gpuc_fails(gpuc_argsort(gpu, gpuc_arg_host_f32(v, (gpuc_dims){(uint32_t)(binding / 8 + 1)}),
+                                          &(gpuc_sort_desc){.method = GPUC_SORT_RADIX}, NULL, &out),
+                             GPUC_ERROR_LIMIT, "max_storage_block_size");
     ck_assert_ptr_eq(out, (gpuc_array *)&v);
     ck_assert_ptr_eq(out2, (gpuc_array *)&v);
     /* An array of another context. */
