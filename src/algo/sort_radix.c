@@ -12,11 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* glsl/sort_radix.glsl's sizes: bits per pass, elements per sub-block and per chunk (a chunk's
- * counts before its last element must fit a byte). */
+/* glsl/sort_radix.glsl's sizes (its RADIX_DIGITS, SUB and CHUNK), fixed by its packing: 16 digit
+ * counts or ranks below 16 as nibbles, a chunk's counts before its last element as bytes. */
 #define RADIX_BITS 4
 #define RADIX_DIGITS (1 << RADIX_BITS)
-#define RADIX_PASSES (32 / RADIX_BITS)
 #define RADIX_SUB 16
 #define RADIX_CHUNK 256
 
