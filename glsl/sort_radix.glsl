@@ -33,11 +33,13 @@ vec2 radixLoadPairs($KEY_TYPE keys[], int descending)
 }
 
 //@ counts
-// Sub-block thread.x in one vec4: .xy its 16 digit counts as nibbles (nibble d % 8 of component d / 8;
-// a count of 16, all elements one digit, wraps to 0: see subBlockCounts), .zw the rank of each element
-// among those of its digit before it in the sub-block (nibble j % 8 of .z or .w for element j; element
-// 0's rank is always 0, so its nibble holds its digit instead). Elements past n count nothing. The 16
-// steps are written out (COUNT_TERMS): a kernel without loops computes several cells per invocation.
+// Sub-block thread.x in one vec4: .xy its 16 digit counts as nibbles (byte k of .x holds digit k in its
+// low nibble and digit k + 4 in its high one, .y digits 8-15 the same way, so that masking and one
+// shift give the bytes back; a count of 16, all elements one digit, wraps to 0: see subBlockCounts),
+// .zw the rank of each element among those of its digit before it in the sub-block (nibble j % 8 of
+// .z or .w for element j; element 0's rank is always 0, so its nibble holds its digit instead).
+// Elements past n count nothing. The 16 steps are written out (COUNT_TERMS): a kernel without loops
+// computes several cells per invocation.
 vec4 radixCounts($CELL cells[], int n, int shift)
 {
     int first = thread.x * SUB;
@@ -45,9 +47,9 @@ vec4 radixCounts($CELL cells[], int n, int shift)
     uvec2 ranks = uvec2(0u);
     uint d;
 $COUNT_TERMS
-    uvec4 g = (c & 0xfu) | ((c >> 4u) & 0xf0u) | ((c >> 8u) & 0xf00u) | ((c >> 12u) & 0xf000u);
+    uvec4 low = c & 0x0f0f0f0fu;
     ranks.x |= first < n ? radixDigit(cellKey(cells[first]), shift) : 0u;
-    return uintBitsToFloat(uvec4(g.x | (g.y << 16u), g.z | (g.w << 16u), ranks));
+    return uintBitsToFloat(uvec4(low.x | (low.y << 4u), low.z | (low.w << 4u), ranks));
 }
 
 //@ count_term
@@ -60,8 +62,7 @@ $COUNT_TERMS
 // non-empty sub-block whose counts all wrapped to 0 holds 16 of its first element's digit.
 uvec4 subBlockCounts(uvec4 cell, bool nonEmpty)
 {
-    uvec4 g = uvec4(cell.x & 0xffffu, cell.x >> 16u, cell.y & 0xffffu, cell.y >> 16u);
-    uvec4 bytes = (g & 0xfu) | ((g & 0xf0u) << 4u) | ((g & 0xf00u) << 8u) | ((g & 0xf000u) << 12u);
+    uvec4 bytes = uvec4(cell.x, cell.x >> 4u, cell.y, cell.y >> 4u) & 0x0f0f0f0fu;
     return nonEmpty && (cell.x | cell.y) == 0u ? countOne(cell.z & 15u) * 16u : bytes;
 }
 
