@@ -848,7 +848,7 @@ GPUC_API gpuc_status gpuc_rank(gpuc *gpu, gpuc_arg values, const gpuc_rank_desc 
  *   about log2(P)^2 / 6 passes over P keys (79 at 2^22), each reading up to 8 cells of 4 keys per
  *   cell it writes; nothing is read back. Memory: two arrays of P keys (or pairs). P / 4 (P / 2 for
  *   pairs) vec4 cells must not exceed the device's GL_MAX_TEXTURE_BUFFER_SIZE.
- * On llvmpipe (2 cores), 2^22 floats from the host and back: radix 0.27-0.44x the network's time
+ * On llvmpipe (2 cores), 2^22 floats from the host and back: radix 0.27-0.45x the network's time
  * (docs/perf-radix.md).
  *
  * Order. Ints sort by value. Floats sort by value, -0.0 counting as less than +0.0; every NaN sorts
