@@ -20,17 +20,28 @@ uvec4 countOne(uint d)
 }
 uint countOf(uvec4 c, uint d) { return (c[d >> 2u] >> ((d & 3u) * 8u)) & 255u; }
 
-//@ load_keys
-int radixLoadKeys($KEY_TYPE keys[], int descending)
-{
-    return sortKey(keys[thread.x], descending);
-}
+//@ cells_in
+// What a pass reads: the cells the pass before wrote...
+int inKey($CELL c) { return cellKey(c); }
+$CELL inCell($CELL c, int i) { return c; }
 
-//@ load_pairs
-vec2 radixLoadPairs($KEY_TYPE keys[], int descending)
-{
-    return vec2(intBitsToFloat(sortKey(keys[thread.x], descending)), intBitsToFloat(thread.x));
-}
+//@ keys_in
+// ...or, in the first pass, the keys themselves, mapped as they are read (an element's index is
+// where it starts).
+int inKey($KEY_TYPE v) { return sortKey(v, $DESCENDING); }
+int inCell($KEY_TYPE v, int i) { return inKey(v); }
+
+//@ pairs_in
+int inKey($KEY_TYPE v) { return sortKey(v, $DESCENDING); }
+vec2 inCell($KEY_TYPE v, int i) { return vec2(intBitsToFloat(inKey(v)), intBitsToFloat(i)); }
+
+//@ cells_out
+// What a pass writes: cells for the next pass...
+$CELL outCell($CELL c) { return c; }
+
+//@ keys_out
+// ...or, in the last pass of a sort of bare keys, the keys mapped back.
+$KEY_TYPE outCell(int c) { return keyValue(c, $DESCENDING); }
 
 //@ counts
 // Sub-block thread.x in one vec4: .xy its 16 digit counts as nibbles (byte k of .x holds digit k in its
@@ -40,7 +51,7 @@ vec2 radixLoadPairs($KEY_TYPE keys[], int descending)
 // .z or .w for element j; element 0's rank is always 0, so its nibble holds its digit instead).
 // Elements past n count nothing. The 16 steps are written out (COUNT_TERMS): a kernel without loops
 // computes several cells per invocation.
-vec4 radixCounts($CELL cells[], int n, int shift)
+vec4 radixCounts($IN cells[], int n, int shift)
 {
     int first = thread.x * SUB;
     uvec4 c = uvec4(0u);
@@ -48,12 +59,12 @@ vec4 radixCounts($CELL cells[], int n, int shift)
     uint d;
 $COUNT_TERMS
     uvec4 low = c & 0x0f0f0f0fu;
-    ranks.x |= first < n ? radixDigit(cellKey(cells[first]), shift) : 0u;
+    ranks.x |= first < n ? radixDigit(inKey(cells[first]), shift) : 0u;
     return uintBitsToFloat(uvec4(low.x | (low.y << 4u), low.z | (low.w << 4u), ranks));
 }
 
 //@ count_term
-    d = radixDigit(cellKey(cells[first + $K]), shift);
+    d = radixDigit(inKey(cells[first + $K]), shift);
     ranks[$K / 8] |= first + $K < n ? countOf(c, d) << ($K % 8 * 4) : 0u;
     c += first + $K < n ? countOne(d) : uvec4(0u);
 
@@ -103,15 +114,15 @@ int radixTranspose(int starts[], int chunks)
 // Element thread.x goes to its (digit, chunk) run's start, plus the elements of its digit before its
 // sub-block in the chunk, plus its rank in the sub-block: elements keep their order within a digit,
 // so the pass is stable.
-$CELL radixScatter($CELL cells[], vec4 counts[], vec4 prefix[], int starts[], int shift)
+$OUT radixScatter($IN cells[], vec4 counts[], vec4 prefix[], int starts[], int shift)
 {
     int i = thread.x;
-    $CELL self = cells[i];
+    $CELL self = inCell(cells[i], i);
     uint d = radixDigit(cellKey(self), shift);
     int s = i / SUB, j = i % SUB;
     uint rank = j == 0 ? 0u : (floatBitsToUint(counts[s])[2 + j / 8] >> uint(j % 8 * 4)) & 15u;
     outputIndex = starts[i / CHUNK * RADIX_DIGITS + int(d)] + int(countOf(floatBitsToUint(prefix[s]), d) + rank);
-    return self;
+    return outCell(self);
 }
 
 //@ unload_keys

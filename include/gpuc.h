@@ -839,8 +839,10 @@ GPUC_API gpuc_status gpuc_rank(gpuc *gpu, gpuc_arg values, const gpuc_rank_desc 
  *   element to its slot (5 kernels and the scan per pass, about 120 dispatches in all at 2^22).
  *   Cost: 8 passes, each reading the keys twice and writing them once (scattered), plus 2 x n/16
  *   vec4 of sub-block counts and prefixes and 3 x n/16 ints of run totals and starts; nothing is read
- *   back. Memory: two arrays of n keys (n (key, index) pairs, 8 bytes each, for argsort and
- *   sort_pairs) and about 3/4 n ints' worth of counts and runs. Compute-only (a scatter); one pass's
+ *   back; the first pass reads the keys as given and the last pass of a bare-key sort writes them as
+ *   they came, so no pass of its own maps them in or out. Memory: two arrays of n ints between
+ *   passes (n (key, index) pairs, 8 bytes each, for argsort and sort_pairs), the results, and about
+ *   3/4 n ints' worth of counts and runs. Compute-only (a scatter); one pass's
  *   output must fit one storage binding (gpuc_info.max_storage_block_size).
  * - BITONIC (the tutorial's algorithm; the default for small n and on the fragment backend): the
  *   bitonic network over the next power of two P >= n (padded with keys that sort last, removed
