@@ -825,28 +825,65 @@ GPUC_API gpuc_status gpuc_rank(gpuc *gpu, gpuc_arg values, const gpuc_rank_desc 
 
 /* ---- Sorting ---------------------------------------------------------------------------------- */
 /*
- * Bitonic sort on the device. Keys are a 1D float or int array, given as a device array or as host
- * data (gpuc_arg_array / gpuc_arg_host_f32 / gpuc_arg_host_i32), of any length n from 1 to 2^30 that
- * the device can hold. The network runs over the next power of two >= n (padded with keys that sort
- * last, removed afterwards) in passes that keep everything on the device; results are new device
- * arrays of n elements that the caller frees (read them with gpuc_array_read_*, or pass them on).
+ * Sorting on the device. Keys are a 1D float or int array, given as a device array or as host data
+ * (gpuc_arg_array / gpuc_arg_host_f32 / gpuc_arg_host_i32), of any length n from 1 to 2^30 that the
+ * device can hold; results are new device arrays of n elements that the caller frees (read them with
+ * gpuc_array_read_*, or pass them on). Everything stays on the device: nothing is read back.
+ *
+ * Two methods (gpuc_sort_desc.method), with the same results:
+ * - RADIX (the default for large n on the compute backend, see GPUC_SORT_AUTO): 8 stable passes of one
+ *   4-bit digit each over the keys mapped to order-preserving ints, lowest digit first (LSD). A pass
+ *   counts the digits of every sub-block of 16 elements (and ranks each element among its digit
+ *   there), sums those counts within each chunk of 256, scans the (digit, chunk) totals (gpuc_scan's
+ *   prefix sum: about 10 small dispatches at 2^22 keys) into where each run starts, and scatters every
+ *   element to its slot (5 kernels and the scan per pass, about 120 dispatches in all at 2^22).
+ *   Cost: 8 passes, each reading the keys twice and writing them once (scattered), plus 2 x n/16
+ *   vec4 of sub-block counts and prefixes and 3 x n/16 ints of run totals and starts; nothing is read
+ *   back; the first pass reads the keys as given and the last pass of a bare-key sort writes them as
+ *   they came, so no pass of its own maps them in or out. Memory: two arrays of n ints between
+ *   passes (n (key, index) pairs, 8 bytes each, for argsort and sort_pairs), the results, and about
+ *   3/4 n ints' worth of counts and runs. Compute-only (a scatter); one pass's
+ *   output must fit one storage binding (gpuc_info.max_storage_block_size).
+ * - BITONIC (the tutorial's algorithm; the default for small n and on the fragment backend): the
+ *   bitonic network over the next power of two P >= n (padded with keys that sort last, removed
+ *   afterwards), up to three of its log2(P) (log2(P) + 1) / 2 strides per pass. Cost:
+ *   about log2(P)^2 / 6 passes over P keys (79 at 2^22), each reading up to 8 cells of 4 keys per
+ *   cell it writes; nothing is read back. Memory: two arrays of P keys (or pairs). P / 4 (P / 2 for
+ *   pairs) vec4 cells must not exceed the device's GL_MAX_TEXTURE_BUFFER_SIZE.
+ * On llvmpipe (2 cores), 2^22 floats from the host and back: radix 0.27-0.45x the network's time
+ * (docs/perf-radix.md).
  *
  * Order. Ints sort by value. Floats sort by value, -0.0 counting as less than +0.0; every NaN sorts
  * after every number, in both directions, and comes back as the quiet NaN 0x7fc00000 (its sign and
  * payload are not kept). Other values come back bit for bit.
  *
- * Stability. The bitonic network is not stable. gpuc_argsort and gpuc_sort_pairs break ties between
- * equal keys by the original index (lower index first, in both directions), so their order is fully
- * determined: they give what a stable sort would.
+ * Stability. The radix method is stable; the bitonic network is not. gpuc_argsort and gpuc_sort_pairs
+ * order equal keys by the original index (lower index first, in both directions) with either method,
+ * so their order is fully determined: they give what a stable sort would.
  */
+/* GPUC_SORT_AUTO picks the radix method, where it is available, for more keys than these (bare keys;
+ * pairs for argsort and sort_pairs): below, the network's fewer dispatches cost less (measured on
+ * llvmpipe, docs/perf-radix.md). */
+#define GPUC_SORT_RADIX_ABOVE_KEYS 65536
+#define GPUC_SORT_RADIX_ABOVE_PAIRS 16384
+
+typedef enum gpuc_sort_method {
+    GPUC_SORT_AUTO = 0, /* radix above GPUC_SORT_RADIX_ABOVE_KEYS (_PAIRS) keys where it is available
+                         * (compute backend, and it fits), else bitonic */
+    GPUC_SORT_BITONIC,  /* the bitonic network (any backend) */
+    GPUC_SORT_RADIX     /* the LSD radix sort (compute backend only) */
+} gpuc_sort_method;
+
 typedef struct gpuc_sort_desc {
-    bool descending; /* largest first; default ascending */
+    bool descending;         /* largest first; default ascending */
+    gpuc_sort_method method; /* default GPUC_SORT_AUTO */
 } gpuc_sort_desc;
 
 /* Sorts `keys` (float or int, 1D) into a new array *sorted of the same type and length.
- * desc may be NULL (ascending). Errors: NULL gpu/sorted or host data, n = 0 (GPUC_ERROR_INVALID_ARGUMENT);
+ * desc may be NULL (ascending, GPUC_SORT_AUTO). Errors: NULL gpu/sorted or host data, n = 0, a method
+ * that is not a gpuc_sort_method, GPUC_SORT_RADIX on the fragment backend (GPUC_ERROR_INVALID_ARGUMENT);
  * a 2D/3D or vecN array or a scalar (GPUC_ERROR_TYPE_MISMATCH); more elements than 2^30 or than the
- * device can read (GPUC_ERROR_LIMIT). */
+ * device can read, or than the chosen method's limit above (GPUC_ERROR_LIMIT). */
 GPUC_API gpuc_status gpuc_sort(gpuc *gpu, gpuc_arg keys, const gpuc_sort_desc *desc, gpuc_array **sorted);
 
 /* Argsort: *indices (int, n) receives the original index of each element in sorted order, ties in

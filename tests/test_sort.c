@@ -1,7 +1,8 @@
-/* test_sort.c - gpuc_sort, gpuc_argsort and gpuc_sort_pairs against qsort oracles: float and int
- * keys, ascending and descending, lengths that are and are not powers of two, adversarial data
- * (ties, sorted, reversed, negatives, +-0, infinities, NaN, values one ulp apart, arbitrary bit
- * patterns), host and device inputs, 2^22 keys, and every bad input. */
+/* test_sort.c - gpuc_sort, gpuc_argsort and gpuc_sort_pairs against qsort oracles, by both methods
+ * (radix where the backend has it, and the bitonic network): float and int keys, ascending and
+ * descending, lengths that are and are not powers of two (or whole radix chunks), adversarial data
+ * (ties, sorted, reversed, negatives, +-0, infinities, NaN, denormals, values one ulp apart, arbitrary
+ * bit patterns), host and device inputs, 2^22 keys, and every bad input. */
 #include "fixture.h"
 #include "suites.h"
 
@@ -78,6 +79,21 @@ static uint32_t expected_bits(float f)
     return isnan(f) ? 0x7fc00000u : bits_of(f);
 }
 
+/* ---- methods: every test runs each method the backend has ---- */
+
+static const gpuc_sort_method all_methods[] = {GPUC_SORT_BITONIC, GPUC_SORT_RADIX};
+
+/* How many of all_methods this context runs: the radix method is compute-only. */
+static int method_count(void)
+{
+    return gpuc_get_info(gpu)->backend == GPUC_BACKEND_COMPUTE ? 2 : 1;
+}
+
+static const char *method_name(gpuc_sort_method m)
+{
+    return m == GPUC_SORT_RADIX ? "radix" : m == GPUC_SORT_BITONIC ? "bitonic" : "default";
+}
+
 /* ---- checks ---- */
 
 static gpuc_arg float_arg(const float *v, uint32_t n, bool on_device, gpuc_array **owned)
@@ -90,11 +106,11 @@ static gpuc_arg float_arg(const float *v, uint32_t n, bool on_device, gpuc_array
 }
 
 /* gpuc_sort of float keys, bit for bit against the oracle. */
-static void check_sort_f32(const float *v, uint32_t n, bool descending, bool on_device)
+static void check_sort_f32(const float *v, uint32_t n, bool descending, bool on_device, gpuc_sort_method method)
 {
     gpuc_array *in, *sorted = NULL;
     gpuc_arg arg = float_arg(v, n, on_device, &in);
-    ck_assert_gpuc_ok(gpuc_sort(gpu, arg, &(gpuc_sort_desc){.descending = descending}, &sorted));
+    ck_assert_gpuc_ok(gpuc_sort(gpu, arg, &(gpuc_sort_desc){.descending = descending, .method = method}, &sorted));
     float *got = fixture_take_floats(sorted, n);
     keyed *want = oracle(v, NULL, n, descending);
     /* Find the first difference, then assert once: Check reports every passing assertion to its
@@ -102,50 +118,52 @@ static void check_sort_f32(const float *v, uint32_t n, bool descending, bool on_
     uint32_t j = 0;
     while (j < n && bits_of(got[j]) == expected_bits(want[j].f))
         j++;
-    ck_assert_msg(j == n, "n=%u %s: element %u is %a (0x%08x), want %a", n, descending ? "descending" : "ascending",
-                  j, j < n ? (double)got[j] : 0.0, j < n ? bits_of(got[j]) : 0u, j < n ? (double)want[j].f : 0.0);
+    ck_assert_msg(j == n, "%s n=%u %s: element %u is %a (0x%08x), want %a", method_name(method), n,
+                  descending ? "descending" : "ascending", j, j < n ? (double)got[j] : 0.0, j < n ? bits_of(got[j]) : 0u, j < n ? (double)want[j].f : 0.0);
     free(got);
     free(want);
     gpuc_array_free(in);
 }
 
 /* gpuc_argsort of float keys: indices exactly (ties in index order) and the keys. */
-static void check_argsort_f32(const float *v, uint32_t n, bool descending)
+static void check_argsort_f32(const float *v, uint32_t n, bool descending, gpuc_sort_method method)
 {
     gpuc_array *keys = NULL, *idx = NULL;
     ck_assert_gpuc_ok(gpuc_argsort(gpu, gpuc_arg_host_f32(v, (gpuc_dims){n}),
-                                   &(gpuc_sort_desc){.descending = descending}, &keys, &idx));
+                                   &(gpuc_sort_desc){.descending = descending, .method = method}, &keys, &idx));
     float *got_keys = fixture_take_floats(keys, n);
     int32_t *got_idx = fixture_take_ints(idx, n);
     keyed *want = oracle(v, NULL, n, descending);
     uint32_t j = 0;
     while (j < n && got_idx[j] == want[j].index && bits_of(got_keys[j]) == expected_bits(want[j].f))
         j++;
-    ck_assert_msg(j == n, "n=%u: element %u is index %d key %a, want index %d key %a", n, j, j < n ? got_idx[j] : 0,
+    ck_assert_msg(j == n, "%s n=%u: element %u is index %d key %a, want index %d key %a", method_name(method), n, j,
+                  j < n ? got_idx[j] : 0,
                   j < n ? (double)got_keys[j] : 0.0, j < n ? want[j].index : 0, j < n ? (double)want[j].f : 0.0);
     free(got_keys);
     free(got_idx);
     free(want);
 }
 
-static void check_sort_i32(const int32_t *v, uint32_t n, bool descending)
+static void check_sort_i32(const int32_t *v, uint32_t n, bool descending, gpuc_sort_method method)
 {
     gpuc_array *sorted = NULL;
-    ck_assert_gpuc_ok(gpuc_sort(gpu, gpuc_arg_host_i32(v, (gpuc_dims){n}), &(gpuc_sort_desc){.descending = descending},
-                                &sorted));
+    ck_assert_gpuc_ok(gpuc_sort(gpu, gpuc_arg_host_i32(v, (gpuc_dims){n}),
+                                &(gpuc_sort_desc){.descending = descending, .method = method}, &sorted));
     int32_t *got = fixture_take_ints(sorted, n);
     keyed *want = oracle(NULL, v, n, descending);
     uint32_t j = 0;
     while (j < n && got[j] == want[j].i)
         j++;
-    ck_assert_msg(j == n, "n=%u: element %u is %d, want %d", n, j, j < n ? got[j] : 0, j < n ? want[j].i : 0);
+    ck_assert_msg(j == n, "%s n=%u: element %u is %d, want %d", method_name(method), n, j, j < n ? got[j] : 0,
+                  j < n ? want[j].i : 0);
     free(got);
     free(want);
 }
 
 /* ---- data ---- */
 
-enum pattern { RANDOM, EQUAL, TIES, SORTED, REVERSED, SPECIAL, ULPS, BITS, PATTERNS };
+enum pattern { RANDOM, EQUAL, TIES, SORTED, REVERSED, SPECIAL, ULPS, BITS, DENORMALS, PATTERNS };
 
 static void fill(float *v, uint32_t n, enum pattern p, uint32_t seed)
 {
@@ -162,22 +180,27 @@ static void fill(float *v, uint32_t n, enum pattern p, uint32_t seed)
         case SPECIAL: v[j] = r < 0.1f ? NAN : r < 0.2f ? -NAN : special[(uint32_t)(r * 1000.0f) % 12]; break;
         case ULPS: v[j] = float_of(bits_of(1.0f) + (uint32_t)(r * 8.0f)) * (r < 0.5f ? -1.0f : 1.0f); break;
         case BITS: seed = seed * 1664525u + 1013904223u; v[j] = float_of(seed ^ (seed >> 13) * 2654435761u); break;
+        case DENORMALS: /* denormals of both signs among zeros and the smallest normals */
+            v[j] = float_of((uint32_t)(r * 0x00800001) | (r < 0.5f ? 0x80000000u : 0u));
+            break;
         default: break;
         }
     }
 }
 
-static const uint32_t sizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 16, 31, 33, 64, 100, 1000, 1024, 4097};
+/* Powers of two and not; 255 to 257 and 4097 end inside, at and past a radix chunk (256 elements). */
+static const uint32_t sizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 16, 31, 33, 64, 100, 255, 256, 257, 1000, 1024, 4097};
 
 START_TEST(sort_float_patterns_and_sizes)
 {
     float *v = malloc(4097 * sizeof *v);
-    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
-        for (int p = 0; p < PATTERNS; p++) {
-            fill(v, sizes[s], (enum pattern)p, 7u + (uint32_t)(s * 31 + (size_t)p));
-            check_sort_f32(v, sizes[s], false, p % 2 == 0);
-            check_sort_f32(v, sizes[s], true, p % 2 == 1);
-        }
+    for (int m = 0; m < method_count(); m++)
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+            for (int p = 0; p < PATTERNS; p++) {
+                fill(v, sizes[s], (enum pattern)p, 7u + (uint32_t)(s * 31 + (size_t)p));
+                check_sort_f32(v, sizes[s], false, p % 2 == 0, all_methods[m]);
+                check_sort_f32(v, sizes[s], true, p % 2 == 1, all_methods[m]);
+            }
     free(v);
 }
 END_TEST
@@ -186,12 +209,15 @@ START_TEST(sort_float_larger)
 {
     const uint32_t n[] = {65536, 100003};
     float *v = malloc(100003 * sizeof *v);
-    for (int s = 0; s < 2; s++) {
-        fill(v, n[s], s ? BITS : RANDOM, 99u + (uint32_t)s);
-        check_sort_f32(v, n[s], s == 1, s == 0);
-        fill(v, n[s], TIES, 5u);
-        check_argsort_f32(v, n[s], s == 0);
-    }
+    for (int m = 0; m < method_count(); m++)
+        for (int s = 0; s < 2; s++) {
+            fill(v, n[s], s ? BITS : RANDOM, 99u + (uint32_t)s);
+            check_sort_f32(v, n[s], s == 1, s == 0, all_methods[m]);
+            fill(v, n[s], TIES, 5u);
+            check_argsort_f32(v, n[s], s == 0, all_methods[m]);
+            fill(v, n[s], SPECIAL, 6u);
+            check_argsort_f32(v, n[s], s == 1, all_methods[m]);
+        }
     free(v);
 }
 END_TEST
@@ -204,7 +230,9 @@ START_TEST(sort_float_2_22_matches_qsort)
     v[10] = INFINITY;
     v[20] = -INFINITY;
     v[30] = -0.0f;
-    check_sort_f32(v, n, false, true);
+    v[40] = NAN;
+    v[50] = 1e-40f;
+    check_sort_f32(v, n, false, true, GPUC_SORT_AUTO); /* radix on the compute backend, else the network */
     free(v);
 }
 END_TEST
@@ -224,11 +252,14 @@ START_TEST(sort_int)
             v[1] = INT32_MIN;
             v[2] = -1;
         }
-        check_sort_i32(v, n[s], false);
-        check_sort_i32(v, n[s], true);
+        for (int m = 0; m < method_count(); m++) {
+            check_sort_i32(v, n[s], false, all_methods[m]);
+            check_sort_i32(v, n[s], true, all_methods[m]);
+        }
         for (uint32_t j = 0; j < n[s]; j++)
             v[j] = (int32_t)(j % 3) - 1; /* many ties */
-        check_sort_i32(v, n[s], s % 2 == 0);
+        for (int m = 0; m < method_count(); m++)
+            check_sort_i32(v, n[s], s % 2 == 0, all_methods[m]);
     }
     free(v);
 }
@@ -237,21 +268,25 @@ END_TEST
 START_TEST(argsort_ties_follow_index)
 {
     float v[1000];
-    for (uint32_t s = 0; s < sizeof sizes / sizeof sizes[0] && sizes[s] <= 1000; s++) {
-        fill(v, sizes[s], TIES, 3u + s);
-        check_argsort_f32(v, sizes[s], false);
-        check_argsort_f32(v, sizes[s], true);
-        fill(v, sizes[s], SPECIAL, 9u + s);
-        check_argsort_f32(v, sizes[s], s % 2 == 0);
-    }
+    for (int m = 0; m < method_count(); m++)
+        for (uint32_t s = 0; s < sizeof sizes / sizeof sizes[0] && sizes[s] <= 1000; s++) {
+            fill(v, sizes[s], TIES, 3u + s);
+            check_argsort_f32(v, sizes[s], false, all_methods[m]);
+            check_argsort_f32(v, sizes[s], true, all_methods[m]);
+            fill(v, sizes[s], SPECIAL, 9u + s);
+            check_argsort_f32(v, sizes[s], s % 2 == 0, all_methods[m]);
+            fill(v, sizes[s], DENORMALS, 2u + s);
+            check_argsort_f32(v, sizes[s], s % 2 == 1, all_methods[m]);
+        }
     /* int keys tied with the padding key (INT32_MAX ascending, INT32_MIN descending) */
     int32_t iv[] = {INT32_MAX, 5, INT32_MIN, INT32_MAX, INT32_MIN};
-    for (int d = 0; d < 2; d++) {
+    for (int d = 0; d < 2 * method_count(); d++) {
         gpuc_array *idx = NULL;
-        ck_assert_gpuc_ok(gpuc_argsort(gpu, gpuc_arg_host_i32(iv, (gpuc_dims){5}), &(gpuc_sort_desc){.descending = d},
-                                       NULL, &idx));
+        ck_assert_gpuc_ok(gpuc_argsort(gpu, gpuc_arg_host_i32(iv, (gpuc_dims){5}),
+                                       &(gpuc_sort_desc){.descending = d % 2, .method = all_methods[d / 2]}, NULL,
+                                       &idx));
         int32_t *got = fixture_take_ints(idx, 5);
-        keyed *want = oracle(NULL, iv, 5, d);
+        keyed *want = oracle(NULL, iv, 5, d % 2);
         for (int j = 0; j < 5; j++)
             ck_assert_int_eq(got[j], want[j].index);
         free(got);
@@ -272,12 +307,12 @@ START_TEST(sort_pairs_carries_payload)
     }
     gpuc_array *dev_pay;
     ck_assert_gpuc_ok(gpuc_array_from_i32(gpu, ipay, (gpuc_dims){N}, &dev_pay));
-    for (int d = 0; d < 2; d++) {
-        keyed *want = oracle(keys, NULL, N, d);
+    for (int c = 0; c < 2 * method_count(); c++) {
+        gpuc_sort_desc desc = {.descending = c % 2, .method = all_methods[c / 2]};
+        keyed *want = oracle(keys, NULL, N, desc.descending);
         gpuc_array *sk = NULL, *sv = NULL;
         ck_assert_gpuc_ok(gpuc_sort_pairs(gpu, gpuc_arg_host_f32(keys, (gpuc_dims){N}),
-                                          gpuc_arg_host_f32(fpay, (gpuc_dims){N}), &(gpuc_sort_desc){.descending = d},
-                                          &sk, &sv));
+                                          gpuc_arg_host_f32(fpay, (gpuc_dims){N}), &desc, &sk, &sv));
         float *got_keys = fixture_take_floats(sk, N), *got_pay = fixture_take_floats(sv, N);
         for (int j = 0; j < N; j++) {
             ck_assert_float_eq(got_keys[j], want[j].f);
@@ -285,8 +320,8 @@ START_TEST(sort_pairs_carries_payload)
         }
         free(got_keys);
         free(got_pay);
-        ck_assert_gpuc_ok(gpuc_sort_pairs(gpu, gpuc_arg_host_f32(keys, (gpuc_dims){N}), gpuc_arg_array(dev_pay),
-                                          &(gpuc_sort_desc){.descending = d}, NULL, &sv));
+        ck_assert_gpuc_ok(gpuc_sort_pairs(gpu, gpuc_arg_host_f32(keys, (gpuc_dims){N}), gpuc_arg_array(dev_pay), &desc,
+                                          NULL, &sv));
         int32_t *got_ipay = fixture_take_ints(sv, N);
         for (int j = 0; j < N; j++)
             ck_assert_int_eq(got_ipay[j], ipay[want[j].index]);
@@ -302,39 +337,58 @@ START_TEST(sorted_result_feeds_the_next_step)
     /* The result stays on the device: sort it again (descending) and the keys reverse exactly. */
     float v[300];
     fill(v, 300, RANDOM, 77);
-    gpuc_array *up = NULL, *down = NULL;
-    ck_assert_gpuc_ok(gpuc_sort(gpu, gpuc_arg_host_f32(v, (gpuc_dims){300}), NULL, &up));
-    ck_assert_gpuc_ok(gpuc_sort(gpu, gpuc_arg_array(up), &(gpuc_sort_desc){.descending = true}, &down));
-    float *a = fixture_take_floats(up, 300), *b = fixture_take_floats(down, 300);
-    for (int j = 0; j < 300; j++)
-        ck_assert_float_eq(a[j], b[299 - j]);
-    free(a);
-    free(b);
+    for (int m = 0; m < method_count(); m++) {
+        gpuc_array *up = NULL, *down = NULL;
+        ck_assert_gpuc_ok(gpuc_sort(gpu, gpuc_arg_host_f32(v, (gpuc_dims){300}),
+                                    &(gpuc_sort_desc){.method = all_methods[m]}, &up));
+        ck_assert_gpuc_ok(gpuc_sort(gpu, gpuc_arg_array(up),
+                                    &(gpuc_sort_desc){.descending = true, .method = all_methods[m]}, &down));
+        float *a = fixture_take_floats(up, 300), *b = fixture_take_floats(down, 300);
+        for (int j = 0; j < 300; j++)
+            ck_assert_float_eq(a[j], b[299 - j]);
+        free(a);
+        free(b);
+    }
 }
 END_TEST
 
-START_TEST(passes_stay_on_the_device)
+/* What a repeated sort of a device array costs in dispatches; it must read back, upload and
+ * compile nothing. */
+static uint64_t repeat_dispatches(gpuc_array *in, gpuc_sort_method method)
 {
-    /* A device input: the network reads nothing back and uploads nothing, a repeated call compiles
-     * nothing, and the fused passes number fewer than the seed's one pass per stride. */
-    enum { N = 100000, LOG2_PADDED = 17 };
-    float *v = malloc(N * sizeof *v);
-    fill(v, N, RANDOM, 31);
-    gpuc_array *in, *sorted;
-    ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, v, (gpuc_dims){N}, &in));
-    ck_assert_gpuc_ok(gpuc_sort(gpu, gpuc_arg_array(in), NULL, &sorted));
+    gpuc_array *sorted;
+    gpuc_sort_desc desc = {.method = method};
+    ck_assert_gpuc_ok(gpuc_sort(gpu, gpuc_arg_array(in), &desc, &sorted));
     gpuc_array_free(sorted);
     gpuc_stats before, after;
     ck_assert_gpuc_ok(gpuc_get_stats(gpu, &before));
-    ck_assert_gpuc_ok(gpuc_sort(gpu, gpuc_arg_array(in), NULL, &sorted));
+    ck_assert_gpuc_ok(gpuc_sort(gpu, gpuc_arg_array(in), &desc, &sorted));
     ck_assert_gpuc_ok(gpuc_get_stats(gpu, &after));
     ck_assert_uint_eq(after.readbacks, before.readbacks);
     ck_assert_uint_eq(after.uploads, before.uploads);
     ck_assert_uint_eq(after.programs_compiled, before.programs_compiled);
-    uint64_t seed_passes = LOG2_PADDED * (LOG2_PADDED + 1) / 2;
-    ck_assert_uint_lt(after.dispatches - before.dispatches, seed_passes / 2);
-    check_sort_f32(v, N, false, true); /* and the result is right */
     gpuc_array_free(sorted);
+    return after.dispatches - before.dispatches;
+}
+
+START_TEST(passes_stay_on_the_device)
+{
+    /* A device input: neither method reads anything back or uploads anything, a repeated call
+     * compiles nothing; the network's fused passes number fewer than the seed's one pass per
+     * stride, and the radix sort's 8 passes 5 kernels each besides the scan's. */
+    enum { N = 100000, LOG2_PADDED = 17 };
+    float *v = malloc(N * sizeof *v);
+    fill(v, N, RANDOM, 31);
+    gpuc_array *in;
+    ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, v, (gpuc_dims){N}, &in));
+    uint64_t seed_passes = LOG2_PADDED * (LOG2_PADDED + 1) / 2;
+    ck_assert_uint_lt(repeat_dispatches(in, GPUC_SORT_BITONIC), seed_passes / 2);
+    if (method_count() > 1) {
+        uint64_t scan_passes = 2 * 5 + 2; /* 6,256 run totals: 2 log16(n) + 2 (src/algo/scan.h) */
+        ck_assert_uint_le(repeat_dispatches(in, GPUC_SORT_RADIX), 2 + 8 * (5 + scan_passes));
+    }
+    for (int m = 0; m < method_count(); m++)
+        check_sort_f32(v, N, false, true, all_methods[m]); /* and the result is right */
     gpuc_array_free(in);
     free(v);
 }
@@ -377,6 +431,18 @@ START_TEST(bad_input)
                          GPUC_ERROR_INVALID_ARGUMENT, "values has 7");
     ck_assert_gpuc_fails(gpuc_sort_pairs(gpu, good, gpuc_arg_i32(3), NULL, &out, &out2), GPUC_ERROR_TYPE_MISMATCH,
                          "values must be an array");
+    ck_assert_gpuc_fails(gpuc_sort(gpu, good, &(gpuc_sort_desc){.method = (gpuc_sort_method)7}, &out),
+                         GPUC_ERROR_INVALID_ARGUMENT, "method 7 is not a gpuc_sort_method");
+    if (method_count() == 1)
+        ck_assert_gpuc_fails(gpuc_argsort(gpu, good, &(gpuc_sort_desc){.method = GPUC_SORT_RADIX}, NULL, &out),
+                             GPUC_ERROR_INVALID_ARGUMENT, "compute-only");
+    /* The radix method scatters a pass's output into one storage binding: pairs past it are refused
+     * (before any data is read), where the default still sorts them by the network. */
+    int64_t binding = gpuc_get_info(gpu)->max_storage_block_size;
+    if (method_count() > 1 && binding > 0 && binding / 8 + 1 <= (1 << 30) && binding / 8 + 1 <= max * 2)
+        ck_assert_gpuc_fails(gpuc_argsort(gpu, gpuc_arg_host_f32(v, (gpuc_dims){(uint32_t)(binding / 8 + 1)}),
+                                          &(gpuc_sort_desc){.method = GPUC_SORT_RADIX}, NULL, &out),
+                             GPUC_ERROR_LIMIT, "max_storage_block_size");
     ck_assert_ptr_eq(out, (gpuc_array *)&v);
     ck_assert_ptr_eq(out2, (gpuc_array *)&v);
     /* An array of another context. */
@@ -388,7 +454,7 @@ START_TEST(bad_input)
                          "another gpuc context");
     gpuc_close(other);
     /* The context still works. */
-    check_sort_f32(v, 8, false, false);
+    check_sort_f32(v, 8, false, false, GPUC_SORT_AUTO);
 }
 END_TEST
 

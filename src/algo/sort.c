@@ -1,10 +1,10 @@
-/* sort.c - bitonic sort (gpuc_sort, gpuc_argsort, gpuc_sort_pairs): a host driver over the kernels of
- * glsl/sort.glsl. The keys are mapped to order-preserving ints and padded to a power of two with the
- * largest key; the network runs as passes that ping-pong between two device arrays of vec4 cells (no
+/* sort.c - gpuc_sort, gpuc_argsort and gpuc_sort_pairs: which method runs (radix, sort_radix.c, or the
+ * bitonic network), and the bitonic network: a host driver over the kernels of glsl/sort.glsl. The
+ * keys are mapped to order-preserving ints and padded to a power of two with the largest key; the network runs as passes that ping-pong between two device arrays of vec4 cells (no
  * allocation per pass, nothing read back), each pass doing up to three strides of a stage (and the
  * strides inside a cell at the stage's end); the first n elements are then mapped back. Kernels are
  * made once per call; their programs are cached by the context, so a repeated size compiles nothing. */
-#include "algo/algo_common.h"
+#include "algo/sort_radix.h"
 
 /* One sort call: what is sorted and the state of its network. */
 typedef struct sort_job {
@@ -13,6 +13,7 @@ typedef struct sort_job {
     algo_input keys;
     bool pairs;         /* (key, index) pairs instead of bare keys */
     bool descending;
+    gpuc_sort_method method;
     uint32_t cell;      /* elements per vec4 cell: 4 keys or 2 pairs */
     uint32_t padded;    /* the network's size: a power of two >= n and >= cell */
     gpuc_array *cells;  /* the sorted cells once the network has run */
@@ -26,12 +27,38 @@ static uint32_t next_pow2(uint32_t n)
     return p;
 }
 
+/* The method a call runs: the one asked for, or the default for its size and backend. */
+static gpuc_status choose_method(gpuc *gpu, const char *fn, const gpuc_sort_desc *desc, uint32_t n, bool pairs,
+                                 gpuc_sort_method *method)
+{
+    gpuc_sort_method asked = desc ? desc->method : GPUC_SORT_AUTO;
+    bool radix = radix_available(gpu, n, pairs);
+    if (asked == GPUC_SORT_AUTO)
+        asked = radix && n > (pairs ? GPUC_SORT_RADIX_ABOVE_PAIRS : GPUC_SORT_RADIX_ABOVE_KEYS) ? GPUC_SORT_RADIX
+                                                                                                : GPUC_SORT_BITONIC;
+    if (asked != GPUC_SORT_BITONIC && asked != GPUC_SORT_RADIX)
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "%s: method %d is not a gpuc_sort_method", fn, (int)asked);
+    if (asked == GPUC_SORT_RADIX && gpu->info.backend != GPUC_BACKEND_COMPUTE)
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
+                         "%s: the radix method is compute-only (its passes scatter; a fragment shader writes only "
+                         "its own cell); this context uses the fragment backend: use GPUC_SORT_BITONIC", fn);
+    if (asked == GPUC_SORT_RADIX && !radix)
+        return gpuc_fail(gpu, GPUC_ERROR_LIMIT,
+                         "%s: the radix method scatters %u %s into one storage binding of %lld bytes at most "
+                         "(gpuc_info.max_storage_block_size); use GPUC_SORT_BITONIC", fn, n, pairs ? "pairs" : "keys",
+                         (long long)gpu->info.max_storage_block_size);
+    *method = asked;
+    return GPUC_OK;
+}
+
 static gpuc_status sort_begin(sort_job *job, gpuc *gpu, const char *fn, gpuc_arg keys, const gpuc_sort_desc *desc,
                               bool pairs)
 {
     *job = (sort_job){.gpu = gpu, .fn = fn, .pairs = pairs, .descending = desc && desc->descending};
     gpuc_status st = algo_check_input(gpu, fn, "keys", keys, &job->keys);
-    if (st != GPUC_OK)
+    if (st == GPUC_OK)
+        st = choose_method(gpu, fn, desc, job->keys.n, pairs, &job->method);
+    if (st != GPUC_OK || job->method != GPUC_SORT_BITONIC)
         return st;
     job->cell = pairs ? 2 : 4;
     job->padded = next_pow2(job->keys.n);
@@ -124,11 +151,6 @@ static gpuc_status unload(sort_job *job, const char *section, gpuc_type value_ty
     return st;
 }
 
-/* The outputs one call asks for; NULL ones are skipped. */
-typedef struct sort_outputs {
-    gpuc_array **keys, **indices, **values;
-} sort_outputs;
-
 static gpuc_status unload_all(sort_job *job, const gpuc_arg *values, gpuc_type value_type, sort_outputs want,
                               sort_outputs got)
 {
@@ -156,6 +178,11 @@ static gpuc_status sort_run(gpuc *gpu, const char *fn, gpuc_arg keys, const gpuc
     if (st == GPUC_OK && values && payload.n != job.keys.n)
         st = gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "%s: keys has %u elements but values has %u", fn,
                        job.keys.n, payload.n);
+    if (st == GPUC_OK && job.method == GPUC_SORT_RADIX) {
+        radix_request req = {.fn = fn, .keys = keys, .in = job.keys, .descending = job.descending,
+                             .pairs = job.pairs, .values = values, .value_type = payload.type};
+        return radix_sort(gpu, &req, want);
+    }
     if (st == GPUC_OK)
         st = run_network(&job, keys);
     if (st != GPUC_OK)

@@ -140,10 +140,10 @@ static void job_sort_locally(sort_job *job, bool want_keys)
     gpuc_status st;
     if (job->pairs)
         DEVICE_TIMED(c, st = gpuc_sort_pairs(c->gpu, job->keys.arg, job->values.arg,
-                                             &(gpuc_sort_desc){job->order.descending},
+                                             &(gpuc_sort_desc){.descending = job->order.descending},
                                              alone && !want_keys ? NULL : &k, &v));
     else
-        DEVICE_TIMED(c, st = gpuc_sort(c->gpu, job->keys.arg, &(gpuc_sort_desc){job->order.descending}, &k));
+        DEVICE_TIMED(c, st = gpuc_sort(c->gpu, job->keys.arg, &(gpuc_sort_desc){.descending = job->order.descending}, &k));
     if (st != GPUC_OK) {
         mpi_call_fail_gpuc(c, st, "sorting this rank's part");
         return;
