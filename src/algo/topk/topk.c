@@ -1,6 +1,7 @@
-/* topk.c - gpuc_topk: exact k-selection as production k-selection does it. Find the cutoff key by
- * counting (select.c), collect the survivors in index order (collect.c), sort them
- * (order.c), then gather their values and indices into the caller's result arrays. */
+/* topk.c - gpuc_topk: exact k-selection. For k <= TOPK_PRUNE_CAP / 2, tile pruning (prune.c) finds the
+ * k results on the host, which become the result arrays. For larger k, as production k-selection does
+ * it: find the cutoff key by counting (select.c), collect the survivors in index order (collect.c),
+ * sort them (order.c), then gather their values and indices into the caller's result arrays. */
 #include "algo/topk/parts.h"
 
 #include <stdlib.h>
