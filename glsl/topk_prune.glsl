@@ -1,19 +1,21 @@
 // topk_prune.glsl - the kernels of top-k's tile pruning (src/algo/topk/prune.c). Built after the "key"
-// section of topk.glsl. Tiles are constants.tile consecutive elements, groups
-// constants.group consecutive elements of a tile (group divides tile); the driver picks both.
+// section of topk.glsl. Tiles are `tile` consecutive elements, groups `group` consecutive elements of a
+// tile (powers of two, group divides tile); the driver picks both from n and k and passes them as
+// arguments, so that one program serves every size. Every loop is bounded by a constant (the largest
+// tile or group) as well as by its run-time length: unguarded, and within llvmpipe's loop budget.
 
 //@ tile_max
 // Cell c: the largest keys of tiles 2c and 2c + 1, each as two exact 16-bit halves (hi, lo) so that a
 // float cell holds it on every backend. Elements past n count as key 0, which raises no maximum. One
 // contiguous run of texels per tile through the vec4 view: llvmpipe's fast read.
-vec4 topkTileMax(vec4 v[], int n, int flip)
+vec4 topkTileMax(vec4 v[], int n, int flip, int tile)
 {
     uint m[2];
     for (int h = 0; h < 2; h++) {
-        int start = (2 * thread.x + h) * constants.tile;
-        int len = clamp(n - start, 0, constants.tile);
+        int start = (2 * thread.x + h) * tile;
+        int len = clamp(n - start, 0, tile);
         uvec4 best = uvec4(0u);
-        for (int q = 0; q < len / 4; q++)
+        for (int q = 0; q < constants.maxTile / 4 && q < len / 4; q++)
             best = max(best, topk_key4(v[start / 4 + q], flip));
         if (len % 4 != 0) {
             uvec4 keys = topk_key4(v[start / 4 + len / 4], flip);
@@ -26,14 +28,14 @@ vec4 topkTileMax(vec4 v[], int n, int flip)
 
 //@ group_count
 // Cell c: how many keys lie in [lo, hi] in group c % (tile / group) of tile tiles[c / (tile / group)].
-int topkGroupCount(vec4 v[], int tiles[], int n, int lo, int hi, int flip)
+int topkGroupCount(vec4 v[], int tiles[], int n, int lo, int hi, int flip, int tile, int group)
 {
-    int per = constants.tile / constants.group;
-    int start = tiles[thread.x / per] * constants.tile + (thread.x % per) * constants.group;
-    int len = clamp(n - start, 0, constants.group);
+    int per = tile / group;
+    int start = tiles[thread.x / per] * tile + (thread.x % per) * group;
+    int len = clamp(n - start, 0, group);
     uvec4 l = uvec4(uint(lo)), h = uvec4(uint(hi));
     uvec4 hits = uvec4(0u);
-    for (int q = 0; q < (len + 3) / 4; q++) {
+    for (int q = 0; q < constants.maxGroup / 4 && q < (len + 3) / 4; q++) {
         uvec4 keys = topk_key4(v[start / 4 + q], flip);
         bvec4 inside = lessThan(ivec4(4 * q) + ivec4(0, 1, 2, 3), ivec4(len));
         hits += uvec4(greaterThanEqual(keys, l)) * uvec4(lessThanEqual(keys, h)) * uvec4(inside);
@@ -46,19 +48,18 @@ int topkGroupCount(vec4 v[], int tiles[], int n, int lo, int hi, int flip)
 // first index plus a rank r: the r-th key of the group in [lo, hi], or, for a slot stored as its bitwise
 // complement, the r-th key equal to tie. Whole texels are counted at once; only the texel that holds
 // the element is looked into. The value is returned as read (its own bits).
-vec4 topkGather(vec4 v[], int slots[], int n, int lo, int hi, int tie, int flip)
+vec4 topkGather(vec4 v[], int slots[], int n, int lo, int hi, int tie, int flip, int group)
 {
     int slot = slots[thread.x];
     bool isTie = slot < 0;
     slot = isTie ? ~slot : slot;
-    int start = slot - slot % constants.group;
-    int rank = slot % constants.group;
+    int start = slot - slot % group;
+    int rank = slot % group;
+    int len = clamp(n - start, 0, group);
     uvec4 l = uvec4(uint(isTie ? tie : lo)), h = uvec4(uint(isTie ? tie : hi));
     int seen = 0;
-    for (int q = 0; q < constants.group / 4; q++) {
+    for (int q = 0; q < constants.maxGroup / 4 && q < (len + 3) / 4; q++) {
         int idx = start + 4 * q;
-        if (idx >= n)
-            break;
         vec4 x = v[idx / 4];
         uvec4 keys = topk_key4(x, flip);
         uvec4 hit = uvec4(greaterThanEqual(keys, l)) * uvec4(lessThanEqual(keys, h)) *

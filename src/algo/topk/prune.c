@@ -68,8 +68,9 @@ static gpuc_status pruner_make(gpuc *gpu, const topk_input *in, size_t k, int32_
     p->counts = malloc(p->tiles * (size_t)p->per * sizeof *p->counts);
     if (!p->max || !p->list || !p->counts)
         return gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "gpuc_topk: out of host memory for %zu tile maxima", p->tiles);
-    const gpuc_constant shape[] = {{.name = "tile", .value = p->tile, .type = GPUC_INT},
-                                   {.name = "group", .value = p->group, .type = GPUC_INT}};
+    /* The largest sizes only bound the kernels' loops: one program for every n and k. */
+    const gpuc_constant shape[] = {{.name = "maxTile", .value = TILE_MAX, .type = GPUC_INT},
+                                   {.name = "maxGroup", .value = GROUP_MAX, .type = GPUC_INT}};
     gpuc_status st = topk_make_kernel(gpu, gpuc_glsl_topk_prune, "tile_max", 
                                       (gpuc_dims){(uint32_t)((p->tiles + 1) / 2), 0, 0},
                                       shape, 2, true, &p->tile_max);
@@ -88,8 +89,9 @@ static gpuc_status tile_maxima(pruner *p)
     if (!halves)
         return gpuc_fail(p->gpu, GPUC_ERROR_OUT_OF_MEMORY, "gpuc_topk: out of host memory for the tile maxima");
     gpuc_array *out = NULL;
-    gpuc_arg args[] = {gpuc_arg_array(p->in->array), gpuc_arg_i32((int32_t)p->in->n), gpuc_arg_i32(p->flip)};
-    gpuc_status st = gpuc_run(p->tile_max, args, 3, &out);
+    gpuc_arg args[] = {gpuc_arg_array(p->in->array), gpuc_arg_i32((int32_t)p->in->n), gpuc_arg_i32(p->flip),
+                       gpuc_arg_i32(p->tile)};
+    gpuc_status st = gpuc_run(p->tile_max, args, 4, &out);
     if (st == GPUC_OK)
         st = gpuc_array_read_f32(out, halves, cells * 4);
     for (size_t t = 0; t < p->tiles && st == GPUC_OK; t++)
@@ -144,9 +146,9 @@ static gpuc_status group_counts(pruner *p, uint32_t lo, uint32_t hi, int64_t *to
     gpuc_arg args[] = {gpuc_arg_array(p->in->array),
                        gpuc_arg_host_i32(p->list, (gpuc_dims){(uint32_t)p->listed, 0, 0}),
                        gpuc_arg_i32((int32_t)p->in->n), gpuc_arg_i32((int32_t)lo), gpuc_arg_i32((int32_t)hi),
-                       gpuc_arg_i32(p->flip)};
+                       gpuc_arg_i32(p->flip), gpuc_arg_i32(p->tile), gpuc_arg_i32(p->group)};
     if (st == GPUC_OK)
-        st = gpuc_run(p->group_count, args, 6, &out);
+        st = gpuc_run(p->group_count, args, 8, &out);
     if (st == GPUC_OK)
         st = gpuc_array_read_i32(out, p->counts, cells);
     gpuc_array_free(out);
@@ -231,12 +233,12 @@ static gpuc_status gather(pruner *p, const survivors *s, float **cells, size_t *
     gpuc_arg args[] = {gpuc_arg_array(p->in->array), gpuc_arg_host_i32(slots, (gpuc_dims){(uint32_t)used, 0, 0}),
                        gpuc_arg_i32((int32_t)p->in->n),  gpuc_arg_i32((int32_t)s->from),
                        gpuc_arg_i32(-1),                 gpuc_arg_i32((int32_t)s->tie),
-                       gpuc_arg_i32(p->flip)};
+                       gpuc_arg_i32(p->flip),            gpuc_arg_i32(p->group)};
     *cells = st == GPUC_OK ? malloc(used * 4 * sizeof **cells) : NULL;
     if (st == GPUC_OK && !*cells)
         st = gpuc_fail(p->gpu, GPUC_ERROR_OUT_OF_MEMORY, "gpuc_topk: out of host memory");
     if (st == GPUC_OK)
-        st = gpuc_run(p->gather, args, 7, &out);
+        st = gpuc_run(p->gather, args, 8, &out);
     if (st == GPUC_OK)
         st = gpuc_array_read_f32(out, *cells, used * 4);
     gpuc_array_free(out);
