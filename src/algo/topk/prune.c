@@ -27,7 +27,7 @@ typedef struct pruner {
     int32_t *list;   /* [tiles]: the tiles of the last count, ascending */
     int32_t *counts; /* [tiles * per]: the last count's keys per group of those tiles */
     size_t listed;
-    bool counted;           /* p->list / p->counts hold the count of keys in [counted_lo, counted_hi] */
+    bool counted; /* list and counts hold the count of keys in [counted_lo, counted_hi] */
     uint32_t counted_lo, counted_hi;
     int64_t counted_total;
     gpuc_kernel *tile_max, *group_count, *gather;
@@ -71,9 +71,8 @@ static gpuc_status pruner_make(gpuc *gpu, const topk_input *in, size_t k, int32_
     /* The largest sizes only bound the kernels' loops: one program for every n and k. */
     const gpuc_constant shape[] = {{.name = "maxTile", .value = TILE_MAX, .type = GPUC_INT},
                                    {.name = "maxGroup", .value = GROUP_MAX, .type = GPUC_INT}};
-    gpuc_status st = topk_make_kernel(gpu, gpuc_glsl_topk_prune, "tile_max", 
-                                      (gpuc_dims){(uint32_t)((p->tiles + 1) / 2), 0, 0},
-                                      shape, 2, true, &p->tile_max);
+    gpuc_status st = topk_make_kernel(gpu, gpuc_glsl_topk_prune, "tile_max",
+                                      (gpuc_dims){(uint32_t)((p->tiles + 1) / 2), 0, 0}, shape, 2, true, &p->tile_max);
     if (st == GPUC_OK)
         st = topk_make_sized_kernel(gpu, gpuc_glsl_topk_prune, "group_count", shape, 2, &p->group_count);
     if (st == GPUC_OK)
