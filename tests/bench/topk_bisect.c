@@ -58,6 +58,37 @@ static const char *COUNT_ABOVE =
     "    return vec4(hits);\n"
     "}\n";
 
+/* Cell x: how many values of tile tiles[x] exceed t, and the first three of them (-1 where fewer): on
+ * the row's data a tile above the floor holds one or two, so this count usually brings the survivors
+ * themselves and no gather is needed. */
+static const char *COUNT_PICK =
+    "vec4 countPick(vec4 v[], float w[], int tiles[], float bias, float t) {\n"
+    "    int start = tiles[thread.x] * constants.tile;\n"
+    "    int len = min(constants.tile, constants.n - start);\n"
+    "    int count = 0;\n"
+    "    vec3 picked = vec3(-1.0);\n"
+    "    for (int i = 0; i < constants.tile / 4 && i < len / 4; i++) {\n"
+    "        vec4 x = v[start / 4 + i] + bias;\n"
+    "        bvec4 hit = greaterThan(x, vec4(t));\n"
+    "        if (any(hit)) {\n"
+    "            for (int j = 0; j < 4; j++) {\n"
+    "                if (hit[j]) {\n"
+    "                    if (count < 3) picked[count] = x[j];\n"
+    "                    count++;\n"
+    "                }\n"
+    "            }\n"
+    "        }\n"
+    "    }\n"
+    "    for (int i = 0; i < 3 && len / 4 * 4 + i < len; i++) {\n"
+    "        float x = w[start + len / 4 * 4 + i] + bias;\n"
+    "        if (x > t) {\n"
+    "            if (count < 3) picked[count] = x;\n"
+    "            count++;\n"
+    "        }\n"
+    "    }\n"
+    "    return vec4(float(count), picked);\n"
+    "}\n";
+
 /* Cell j: the r-th value above t in tile x, where slots[j] = x * tile + r; whole texels are skipped by
  * their count. */
 static const char *GATHER =
@@ -88,7 +119,7 @@ struct topk_bisect {
     gpuc *gpu;
     size_t n, k, tiles, cap;
     size_t listed; /* tiles the last count ran over: list[0 .. listed - 1], ascending */
-    gpuc_kernel *tile_max, *count, *gather;
+    gpuc_kernel *tile_max, *count, *count_pick, *gather;
     gpuc_array *maxima;
     int32_t *list, *tile_counts, *slots; /* tile_counts[i]: the last count above t0 in list[i] */
     float *found, *found_maxima, *scratch, *tile_counts4;
@@ -123,6 +154,7 @@ topk_bisect *topk_bisect_create(gpuc *gpu, size_t n, size_t k)
     if (!b->list || !b->scratch || !b->tile_counts || !b->slots || !b->found || !b->found_maxima || !b->tile_counts4 ||
         gpuc_create_kernel(gpu, TILE_MAX, &per_cell, &b->tile_max) != GPUC_OK ||
         gpuc_create_kernel(gpu, COUNT_ABOVE, &per_tile, &b->count) != GPUC_OK ||
+        gpuc_create_kernel(gpu, COUNT_PICK, &per_tile, &b->count_pick) != GPUC_OK ||
         gpuc_create_kernel(gpu, GATHER, &per_survivor, &b->gather) != GPUC_OK ||
         gpuc_array_new(gpu, GPUC_VEC4, (gpuc_dims){(uint32_t)cells}, &b->maxima) != GPUC_OK) {
         topk_bisect_free(b);
@@ -137,6 +169,7 @@ void topk_bisect_free(topk_bisect *b)
         return;
     gpuc_kernel_free(b->tile_max);
     gpuc_kernel_free(b->count);
+    gpuc_kernel_free(b->count_pick);
     gpuc_kernel_free(b->gather);
     gpuc_array_free(b->maxima);
     free(b->list);
@@ -152,15 +185,21 @@ void topk_bisect_free(topk_bisect *b)
 /* Counts the values above each threshold t[0..3] (ascending) in the tiles whose maximum exceeds t[0]:
  * totals into above[], the count above t[0] of tile list[i] into tile_counts[i]. Returns 0, or -1 on
  * error. */
+/* Lists the tiles whose maximum exceeds t (b->list, b->listed); returns how many. */
+static size_t list_tiles(topk_bisect *b, float t)
+{
+    b->listed = 0;
+    for (size_t x = 0; x < b->tiles; x++)
+        if (b->found_maxima[x] > t)
+            b->list[b->listed++] = (int32_t)x;
+    return b->listed;
+}
+
 static int count_above(topk_bisect *b, const gpuc_array *values, float bias, const float t[4], long above[4])
 {
     for (int j = 0; j < 4; j++)
         above[j] = 0;
-    b->listed = 0;
-    for (size_t x = 0; x < b->tiles; x++)
-        if (b->found_maxima[x] > t[0])
-            b->list[b->listed++] = (int32_t)x;
-    if (b->listed == 0)
+    if (list_tiles(b, t[0]) == 0)
         return 0;
     gpuc_array *counts = NULL;
     gpuc_arg args[] = {gpuc_arg_array(values),
@@ -182,6 +221,38 @@ static int count_above(topk_bisect *b, const gpuc_array *values, float bias, con
         for (int j = 0; j < 4; j++)
             above[j] += (long)b->tile_counts4[4 * i + j];
     }
+    return rc;
+}
+
+/* Counts the values above t in the tiles whose maximum exceeds it: the total into *above, tile list[i]'s
+ * count into tile_counts[i]; when no tile holds more than three, the values themselves into b->found
+ * (*picked set, b->found sorted when they are at most b->cap). Returns 0, or -1 on error. */
+static int count_and_pick(topk_bisect *b, const gpuc_array *values, float bias, float t, long *above, bool *picked)
+{
+    *above = 0;
+    *picked = true;
+    if (list_tiles(b, t) == 0)
+        return 0;
+    gpuc_array *counts = NULL;
+    gpuc_arg args[] = {gpuc_arg_array(values), gpuc_arg_array(values),
+                       gpuc_arg_host_i32(b->list, (gpuc_dims){(uint32_t)b->listed}), gpuc_arg_f32(bias),
+                       gpuc_arg_f32(t)};
+    int rc = gpuc_kernel_set_output(b->count_pick, (gpuc_dims){(uint32_t)b->listed}) != GPUC_OK ||
+                     gpuc_run(b->count_pick, args, 5, &counts) != GPUC_OK ||
+                     gpuc_array_read_f32(counts, b->tile_counts4, 4 * b->listed) != GPUC_OK
+                 ? -1
+                 : 0;
+    gpuc_array_free(counts);
+    for (size_t i = 0; i < b->listed && rc == 0; i++) {
+        const float *cell = b->tile_counts4 + 4 * i;
+        b->tile_counts[i] = (int32_t)cell[0];
+        *picked = *picked && cell[0] <= 3;
+        for (int j = 0; j < (int)cell[0] && j < 3 && *above + j < (long)b->cap; j++)
+            b->found[*above + j] = cell[1 + j];
+        *above += (long)cell[0];
+    }
+    if (rc == 0 && *picked && *above <= (long)b->cap)
+        qsort(b->found, (size_t)*above, sizeof *b->found, descending_float);
     return rc;
 }
 
@@ -250,16 +321,17 @@ int topk_bisect_round(topk_bisect *b, const gpuc_array *values, float bias, floa
     memcpy(b->scratch, b->found_maxima, b->tiles * sizeof *b->scratch);
     long lo = b->tiles >= b->k ? (long)(kth_largest(b->scratch, b->tiles, b->k) * GRID) - 1 : -1;
     float floor_t = (float)(lo / GRID);
-    const float at_floor[4] = {floor_t, floor_t, floor_t, floor_t};
-    long above[4];
-    if (count_above(b, values, bias, at_floor, above) < 0)
+    long at_floor = 0;
+    bool picked = false;
+    if (count_and_pick(b, values, bias, floor_t, &at_floor, &picked) < 0)
         return -1;
-    if ((size_t)above[0] <= b->cap) { /* few enough: gather them all and keep the k largest */
-        if (gather_above(b, values, bias, floor_t, above[0]) < 0)
+    if ((size_t)at_floor <= b->cap) { /* few enough: keep the k largest (gathered unless picked) */
+        if (!picked && gather_above(b, values, bias, floor_t, at_floor) < 0)
             return -1;
         memcpy(out, b->found, b->k * sizeof *out);
         return 0;
     }
+    long above[4];
     while (hi - lo > 1) { /* three cuts per pass: the bracket shrinks to a quarter */
         long cut[4];
         float t[4];
