@@ -7,8 +7,9 @@
  * The bracket starts narrow: at least k tiles have a value >= the k-th largest tile maximum, so just
  * below it at least k values lie above; nothing lies above the largest maximum. With tiles small enough
  * (1024 values: n / 1024 maxima, far more than k) that floor already leaves only a few more than k
- * values above it in a few more than k tiles, so the first count usually ends the search: those values
- * are gathered and the host keeps the k largest. Only when more than CAP_PER_K * k lie above the floor
+ * values above it in a few more than k tiles, so the first count usually ends the search: it returns
+ * each listed tile's first three values above the floor too (a gather kernel fetches them only when a
+ * tile holds more), and the host keeps the k largest. Only when more than CAP_PER_K * k lie above the floor
  * (ties, sorted data) does the bisection run. Every value is a multiple of 2^-22 in [0, 2) (data on that
  * grid, bias r/16384 on it too), so the bisection runs on whole grid steps and ends when (lo, hi] is one
  * step wide: hi is then exactly the k-th largest value. */
