@@ -75,15 +75,15 @@ static gpuc_status result_array(gpuc *gpu, const gpuc_topk_desc *desc, const voi
 }
 
 /* k <= TOPK_PRUNE_CAP / 2: tile pruning (prune.c) finds the results on the host. */
-static gpuc_status pruned_topk(gpuc *gpu, const topk_input *in, const gpuc_topk_desc *desc, gpuc_array **values_out,
-                               gpuc_array **indices_out)
+static gpuc_status pruned_topk(gpuc *gpu, const topk_input *in, const gpuc_topk_desc *desc, int32_t flip,
+                               gpuc_array **values_out, gpuc_array **indices_out)
 {
     float *values = malloc(desc->k * sizeof *values);
     int32_t *indices = malloc(desc->k * sizeof *indices);
     gpuc_status st = values && indices ? GPUC_OK
                                        : gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "gpuc_topk: out of host memory");
     if (st == GPUC_OK)
-        st = topk_prune(gpu, in, desc->k, desc->smallest ? -1 : 0, values, indices);
+        st = topk_prune(gpu, in, desc->k, flip, values, indices);
     gpuc_array *v = NULL, *i = NULL;
     if (st == GPUC_OK && values_out)
         st = result_array(gpu, desc, values, false, &v);
@@ -121,7 +121,7 @@ gpuc_status gpuc_topk(gpuc *gpu, gpuc_arg values, const gpuc_topk_desc *desc, gp
     }
     int32_t flip = desc->smallest ? -1 : 0;
     if (desc->k <= TOPK_PRUNE_CAP / 2) {
-        st = pruned_topk(gpu, &in, desc, values_out, indices_out);
+        st = pruned_topk(gpu, &in, desc, flip, values_out, indices_out);
         topk_input_release(&in);
         return st;
     }
