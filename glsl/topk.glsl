@@ -21,6 +21,16 @@ uint topk_key(float value, int flip)
     return key ^ uint(flip);
 }
 
+// topk_key of four values at once (the same map: NaN highest, -0.0 as +0.0).
+uvec4 topk_key4(vec4 x, int flip)
+{
+    uvec4 b = floatBitsToUint(x);
+    b *= uvec4(notEqual(b, uvec4(0x80000000u)));
+    uvec4 key = b ^ (uvec4(ivec4(b) >> 31) | 0x80000000u);
+    key |= uvec4(greaterThan(b & 0x7FFFFFFFu, uvec4(0x7F800000u))) * 0xFFFFFFFFu;
+    return key ^ uint(flip);
+}
+
 // Does (key a, index ia) come before (key b, index ib)? Larger keys first, then lower indices;
 // index -1 (padding) comes after everything.
 bool topk_before(uint a, int ia, uint b, int ib)

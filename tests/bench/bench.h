@@ -96,9 +96,10 @@ void bare_gl_passes_release(bare_gl_passes *s);
  * table and, where gnuplot is installed, writes a PNG chart to `chart_path`. */
 void bench_scaling(bench_env *env, const char *chart_path, size_t max_n);
 
-/* The gauntlet's top-k formulation in gpuc kernels (topk_bisect.c): per-tile maxima, 23 halvings of the
- * value bracket, a tile-walking gather of the survivors. For the topk row's data (multiples of 2^-22 in
- * [0, 2)); values must be a 1D float device array of n values. */
+/* The gauntlet's top-k formulation in gpuc kernels (topk_bisect.c): per-tile maxima, a count above the
+ * k-th largest maximum, halvings of the value bracket only when too many lie above it, a tile-walking
+ * gather of the survivors. For the topk row's data (multiples of 2^-22 in [0, 2)); values must be a 1D
+ * float device array of n values. */
 typedef struct topk_bisect topk_bisect;
 topk_bisect *topk_bisect_create(gpuc *gpu, size_t n, size_t k);
 int topk_bisect_round(topk_bisect *b, const gpuc_array *values, float bias, float *out); /* out: k, descending */

@@ -149,7 +149,7 @@ int row_topk(bench_env *env, const bench_params *p)
         bench_measure(env, "topk", "gpuc kernels, gauntlet bisect", gauntlet_bisect_run, &s, out, s.k, topk_checksum,
                       p, oracle_sum, oracle_ms, PUBLISHED);
     if (st == GPUC_OK)
-        bench_measure(env, "topk", "gpuc_topk (key bisection)", gpuc_topk_run, &s, out, s.k, topk_checksum, p,
+        bench_measure(env, "topk", "gpuc_topk (tile pruning)", gpuc_topk_run, &s, out, s.k, topk_checksum, p,
                       oracle_sum, oracle_ms, PUBLISHED);
     else {
         fprintf(stderr, "topk: %s\n", gpuc_errmsg(env->gpu));

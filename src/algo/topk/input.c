@@ -7,8 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-gpuc_status topk_make_kernel(gpuc *gpu, const char *file, const char *section, gpuc_dims output,
-                             const gpuc_constant *constants, int nconstants, bool pipeline, gpuc_kernel **out)
+static gpuc_status make_kernel(gpuc *gpu, const char *file, const char *section, gpuc_dims output,
+                               const gpuc_constant *constants, int nconstants, bool pipeline, bool dynamic,
+                               gpuc_kernel **out)
 {
     strbuf sb = {0};
     bool ok = glsl_emit(&sb, gpuc_glsl_topk, "key", NULL) && glsl_emit(&sb, file, section, NULL);
@@ -22,11 +23,24 @@ gpuc_status topk_make_kernel(gpuc *gpu, const char *file, const char *section, g
     memset(&desc, 0, sizeof desc);
     desc.output = output;
     desc.pipeline = pipeline;
+    desc.dynamic_output = dynamic;
     for (int i = 0; i < nconstants && i < GPUC_MAX_CONSTANTS; i++)
         desc.constants[i] = constants[i];
     gpuc_status st = gpuc_create_kernel(gpu, source, &desc, out);
     free(source);
     return st;
+}
+
+gpuc_status topk_make_kernel(gpuc *gpu, const char *file, const char *section, gpuc_dims output,
+                             const gpuc_constant *constants, int nconstants, bool pipeline, gpuc_kernel **out)
+{
+    return make_kernel(gpu, file, section, output, constants, nconstants, pipeline, false, out);
+}
+
+gpuc_status topk_make_sized_kernel(gpuc *gpu, const char *file, const char *section, const gpuc_constant *constants,
+                                   int nconstants, gpuc_kernel **out)
+{
+    return make_kernel(gpu, file, section, (gpuc_dims){1, 0, 0}, constants, nconstants, true, true, out);
 }
 
 static gpuc_status check_size(gpuc *gpu, const char *who, size_t n)

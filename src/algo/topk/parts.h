@@ -12,6 +12,7 @@
 extern const char gpuc_glsl_topk[];
 extern const char gpuc_glsl_topk_order[];
 extern const char gpuc_glsl_topk_seed[];
+extern const char gpuc_glsl_topk_prune[];
 
 /* Elements each chunked kernel invocation reads: long contiguous runs read fastest on llvmpipe, and
  * 4096 iterations stay far under its 65,535-iteration loop budget. */
@@ -21,6 +22,11 @@ extern const char gpuc_glsl_topk_seed[];
  * the gpuc_glsl_topk* texts), with the given constants (may be NULL) and output size. */
 gpuc_status topk_make_kernel(gpuc *gpu, const char *file, const char *section, gpuc_dims output,
                              const gpuc_constant *constants, int nconstants, bool pipeline, gpuc_kernel **out);
+
+/* The same for a kernel whose output size each run sets (gpuc_kernel_set_output; pipelined, starting
+ * at one cell). */
+gpuc_status topk_make_sized_kernel(gpuc *gpu, const char *file, const char *section, const gpuc_constant *constants,
+                                   int nconstants, gpuc_kernel **out);
 
 /* The input of a driver: a 1D float device array, either the caller's or an upload of its host data. */
 typedef struct topk_input {
@@ -59,6 +65,15 @@ gpuc_status topk_find_cutoff(gpuc *gpu, const topk_input *in, size_t k, int32_t 
  * order, in a new pipeline int array of `padded` cells (>= k; cells >= k hold -1). */
 gpuc_status topk_collect(gpuc *gpu, const topk_input *in, size_t k, size_t padded, int32_t flip, uint32_t cutoff,
                          int64_t greater, gpuc_array **indices);
+
+/* Most candidates the pruned path (prune.c) gathers and orders on the host; gpuc_topk takes that path
+ * for k <= TOPK_PRUNE_CAP / 2, where a bound with at most this many keys above it always exists
+ * (ties aside, which it collects in index order). */
+#define TOPK_PRUNE_CAP 65536
+
+/* The k first (key, index) pairs in topk order by tile pruning: values (their own bits) and indices
+ * into k-cell host arrays. k <= TOPK_PRUNE_CAP / 2. */
+gpuc_status topk_prune(gpuc *gpu, const topk_input *in, size_t k, int32_t flip, float *values, int32_t *indices);
 
 /* Sorts `indices` (a power-of-two count of ints, -1 padding) into topk order with a bitonic network.
  * On success *sorted is `indices` or its ping-pong partner, and the other one has been freed; on

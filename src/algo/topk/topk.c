@@ -1,7 +1,10 @@
-/* topk.c - gpuc_topk: exact k-selection as production k-selection does it. Find the cutoff key by
- * counting (select.c), collect the survivors in index order (collect.c), sort them
- * (order.c), then gather their values and indices into the caller's result arrays. */
+/* topk.c - gpuc_topk: exact k-selection. For k <= TOPK_PRUNE_CAP / 2, tile pruning (prune.c) finds the
+ * k results on the host, which become the result arrays. For larger k, as production k-selection does
+ * it: find the cutoff key by counting (select.c), collect the survivors in index order (collect.c),
+ * sort them (order.c), then gather their values and indices into the caller's result arrays. */
 #include "algo/topk/parts.h"
+
+#include <stdlib.h>
 
 static size_t next_pow2(size_t k)
 {
@@ -56,6 +59,49 @@ static gpuc_status pick_results(gpuc *gpu, const topk_input *in, const gpuc_topk
     return GPUC_OK;
 }
 
+/* A result array holding host data; read back (into its host copy) unless .pipeline, as gpuc_run does. */
+static gpuc_status result_array(gpuc *gpu, const gpuc_topk_desc *desc, const void *data, bool ints, gpuc_array **out)
+{
+    gpuc_dims dims = {(uint32_t)desc->k, 0, 0};
+    gpuc_status st = ints ? gpuc_array_from_i32(gpu, data, dims, out) : gpuc_array_from_f32(gpu, data, dims, out);
+    if (st == GPUC_OK && !desc->pipeline) {
+        st = gpuc_array_fetch_mirror(*out);
+        if (st != GPUC_OK) {
+            gpuc_array_free(*out);
+            *out = NULL;
+        }
+    }
+    return st;
+}
+
+/* k <= TOPK_PRUNE_CAP / 2: tile pruning (prune.c) finds the results on the host. */
+static gpuc_status pruned_topk(gpuc *gpu, const topk_input *in, const gpuc_topk_desc *desc, int32_t flip,
+                               gpuc_array **values_out, gpuc_array **indices_out)
+{
+    float *values = malloc(desc->k * sizeof *values);
+    int32_t *indices = malloc(desc->k * sizeof *indices);
+    gpuc_status st = values && indices ? GPUC_OK
+                                       : gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "gpuc_topk: out of host memory");
+    if (st == GPUC_OK)
+        st = topk_prune(gpu, in, desc->k, flip, values, indices);
+    gpuc_array *v = NULL, *i = NULL;
+    if (st == GPUC_OK && values_out)
+        st = result_array(gpu, desc, values, false, &v);
+    if (st == GPUC_OK && indices_out)
+        st = result_array(gpu, desc, indices, true, &i);
+    free(values);
+    free(indices);
+    if (st != GPUC_OK) {
+        gpuc_array_free(v);
+        return st;
+    }
+    if (values_out)
+        *values_out = v;
+    if (indices_out)
+        *indices_out = i;
+    return GPUC_OK;
+}
+
 gpuc_status gpuc_topk(gpuc *gpu, gpuc_arg values, const gpuc_topk_desc *desc, gpuc_array **values_out,
                       gpuc_array **indices_out)
 {
@@ -74,6 +120,11 @@ gpuc_status gpuc_topk(gpuc *gpu, gpuc_arg values, const gpuc_topk_desc *desc, gp
                          n);
     }
     int32_t flip = desc->smallest ? -1 : 0;
+    if (desc->k <= TOPK_PRUNE_CAP / 2) {
+        st = pruned_topk(gpu, &in, desc, flip, values_out, indices_out);
+        topk_input_release(&in);
+        return st;
+    }
     uint32_t cutoff = 0;
     int64_t greater = 0;
     gpuc_array *survivors = NULL, *sorted = NULL;
