@@ -208,13 +208,14 @@ static gpuc_status bind_args(gpuc_kernel *k, const gpuc_arg *args)
     return GPUC_OK;
 }
 
-/* Binds output `binding` (0: the result, 1 + i: map output i) to the cells [first, first + count). */
+/* Binds output `binding` (0: the result, 1 + i: map output i) to the cells [first, first + count),
+ * rounded up to a whole texel (kernels storing texels write the padding of the array's last one). */
 static void bind_output(const gpuc_kernel *k, int binding, const gpuc_array *dst, size_t first, size_t count)
 {
     gpuc_type t = binding == 0 ? k->result_type : k->maps[binding - 1].type;
     size_t cell_bytes = (size_t)gpuc_type_components(t) * 4;
     glBindBufferRange(GL_SHADER_STORAGE_BUFFER, (GLuint)binding, dst->buffer, (GLintptr)(first * cell_bytes),
-                      (GLsizeiptr)(count * cell_bytes));
+                      (GLsizeiptr)((count * cell_bytes + 15) / 16 * 16));
 }
 
 static void dispatch(gpuc_kernel *k, gpuc_array *const *dsts)
@@ -227,7 +228,8 @@ static void dispatch(gpuc_kernel *k, gpuc_array *const *dsts)
             bind_output(k, i, dsts[i], first, count);
         glUniform1ui(k->first_cell_location, (GLuint)first);
         glUniform1ui(k->cell_count_location, (GLuint)count);
-        size_t per_group = (size_t)CODEGEN_LOCAL_SIZE * (size_t)k->cells_per_invocation;
+        size_t per_group = (size_t)CODEGEN_LOCAL_SIZE * (size_t)k->cells_per_invocation *
+                           (size_t)(k->lane_cells ? k->lane_cells : 1);
         glDispatchCompute((GLuint)((count + per_group - 1) / per_group), 1, 1);
         k->gpu->stats.dispatches++;
     }
