@@ -93,7 +93,7 @@ gpuc_map_output_$INDEX[3u * index] = gpuc_map_$INDEX.x;
 
 
 //@ main_texels
-layout(local_size_x = $LOCAL_SIZE) in;
+$HELPERSlayout(local_size_x = $LOCAL_SIZE) in;
 layout(std430, binding = 0) writeonly buffer gpuc_output_block { $OUT_TEXEL gpuc_output[]; };
 $MAP_BLOCKSuniform uint gpuc_first_cell;
 uniform uint gpuc_cell_count;
@@ -132,8 +132,14 @@ $CELLS$STORES    }
         $TYPE $VAR = $TYPE(0);
 
 //@ texel_store
-        $BLOCK[gpuc_lane * $TEXELSu + $Ju] = $TEXEL_TYPE($COMPONENTS);
+        $BLOCK[gpuc_lane * $TEXELSu + $Ju] = $VALUE;
 
 //@ texel_store_guarded
         if (local_cell + $CELLu < gpuc_cell_count)
-            $BLOCK[gpuc_lane * $TEXELSu + $Ju] = $TEXEL_TYPE($COMPONENTS);
+            $BLOCK[gpuc_lane * $TEXELSu + $Ju] = $VALUE;
+
+//@ texel_pairs
+// A texel's bits as two 64-bit words (stored in two scalar steps on llvmpipe rather than four).
+u64vec2 gpuc_pairs(uvec4 b) { return u64vec2(packUint2x32(b.xy), packUint2x32(b.zw)); }
+u64vec2 gpuc_pairs(vec4 v) { return gpuc_pairs(floatBitsToUint(v)); }
+u64vec2 gpuc_pairs(ivec4 v) { return gpuc_pairs(uvec4(v)); }

@@ -197,7 +197,9 @@ char *codegen_program(const kernel_signature *sig, const char *user_source, code
     dims_text(shape.output, ox, oy, oz);
     dims_text(shape.grid, gx, gy, gz);
 
-    strbuf_printf(&sb, "#version 430\n#line %d %d\n", CODEGEN_DECLARATIONS_LINE + 1, SOURCE_DECLARATIONS);
+    strbuf_printf(&sb, "#version 430\n%s#line %d %d\n",
+                  shape.lane_cells && shape.store_pairs ? "#extension GL_ARB_gpu_shader_int64 : require\n" : "",
+                  CODEGEN_DECLARATIONS_LINE + 1, SOURCE_DECLARATIONS);
     const char *out_fields[] = {"OUT_X", ox, "OUT_Y", oy, "OUT_Z", oz, "GRID_X", gx, "GRID_Y", gy, "GRID_Z", gz, NULL};
     bool ok = glsl_emit(&sb, gpuc_glsl_kernel_prelude, "prelude", NULL) &&
               glsl_emit(&sb, gpuc_glsl_kernel_prelude, shape.sizes_uniform ? "sizes_uniform" : "sizes_const",

@@ -60,6 +60,7 @@ typedef struct codegen_shape {
     /* > 0: main() is main_texels (codegen_texels.c), each step computing this many neighbouring cells
      * and storing whole texels; 0: one cell per step, stored as it is (kernels with loops, scatter). */
     int lane_cells;
+    bool store_pairs; /* main_texels stores a texel as two 64-bit words (struct gpuc's store_pairs) */
     /* outputSize and the grid are uniforms set at each run (kernel_sizes_uniform), not constants:
      * then the program does not depend on the sizes, and kernels of every size share it. */
     bool sizes_uniform;

@@ -55,6 +55,12 @@ static const char *texel_type(gpuc_type t)
     return t == GPUC_INT ? "ivec4" : "vec4";
 }
 
+/* The element type of an output's storage block. */
+static const char *block_type(gpuc_type t, codegen_shape shape)
+{
+    return shape.store_pairs ? "u64vec2" : texel_type(t);
+}
+
 /* Cell k of a step: declares every output's value as 0, then (inside the range) computes the cell
  * and keeps its values. */
 static bool emit_cell(strbuf *sb, const kernel_signature *sig, codegen_shape shape, const texel_output *outs,
@@ -98,7 +104,7 @@ static bool emit_cell(strbuf *sb, const kernel_signature *sig, codegen_shape sha
 }
 
 /* Stores output o's `cells` values of the step as texels; texel j holds the values' floats 4j..4j+3. */
-static bool emit_stores(strbuf *sb, const texel_output *o, int cells)
+static bool emit_stores(strbuf *sb, const texel_output *o, int cells, bool pairs)
 {
     int components = gpuc_type_components(o->type), texels = cells * components / 4;
     bool ok = true;
@@ -116,11 +122,15 @@ static bool emit_stores(strbuf *sb, const texel_output *o, int cells)
         snprintf(js, sizeof js, "%d", j);
         snprintf(ts, sizeof ts, "%d", texels);
         snprintf(cs, sizeof cs, "%d", cell);
+        strbuf value = {0};
+        strbuf_printf(&value, "%s%s(%s)%s", pairs ? "gpuc_pairs(" : "", texel_type(o->type),
+                      parts.data ? parts.data : "", pairs ? ")" : "");
         const char *fields[] = {"BLOCK", o->block, "TEXELS", ts, "J", js, "CELL", cs,
-                                "TEXEL_TYPE", texel_type(o->type), "COMPONENTS", parts.data ? parts.data : "", NULL};
-        ok = !parts.failed && glsl_emit(sb, gpuc_glsl_compute_main, cell ? "texel_store_guarded" : "texel_store",
-                                        fields);
+                                "VALUE", value.data ? value.data : "", NULL};
+        ok = !parts.failed && !value.failed &&
+             glsl_emit(sb, gpuc_glsl_compute_main, cell ? "texel_store_guarded" : "texel_store", fields);
         strbuf_free(&parts);
+        strbuf_free(&value);
     }
     return ok;
 }
@@ -134,25 +144,31 @@ bool codegen_texel_main(strbuf *sb, const kernel_signature *sig, codegen_shape s
     for (int k = 0; ok && k < shape.lane_cells; k++)
         ok = emit_cell(&cells, sig, shape, outs, nouts, k);
     for (int o = 0; ok && o < nouts; o++)
-        ok = emit_stores(&stores, &outs[o], shape.lane_cells);
+        ok = emit_stores(&stores, &outs[o], shape.lane_cells, shape.store_pairs);
     for (int o = 1; ok && o < nouts; o++) {
         char index[16], binding[16];
         snprintf(index, sizeof index, "%d", outs[o].index);
         snprintf(binding, sizeof binding, "%d", o);
-        const char *fields[] = {"BINDING", binding, "INDEX", index, "OUT_ELEMENT", texel_type(outs[o].type), NULL};
+        const char *fields[] = {"BINDING", binding, "INDEX", index, "OUT_ELEMENT", block_type(outs[o].type, shape),
+                                NULL};
         ok = glsl_emit(&blocks, gpuc_glsl_compute_main, "map_block", fields);
     }
-    ok = ok && !cells.failed && !stores.failed && !blocks.failed;
+    strbuf helpers = {0};
+    if (shape.store_pairs)
+        ok = ok && glsl_emit(&helpers, gpuc_glsl_compute_main, "texel_pairs", NULL);
+    ok = ok && !cells.failed && !stores.failed && !blocks.failed && !helpers.failed;
     char local[16], per[16], lane[16];
     snprintf(local, sizeof local, "%d", CODEGEN_LOCAL_SIZE);
     snprintf(per, sizeof per, "%d", shape.cells_per_invocation);
     snprintf(lane, sizeof lane, "%d", shape.lane_cells);
     const char *fields[] = {"LOCAL_SIZE", local, "CELLS_PER_INVOCATION", per, "LANE_CELLS", lane,
-                            "OUT_TEXEL", texel_type(outs[0].type), "MAP_BLOCKS", blocks.data ? blocks.data : "",
+                            "OUT_TEXEL", block_type(outs[0].type, shape), "MAP_BLOCKS", blocks.data ? blocks.data : "",
+                            "HELPERS", helpers.data ? helpers.data : "",
                             "CELLS", cells.data ? cells.data : "", "STORES", stores.data ? stores.data : "", NULL};
     ok = ok && glsl_emit(sb, gpuc_glsl_compute_main, "main_texels", fields);
     strbuf_free(&cells);
     strbuf_free(&stores);
     strbuf_free(&blocks);
+    strbuf_free(&helpers);
     return ok;
 }
