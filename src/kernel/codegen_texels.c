@@ -11,7 +11,7 @@
 static int cells_per_texel(gpuc_type t)
 {
     int c = gpuc_type_components(t);
-    return c == 3 ? 4 : 4 / c;
+    return c == 2 ? 2 : c == 4 ? 1 : 4;
 }
 
 int codegen_lane_cells(gpuc_type result, const codegen_map *maps, int nmaps)
