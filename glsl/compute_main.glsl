@@ -10,6 +10,16 @@
 // thread_1d/2d/3d turn the flat cell into `thread` for a grid of that many dimensions (a 1D grid needs
 // no division: with the grid a uniform, a division is a real one per cell).
 
+// main_texels: the main() of loop-free ordinary kernels (src/kernel/codegen_texels.c). Each step of
+// an invocation computes $LANE_CELLS neighbouring cells and stores them as whole 16-byte texels (vec4
+// or ivec4), the result's and every map output's. On llvmpipe every store to a storage buffer becomes
+// a scalar loop over the SIMD lanes with a bounds check: one vec4 store costs about half of four float
+// stores, and the reads `a[thread.x]` of a texel's cells fold into one load (a float kernel runs 2x
+// faster; image stores are slower than either; docs/perf-launch.md). A range starts at a multiple of
+// 1024 cells, so `gpuc_first` is written as a multiple of $LANE_CELLS for the compiler to see it.
+// Cells past the end of the range store 0 (the padding of an array's last texel must read 0), and a
+// texel that starts past the range is not stored.
+
 //@ main
 layout(local_size_x = $LOCAL_SIZE) in;
 layout(std430, binding = 0) writeonly buffer gpuc_output_block { $OUT_ELEMENT gpuc_output[]; };
@@ -81,3 +91,55 @@ gpuc_map_output_$INDEX[3u * index] = gpuc_map_$INDEX.x;
         gpuc_map_output_$INDEX[3u * index + 1u] = gpuc_map_$INDEX.y;
         gpuc_map_output_$INDEX[3u * index + 2u] = gpuc_map_$INDEX.z;
 
+
+//@ main_texels
+$HELPERSlayout(local_size_x = $LOCAL_SIZE) in;
+layout(std430, binding = 0) writeonly buffer gpuc_output_block { $OUT_TEXEL gpuc_output[]; };
+$MAP_BLOCKSuniform uint gpuc_first_cell;
+uniform uint gpuc_cell_count;
+
+void main()
+{
+    uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
+    for (uint gpuc_k = 0u; gpuc_k < $CELLS_PER_INVOCATIONu; gpuc_k++) {
+        uint gpuc_lane = gl_GlobalInvocationID.x + gpuc_k * stride;
+        uint local_cell = gpuc_lane * $LANE_CELLSu;
+        if (local_cell >= gpuc_cell_count)
+            return;
+        int gpuc_first = int((gpuc_first_cell / $LANE_CELLSu + gpuc_lane) * $LANE_CELLSu);
+$CELLS$STORES    }
+}
+
+//@ lane_cell
+        {
+            int cell = gpuc_first + $K;
+            $THREAD
+            $BEFORE_KERNEL
+            $CALL
+            $SAVES
+        }
+
+//@ lane_cell_guarded
+        if (local_cell + $Ku < gpuc_cell_count) {
+            int cell = gpuc_first + $K;
+            $THREAD
+            $BEFORE_KERNEL
+            $CALL
+            $SAVES
+        }
+
+//@ lane_value
+        $TYPE $VAR = $TYPE(0);
+
+//@ texel_store
+        $BLOCK[gpuc_lane * $TEXELSu + $Ju] = $VALUE;
+
+//@ texel_store_guarded
+        if (local_cell + $CELLu < gpuc_cell_count)
+            $BLOCK[gpuc_lane * $TEXELSu + $Ju] = $VALUE;
+
+//@ texel_pairs
+// A texel's bits as two 64-bit words (stored in two scalar steps on llvmpipe rather than four).
+u64vec2 gpuc_pairs(uvec4 b) { return u64vec2(packUint2x32(b.xy), packUint2x32(b.zw)); }
+u64vec2 gpuc_pairs(vec4 v) { return gpuc_pairs(floatBitsToUint(v)); }
+u64vec2 gpuc_pairs(ivec4 v) { return gpuc_pairs(uvec4(v)); }

@@ -39,6 +39,10 @@ struct gpuc {
     bool profile, trace;  /* time kernel runs; print a line per run (kernel/profile.c) */
     egl_device device;    /* only the device layer looks inside */
     gpuc_info info;
+    /* Kernels store texels as two 64-bit words (llvmpipe with GL_ARB_gpu_shader_int64): llvmpipe
+     * stores every component of a storage-buffer write in a scalar loop over the lanes, so two
+     * 64-bit components cost less than four 32-bit ones (kernel/codegen_texels.c). */
+    bool store_pairs;
     gpuc_stats stats;
     char errmsg[GPUC_ERRMSG_MAX];
     char gl_debug_error[512]; /* first error reported through KHR_debug since the last check */

@@ -251,9 +251,9 @@ START_TEST(errors_in_generated_code_are_reported_as_such)
     assert_generated_error("declarations", "input");
     /* Mesa reports this one with the user's source-string number: the line alone tells them apart. */
     if (!fixture_fragment_backend()) {
-        ck_assert_gpuc_fails(create("float index() { return 1.0; }", (gpuc_kernel_desc){.output = {4}}, false),
-                             GPUC_ERROR_COMPILE, "kernel 'index'");
-        assert_generated_error("main()", "index()");
+        ck_assert_gpuc_fails(create("float cell() { return 1.0; }", (gpuc_kernel_desc){.output = {4}}, false),
+                             GPUC_ERROR_COMPILE, "kernel 'cell'");
+        assert_generated_error("main()", "cell()");
     }
     /* The user's own errors still quote the user's line. */
     ck_assert_gpuc_fails(create("float k() {\n    return 1.0 +;\n}", (gpuc_kernel_desc){.output = {4}}, false),

@@ -469,6 +469,70 @@ START_TEST(loop_free_kernel_over_an_odd_size)
 }
 END_TEST
 
+/* The value component c of cell i of small_outputs' kernel of type t (float, int, vec2, vec3, vec4). */
+static float small_value(int t, int i, int c)
+{
+    switch (t) {
+    case 0: return (float)i * 1.5f + 1.0f;
+    case 1: return (float)(i * 3 - 7);
+    case 2: return c == 0 ? (float)i : (float)(-i - 1);
+    case 3: return c == 0 ? (float)i : c == 1 ? 0.5f : (float)(i * 2 + 1);
+    default: return c == 0 ? (float)i : c == 1 ? 1.0f : c == 2 ? -2.0f : (float)(i + 3);
+    }
+}
+
+/* Loop-free kernels compute a few neighbouring cells per step and store whole 16-byte texels
+ * (compute_main.glsl's main_texels): every cell type at every size up to two texels of floats is
+ * right, and the cells past the end that share the last texel read 0, not what the buffer held. */
+START_TEST(small_outputs_of_every_cell_type)
+{
+    static const char *const src[] = {
+        "float f() { return float(thread.x) * 1.5 + 1.0; }",
+        "int f() { return thread.x * 3 - 7; }",
+        "vec2 f() { return vec2(thread.x, -thread.x - 1); }",
+        "vec3 f() { return vec3(thread.x, 0.5, thread.x * 2 + 1); }",
+        "vec4 f() { return vec4(thread.x, 1.0, -2.0, thread.x + 3); }",
+    };
+    static const int components[] = {1, 1, 2, 3, 4};
+    gpuc_kernel *past[2] = {make("float p(float a[], int n) { return a[n + thread.x]; }",
+                                 (gpuc_kernel_desc){.output = {3}}),
+                            make("float p(int a[], int n) { return float(a[n + thread.x]); }",
+                                 (gpuc_kernel_desc){.output = {3}})};
+    for (int t = 0; t < 5; t++)
+        for (int n = 1; n <= 9; n++) {
+            gpuc_kernel *k = make(src[t], (gpuc_kernel_desc){.output = {(uint32_t)n}});
+            gpuc_array *r;
+            ck_assert_gpuc_ok(gpuc_run(k, NULL, 0, &r));
+            float got[36];
+            int32_t goti[9];
+            size_t values = gpuc_array_values(r);
+            if (t == 1)
+                ck_assert_gpuc_ok(gpuc_array_read_i32(r, goti, values));
+            else
+                ck_assert_gpuc_ok(gpuc_array_read_f32(r, got, values));
+            for (int i = 0; i < n; i++)
+                for (int c = 0; c < components[t]; c++) {
+                    float v = t == 1 ? (float)goti[i] : got[i * components[t] + c];
+                    if (v != small_value(t, i, c))
+                        ck_abort_msg("%s at size %d: cell %d component %d is %g, expected %g", src[t], n, i, c, v,
+                                     small_value(t, i, c));
+                }
+            if (t <= 1) {
+                size_t count;
+                float *after = run_f32(past[t], (gpuc_arg[]){gpuc_arg_array(r), gpuc_arg_i32(n)}, 2, &count);
+                for (size_t i = 0; i < count; i++)
+                    ck_assert_msg(after[i] == 0.0f, "%s at size %d: cell %zu past the end reads %g", src[t], n,
+                                  n + i, after[i]);
+                free(after);
+            }
+            gpuc_array_free(r);
+            gpuc_kernel_free(k);
+        }
+    gpuc_kernel_free(past[0]);
+    gpuc_kernel_free(past[1]);
+}
+END_TEST
+
 START_TEST(output_larger_than_one_storage_binding)
 {
     const gpuc_info *info = gpuc_get_info(gpu);
@@ -537,6 +601,7 @@ Suite *suite_kernels(void)
     tc = fixture_tcase("large");
     tcase_add_test(tc, large_output_2_24);
     tcase_add_test(tc, loop_free_kernel_over_an_odd_size);
+    tcase_add_test(tc, small_outputs_of_every_cell_type);
     tcase_add_test(tc, output_larger_than_one_storage_binding);
     suite_add_tcase(s, tc);
     return s;

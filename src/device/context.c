@@ -172,6 +172,7 @@ gpuc_status gpuc_open(gpuc **out, const gpuc_options *opts)
     if (gpu->debug)
         enable_gl_debug(gpu);
     device_info_query(&gpu->info, &gpu->device, backend);
+    gpu->store_pairs = strstr(gpu->info.renderer, "llvmpipe") && device_has_extension("GL_ARB_gpu_shader_int64");
     st = gpuc_check_gl(gpu, "reading the device's limits");
     if (st != GPUC_OK) {
         gpu->opened = false;

@@ -25,6 +25,18 @@ static int min_positive(int a, int b)
     return a <= 0 ? b : b <= 0 ? a : a < b ? a : b;
 }
 
+bool device_has_extension(const char *name)
+{
+    GLint n = 0;
+    glGetIntegerv(GL_NUM_EXTENSIONS, &n);
+    for (GLint i = 0; i < n; i++) {
+        const char *e = (const char *)glGetStringi(GL_EXTENSIONS, (GLuint)i);
+        if (e && !strcmp(e, name))
+            return true;
+    }
+    return false;
+}
+
 void device_info_query(gpuc_info *info, const egl_device *dev, gpuc_backend backend)
 {
     memset(info, 0, sizeof *info);

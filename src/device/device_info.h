@@ -9,6 +9,9 @@
 void device_info_query(gpuc_info *info, const egl_device *dev, gpuc_backend backend);
 void device_info_free(gpuc_info *info);
 
+/* Whether the current context offers extension `name` (GL_EXTENSIONS). */
+bool device_has_extension(const char *name);
+
 /* llvmpipe silently stops every loop of an invocation after 65,535 iterations in total. */
 #define LLVMPIPE_LOOP_BUDGET 65535
 

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *glsl_type(gpuc_type t)
+const char *codegen_glsl_type(gpuc_type t)
 {
     switch (t) {
     case GPUC_INT: return "int";
@@ -46,7 +46,7 @@ static bool emit_constants(strbuf *sb, const resolved_constant *c, int n)
         else
             float_literal(lit, sizeof lit, c[i].value);
         strbuf_printf(&values, "%s%s", field++ ? ", " : "", lit);
-        const char *fields[] = {"TYPE", glsl_type(c[i].type), "NAME", c[i].name, NULL};
+        const char *fields[] = {"TYPE", codegen_glsl_type(c[i].type), "NAME", c[i].name, NULL};
         ok = ok && glsl_emit(sb, gpuc_glsl_kernel_prelude, "constant_field", fields);
     }
     const char *fields[] = {"VALUES", values.data ? values.data : "", NULL};
@@ -57,7 +57,7 @@ static bool emit_constants(strbuf *sb, const resolved_constant *c, int n)
 
 static bool emit_param(strbuf *sb, const kernel_param *p, int binding)
 {
-    const char *type = glsl_type(p->type);
+    const char *type = codegen_glsl_type(p->type);
     if (p->rank == 0) {
         const char *fields[] = {"TYPE", type, "NAME", p->name, NULL};
         return glsl_emit(sb, gpuc_glsl_kernel_prelude, "scalar", fields);
@@ -123,13 +123,15 @@ static bool emit_maps(strbuf *decl, strbuf *outs, strbuf *before, strbuf *store,
         snprintf(index, sizeof index, "%d", i);
         snprintf(location, sizeof location, "%d", i + 1);
         gpuc_type t = shape.maps[i].type;
-        const char *type = glsl_type(t);
+        const char *type = codegen_glsl_type(t);
         const char *element = t == GPUC_VEC3 ? "float" : type;
         const char *out_type = t == GPUC_VEC3 ? "vec4" : type;
         const char *fields[] = {"INDEX", index, "TYPE", type, "FUNCTION", shape.maps[i].function, "BINDING", location,
                                 "LOCATION", location, "OUT_ELEMENT", element, "OUT_TYPE", out_type, NULL};
-        ok = glsl_emit(decl, gpuc_glsl_kernel_prelude, "map_output", fields) &&
-             glsl_emit(outs, file, shape.fragment ? "map_out" : "map_block", fields) &&
+        ok = glsl_emit(decl, gpuc_glsl_kernel_prelude, "map_output", fields);
+        if (!outs) /* main_texels declares and stores its outputs itself */
+            continue;
+        ok = ok && glsl_emit(outs, file, shape.fragment ? "map_out" : "map_block", fields) &&
              glsl_emit(before, file, "map_reset", fields) &&
              glsl_emit(store, file, t == GPUC_VEC3 ? "map_store_vec3" : "map_store_cell", fields);
     }
@@ -142,7 +144,7 @@ static const char *output_type(gpuc_type t, codegen_shape shape)
         return shape.fragment ? "vec4" : "int";
     if (t == GPUC_VEC3)
         return shape.fragment ? "vec4" : "float";
-    return glsl_type(t);
+    return codegen_glsl_type(t);
 }
 
 const char *codegen_vertex_shader(void)
@@ -163,7 +165,7 @@ static bool emit_main(strbuf *sb, const kernel_signature *sig, codegen_shape sha
     char local[16], per[16];
     snprintf(local, sizeof local, "%d", CODEGEN_LOCAL_SIZE);
     snprintf(per, sizeof per, "%d", shape.cells_per_invocation);
-    const char *ret = glsl_type(sig->return_type);
+    const char *ret = codegen_glsl_type(sig->return_type);
     const char *call_fields[] = {"RETURN_TYPE", ret, "KERNEL", sig->name, NULL};
     static const char *const thread_section[] = {NULL, "thread_1d", "thread_2d", "thread_3d"};
     strbuf call = {0}, thread = {0};
@@ -195,7 +197,9 @@ char *codegen_program(const kernel_signature *sig, const char *user_source, code
     dims_text(shape.output, ox, oy, oz);
     dims_text(shape.grid, gx, gy, gz);
 
-    strbuf_printf(&sb, "#version 430\n#line %d %d\n", CODEGEN_DECLARATIONS_LINE + 1, SOURCE_DECLARATIONS);
+    strbuf_printf(&sb, "#version 430\n%s#line %d %d\n",
+                  shape.lane_cells && shape.store_pairs ? "#extension GL_ARB_gpu_shader_int64 : require\n" : "",
+                  CODEGEN_DECLARATIONS_LINE + 1, SOURCE_DECLARATIONS);
     const char *out_fields[] = {"OUT_X", ox, "OUT_Y", oy, "OUT_Z", oz, "GRID_X", gx, "GRID_Y", gy, "GRID_Z", gz, NULL};
     bool ok = glsl_emit(&sb, gpuc_glsl_kernel_prelude, "prelude", NULL) &&
               glsl_emit(&sb, gpuc_glsl_kernel_prelude, shape.sizes_uniform ? "sizes_uniform" : "sizes_const",
@@ -215,8 +219,9 @@ char *codegen_program(const kernel_signature *sig, const char *user_source, code
         ok = emit_param(&sb, &sig->params[i], sig->params[i].rank ? binding++ : -1);
 
     strbuf before = {0}, store = {0}, outs = {0};
-    ok = ok && emit_maps(&sb, &outs, &before, &store, shape);
-    ok = ok && emit_store(&before, &store, sig, shape);
+    bool texels = shape.lane_cells > 0;
+    ok = ok && emit_maps(&sb, texels ? NULL : &outs, &before, &store, shape);
+    ok = ok && (texels || emit_store(&before, &store, sig, shape));
     if (shape.loop_guard) {
         strbuf_puts(&before, "\n        ");
         ok = ok && glsl_emit(&before, gpuc_glsl_kernel_prelude, "loop_opaque", NULL);
@@ -225,7 +230,7 @@ char *codegen_program(const kernel_signature *sig, const char *user_source, code
     strbuf_printf(&sb, "#line 1 %d\n", SOURCE_USER);
     strbuf_puts(&sb, user_source);
     strbuf_printf(&sb, "\n#line %d %d\n", CODEGEN_MAIN_LINE + 1, SOURCE_MAIN);
-    ok = ok && emit_main(&sb, sig, shape, &before, &store, &outs);
+    ok = ok && (texels ? codegen_texel_main(&sb, sig, shape) : emit_main(&sb, sig, shape, &before, &store, &outs));
     strbuf_free(&before);
     strbuf_free(&store);
     strbuf_free(&outs);

@@ -7,6 +7,7 @@
 #define GPUC_CODEGEN_H
 
 #include "kernel/source_scan.h"
+#include "util/strbuf.h"
 
 #define CODEGEN_LOCAL_SIZE 64
 
@@ -56,6 +57,10 @@ typedef struct codegen_shape {
     gpuc_dims grid;   /* the invocations (thread's range): the output, or a scatter kernel's .threads */
     bool scatter;     /* the kernel chooses its output cell through outputIndex */
     int cells_per_invocation;
+    /* > 0: main() is main_texels (codegen_texels.c), each step computing this many neighbouring cells
+     * and storing whole texels; 0: one cell per step, stored as it is (kernels with loops, scatter). */
+    int lane_cells;
+    bool store_pairs; /* main_texels stores a texel as two 64-bit words (struct gpuc's store_pairs) */
     /* outputSize and the grid are uniforms set at each run (kernel_sizes_uniform), not constants:
      * then the program does not depend on the sizes, and kernels of every size share it. */
     bool sizes_uniform;
@@ -65,6 +70,16 @@ typedef struct codegen_shape {
     const codegen_map *maps;
     bool loop_guard;  /* the source's loops are guarded (loop_guard.h): declare what they call, report cuts */
 } codegen_shape;
+
+/* The GLSL name of a cell type. */
+const char *codegen_glsl_type(gpuc_type t);
+
+/* Cells a step of main_texels computes: the fewest whose values fill whole 16-byte texels of every
+ * output (4 for float, int and vec3 cells, 2 for vec2, 1 for vec4; the most any output needs). */
+int codegen_lane_cells(gpuc_type result, const codegen_map *maps, int nmaps);
+
+/* Appends main_texels for the kernel (shape.lane_cells > 0; the compute backend). */
+bool codegen_texel_main(strbuf *sb, const kernel_signature *sig, codegen_shape shape);
 
 /* The fixed vertex shader the fragment backend draws with. */
 const char *codegen_vertex_shader(void);

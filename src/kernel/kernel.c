@@ -161,7 +161,8 @@ static gpuc_status check_kind(gpuc_kernel *k, const char *mask)
 static size_t cells_per_dispatch(const gpuc_kernel *k)
 {
     const gpuc *gpu = k->gpu;
-    uint64_t by_groups = (uint64_t)gpu->info.max_work_group_count[0] * CODEGEN_LOCAL_SIZE * (uint64_t)k->cells_per_invocation;
+    uint64_t by_groups = (uint64_t)gpu->info.max_work_group_count[0] * CODEGEN_LOCAL_SIZE *
+                         (uint64_t)k->cells_per_invocation * (uint64_t)(k->lane_cells ? k->lane_cells : 1);
     uint64_t cell_bytes = (uint64_t)gpuc_type_components(k->result_type) * 4;
     for (int i = 0; i < k->nmaps; i++) /* every map output's range must fit its binding too */
         if ((uint64_t)gpuc_type_components(k->maps[i].type) * 4 > cell_bytes)
@@ -188,19 +189,31 @@ static bool has_loops(const char *mask)
     return false;
 }
 
-/* Cells each invocation computes: up to 16 for a loop-free kernel (llvmpipe's loop budget is per
- * invocation, so a kernel with loops gets one), fewer for small grids so that at least ~32 work groups
- * keep every core busy. A power of two: the count is compiled in, so kernels of nearby sizes that
- * share a program (kernel_sizes_uniform) need at most five variants of it. */
-static int cells_per_invocation(const char *mask, size_t grid_cells)
+/* Steps each invocation takes (each step computes lane_cells cells, or one): up to 8 for a loop-free
+ * kernel (llvmpipe's loop budget is per invocation, so a kernel with loops gets one), fewer for small
+ * grids so that at least ~32 work groups keep every core busy. On llvmpipe an invocation's fixed cost
+ * is comparable to a small kernel's work; 8 steps of 4 cells measured faster than 4 or 16
+ * (docs/perf-launch.md). A power of two: the count is compiled in, so kernels of nearby sizes that
+ * share a program (kernel_sizes_uniform) need at most four variants of it. */
+static int cells_per_invocation(const char *mask, size_t grid_cells, int lane_cells)
 {
     if (has_loops(mask))
         return 1;
-    size_t room = grid_cells / (32 * CODEGEN_LOCAL_SIZE);
+    size_t room = grid_cells / (32 * CODEGEN_LOCAL_SIZE * (size_t)(lane_cells ? lane_cells : 1));
     int per = 1;
-    while (per < 16 && (size_t)per * 2 <= room)
+    while (per < 8 && (size_t)per * 2 <= room)
         per *= 2;
     return per;
+}
+
+/* Neighbouring cells per step of a kernel that stores whole texels (main_texels), or 0: only
+ * loop-free ordinary compute kernels do (with loops, the cells of a step would share one invocation's
+ * loop budget; a scatter kernel writes where it chooses). */
+static int lane_cells(const gpuc_kernel *k, const char *mask)
+{
+    if (k->fragment || k->scatter || k->loop_guard || has_loops(mask))
+        return 0;
+    return codegen_lane_cells(k->result_type, k->maps, k->nmaps);
 }
 
 /* Whether the output size and grid can be uniforms set at each run rather than constants compiled in,
@@ -256,6 +269,8 @@ static char *program_text(gpuc_kernel *k, const char *source, const char *mask, 
                            .grid = k->grid,
                            .scatter = k->scatter,
                            .cells_per_invocation = k->cells_per_invocation,
+                           .lane_cells = k->lane_cells,
+                           .store_pairs = k->gpu->store_pairs,
                            .sizes_uniform = kernel_sizes_uniform(k, source),
                            .fragment = k->fragment,
                            .graphical = k->graphical,
@@ -365,7 +380,8 @@ static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_
             goto done;
         }
     }
-    k->cells_per_invocation = k->fragment ? 1 : cells_per_invocation(mask, k->grid_cells);
+    k->lane_cells = lane_cells(k, mask);
+    k->cells_per_invocation = k->fragment ? 1 : cells_per_invocation(mask, k->grid_cells, k->lane_cells);
     st = compile_program(k, source, mask, &scan, constants, nconstants);
     if (st == GPUC_OK && !readable) /* the compiler took it, but its loops could not be read */
         st = kernel_loops_unreadable(k, mask, &scan);

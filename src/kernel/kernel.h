@@ -40,6 +40,7 @@ struct gpuc_kernel {
     GLuint constant_buffers[GPUC_MAX_ARRAY_CONSTANTS]; /* array constants' values (constant_arrays.c) */
     int nconstant_buffers;
     int cells_per_invocation;             /* > 1 only for loop-free kernels (see compute_main.glsl) */
+    int lane_cells;                       /* > 0: neighbouring cells per step, stored as texels (main_texels) */
     size_t cells_per_dispatch;            /* grid cells; a multiple of 1024 (keeps range offsets aligned) */
     /* llvmpipe's loop budget (kernel_loops.c): whether the loops are guarded at run time, and how
      * messages name each loop of the source (loop i reports id i + 1). */

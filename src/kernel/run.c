@@ -4,6 +4,7 @@
 #include "kernel/kernel.h"
 #include "kernel/constant_arrays.h"
 #include "kernel/kernel_loops.h"
+#include "kernel/program_table.h"
 
 #include <stdio.h>
 
@@ -176,10 +177,14 @@ static gpuc_status array_for_arg(gpuc_kernel *k, int i, const gpuc_arg *a, gpuc_
     return gpuc_array_upload(u, a->host);
 }
 
+/* Uniforms the compiler dropped (location -1) are not set: GL would ignore the call, after a lookup
+ * that costs as much as setting one (an array's size uniform is unused by 1D reads). */
 static gpuc_status bind_args(gpuc_kernel *k, const gpuc_arg *args)
 {
     for (int i = 0; i < k->sig.nparams; i++) {
         const kernel_param *p = &k->sig.params[i];
+        if (p->rank == 0 && k->param_location[i] < 0)
+            continue;
         if (p->rank == 0) {
             if (p->type == GPUC_FLOAT)
                 glUniform1f(k->param_location[i], args[i].f32);
@@ -202,19 +207,33 @@ static gpuc_status bind_args(gpuc_kernel *k, const gpuc_arg *args)
         if (st != GPUC_OK)
             return st;
         glBindImageTexture((GLuint)k->image_unit[i], view, 0, GL_FALSE, 0, GL_READ_ONLY, format);
+        if (k->param_location[i] < 0)
+            continue;
         GLint x = reads_floats_as_vec4(p, a) ? (GLint)((a->dims.x + 3) / 4) : (GLint)a->dims.x;
         glUniform3i(k->param_location[i], x, a->dims.y ? (GLint)a->dims.y : 1, a->dims.z ? (GLint)a->dims.z : 1);
     }
     return GPUC_OK;
 }
 
-/* Binds output `binding` (0: the result, 1 + i: map output i) to the cells [first, first + count). */
+/* Binds output `binding` (0: the result, 1 + i: map output i) to the cells [first, first + count),
+ * rounded up to a whole texel (kernels storing texels write the padding of the array's last one). */
 static void bind_output(const gpuc_kernel *k, int binding, const gpuc_array *dst, size_t first, size_t count)
 {
     gpuc_type t = binding == 0 ? k->result_type : k->maps[binding - 1].type;
     size_t cell_bytes = (size_t)gpuc_type_components(t) * 4;
     glBindBufferRange(GL_SHADER_STORAGE_BUFFER, (GLuint)binding, dst->buffer, (GLintptr)(first * cell_bytes),
-                      (GLsizeiptr)(count * cell_bytes));
+                      (GLsizeiptr)((count * cell_bytes + 15) / 16 * 16));
+}
+
+static void set_range(program_entry *e, const gpuc_kernel *k, GLuint first, GLuint count)
+{
+    if (e->range_set && e->range_first == first && e->range_count == count)
+        return;
+    glUniform1ui(k->first_cell_location, first);
+    glUniform1ui(k->cell_count_location, count);
+    e->range_set = true;
+    e->range_first = first;
+    e->range_count = count;
 }
 
 static void dispatch(gpuc_kernel *k, gpuc_array *const *dsts)
@@ -225,9 +244,9 @@ static void dispatch(gpuc_kernel *k, gpuc_array *const *dsts)
         size_t count = k->grid_cells - first < k->cells_per_dispatch ? k->grid_cells - first : k->cells_per_dispatch;
         for (int i = 0; !k->scatter && i <= k->nmaps; i++)
             bind_output(k, i, dsts[i], first, count);
-        glUniform1ui(k->first_cell_location, (GLuint)first);
-        glUniform1ui(k->cell_count_location, (GLuint)count);
-        size_t per_group = (size_t)CODEGEN_LOCAL_SIZE * (size_t)k->cells_per_invocation;
+        set_range(k->cached, k, (GLuint)first, (GLuint)count);
+        size_t per_group = (size_t)CODEGEN_LOCAL_SIZE * (size_t)k->cells_per_invocation *
+                           (size_t)(k->lane_cells ? k->lane_cells : 1);
         glDispatchCompute((GLuint)((count + per_group - 1) / per_group), 1, 1);
         k->gpu->stats.dispatches++;
     }

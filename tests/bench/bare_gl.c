@@ -126,7 +126,9 @@ bare_gl_passes *bare_gl_passes_prepare(bare_gl *b, const char *glsl, const char 
     s->input_view = make_view(s->input_buffer);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, s->input_buffer);
     glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(n * 4), input);
-    size_t per_group = (size_t)number_after(glsl, "local_size_x = ", 64) * (size_t)number_after(glsl, "gpuc_k < ", 1);
+    /* A kernel storing texels computes several cells per step (main_texels in glsl/compute_main.glsl). */
+    size_t per_group = (size_t)number_after(glsl, "local_size_x = ", 64) * (size_t)number_after(glsl, "gpuc_k < ", 1) *
+                       (size_t)number_after(glsl, "local_cell = gpuc_lane * ", 1);
     s->groups = (n + per_group - 1) / per_group;
     char size_name[96];
     snprintf(size_name, sizeof size_name, "gpuc_size_%s", array_name ? array_name : "");
@@ -155,7 +157,7 @@ int bare_gl_passes_run(void *vs, float *out)
             if (s->sizes[i] >= 0)
                 glUniform3i(s->sizes[i], (GLint)s->n, 1, 1);
         glUniform1f(s->step_at, s->step);
-        glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 0, s->buffers[to], 0, (GLsizeiptr)(s->n * 4));
+        glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 0, s->buffers[to], 0, (GLsizeiptr)((s->n + 3) / 4 * 16));
         glUniform1ui(s->first, 0);
         glUniform1ui(s->count, (GLuint)s->n);
         glDispatchCompute((GLuint)s->groups, 1, 1);

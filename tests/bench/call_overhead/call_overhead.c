@@ -46,7 +46,7 @@ int main(int argc, char **argv)
         glBindImageTexture(0, (GLuint)image, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA32F);
         glUniform3i(size, 1, 1, 1);
         glUniform1f(step, 0.5f);
-        glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 0, (GLuint)buffer, 0, 4);
+        glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 0, (GLuint)buffer, 0, 16); /* a whole texel, as gpuc binds */
         glUniform1ui(first, 0);
         glUniform1ui(count, 1);
         glDispatchCompute(1, 1, 1);
