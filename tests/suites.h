@@ -28,6 +28,7 @@
     GPUC_SUITE(graphical) \
     GPUC_SUITE(kernel_map) \
     GPUC_SUITE(loops) \
+    GPUC_SUITE(specialise) \
     GPUC_SUITE(program_cache) \
     GPUC_SUITE(hostile) \
     GPUC_SUITE(threads) \

@@ -7,6 +7,7 @@
 #include "kernel/kernel_map.h"
 #include "kernel/kernel_rewrite.h"
 #include "kernel/kernel_loops.h"
+#include "kernel/kernel_specialise.h"
 #include "kernel/loop_guard.h"
 #include "kernel/program_cache.h"
 
@@ -215,7 +216,7 @@ static bool kernel_sizes_uniform(const gpuc_kernel *k, const char *source)
     return k->dynamic_output || (gpuc_dims_rank(k->grid) == 1 && !source_mentions(source, "outputSize"));
 }
 
-static void locate_uniforms(gpuc_kernel *k)
+void kernel_locate_uniforms(gpuc_kernel *k)
 {
     k->first_cell_location = glGetUniformLocation(k->program, "gpuc_first_cell");
     k->cell_count_location = glGetUniformLocation(k->program, "gpuc_cell_count");
@@ -370,7 +371,8 @@ static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_
     if (st == GPUC_OK && !readable) /* the compiler took it, but its loops could not be read */
         st = kernel_loops_unreadable(k, mask, &scan);
     if (st == GPUC_OK)
-        locate_uniforms(k);
+        kernel_locate_uniforms(k);
+    k->specialisable = st == GPUC_OK && kernel_specialisable(k);
     if (st == GPUC_OK)
         st = constant_arrays_upload(k, constants, nconstants);
 done:
@@ -397,6 +399,7 @@ static void kernel_destroy(gpuc_child *child, bool gl)
     profile_release(k, gl);
     constant_arrays_free(k, gl);
     kernel_loops_free(k);
+    kernel_specialise_free(k, gl);
     program_put(k->gpu, k->cached, gl);
     free(k);
 }

@@ -30,8 +30,16 @@ struct gpuc_kernel {
     GLuint targets[1 + CODEGEN_MAX_MAPS];
     GLint row_width_location, cell_end_location;
     program_entry *cached;                /* the cache's entry: the kernel holds one reference */
-    GLuint program;                       /* cached->program */
+    GLuint program;                       /* in use: cached->program, or special->program */
     const char *glsl;                     /* cached->glsl: valid while the kernel holds the reference */
+    /* Kernels with loops (kernel_specialise.c): the program compiled for the argument sizes of the last
+     * runs, the sizes of the run before, and how the program in use reads each array. */
+    bool specialisable;
+    program_entry *special;
+    GLint special_sizes[GPUC_MAX_ARGS][3], last_sizes[GPUC_MAX_ARGS][3];
+    bool last_sizes_valid;
+    bool special_scalar[GPUC_MAX_ARGS];
+    bool scalar_view[GPUC_MAX_ARGS];      /* array i is read through a one-component view */
     GLint first_cell_location, cell_count_location;
     GLint output_size_location, grid_location; /* set at each run; -1 when the sizes are compiled in */
     GLint param_location[GPUC_MAX_ARGS];  /* scalars: the uniform; arrays: their size uniform */
@@ -71,6 +79,9 @@ typedef struct kernel_origin {
  * GLSL it writes is fully parenthesised, so deeper). */
 gpuc_status kernel_create(gpuc *gpu, const char *source, const gpuc_kernel_desc *desc, const kernel_origin *origin,
                           gpuc_kernel **out);
+
+/* Reads the uniform locations and image units of k->program. */
+void kernel_locate_uniforms(gpuc_kernel *k);
 
 /* Whether s can name a constant, parameter or map output: a GLSL identifier under KERNEL_NAME_MAX
  * characters, without __ and not starting with gl_ or gpuc_. */
