@@ -8,6 +8,7 @@
 #include "kernel/kernel_rewrite.h"
 #include "kernel/kernel_loops.h"
 #include "kernel/kernel_specialise.h"
+#include "kernel/loop_budget.h"
 #include "kernel/loop_guard.h"
 #include "kernel/program_cache.h"
 
@@ -189,17 +190,23 @@ static bool has_loops(const char *mask)
     return false;
 }
 
-/* Cells each invocation computes: up to 16 for a loop-free kernel (llvmpipe's loop budget is per
- * invocation, so a kernel with loops gets one), fewer for small grids so that at least ~32 work groups
- * keep every core busy. A power of two: the count is compiled in, so kernels of nearby sizes that
- * share a program (kernel_sizes_uniform) need at most five variants of it. */
-static int cells_per_invocation(const char *mask, size_t grid_cells)
+/* Cells each invocation computes: up to 16, fewer for small grids so that at least ~32 work groups
+ * keep every core busy. llvmpipe's loop budget is per invocation, so a kernel with loops gets as many
+ * as its counted iterations per cell (loop_budget.c) allow, main()'s loop over the cells included; a
+ * guarded kernel, or one without a counted bound or without a budget to count against, gets one.
+ * A power of two: the count is compiled in, so kernels of nearby sizes that share a program
+ * (kernel_sizes_uniform) need at most five variants of it. */
+static int cells_per_invocation(const gpuc_kernel *k, const char *mask, size_t grid_cells)
 {
-    if (has_loops(mask))
-        return 1;
+    int64_t budget = k->gpu->info.loop_budget, per_cell = 0;
+    if (has_loops(mask)) {
+        if (k->loop_guard || budget <= 0 || k->loop_most == LOOP_UNBOUNDED)
+            return 1;
+        per_cell = k->loop_most + 1; /* its loops, and one trip of main()'s */
+    }
     size_t room = grid_cells / (32 * CODEGEN_LOCAL_SIZE);
     int per = 1;
-    while (per < 16 && (size_t)per * 2 <= room)
+    while (per < 16 && (size_t)per * 2 <= room && (per_cell == 0 || per * 2 * per_cell + 1 <= budget))
         per *= 2;
     return per;
 }
@@ -366,7 +373,7 @@ static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_
             goto done;
         }
     }
-    k->cells_per_invocation = k->fragment ? 1 : cells_per_invocation(mask, k->grid_cells);
+    k->cells_per_invocation = k->fragment ? 1 : cells_per_invocation(k, mask, k->grid_cells);
     st = compile_program(k, source, mask, &scan, constants, nconstants);
     if (st == GPUC_OK && !readable) /* the compiler took it, but its loops could not be read */
         st = kernel_loops_unreadable(k, mask, &scan);

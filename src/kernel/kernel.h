@@ -47,11 +47,12 @@ struct gpuc_kernel {
     gpuc_array *upload[GPUC_MAX_ARGS];    /* reused device copies of host-array arguments */
     GLuint constant_buffers[GPUC_MAX_ARRAY_CONSTANTS]; /* array constants' values (constant_arrays.c) */
     int nconstant_buffers;
-    int cells_per_invocation;             /* > 1 only for loop-free kernels (see compute_main.glsl) */
+    int cells_per_invocation;             /* see compute_main.glsl, kernel.c */
     size_t cells_per_dispatch;            /* grid cells; a multiple of 1024 (keeps range offsets aligned) */
     /* llvmpipe's loop budget (kernel_loops.c): whether the loops are guarded at run time, and how
      * messages name each loop of the source (loop i reports id i + 1). */
     bool loop_guard;
+    int64_t loop_most;                    /* iterations of one cell's loops, at most, or LOOP_UNBOUNDED */
     int nloops;
     char (*loop_names)[160];
     kernel_profile profile;               /* gpuc_get_kernel_stats (kernel/profile.c) */
