@@ -23,6 +23,7 @@
     GPUC_SUITE(js_language) \
     GPUC_SUITE(js_math) \
     GPUC_SUITE(js_order) \
+    GPUC_SUITE(js_remainder) \
     GPUC_SUITE(js_suite) \
     GPUC_SUITE(fragment) \
     GPUC_SUITE(graphical) \
