@@ -501,8 +501,9 @@ typedef struct gpuc_kernel_desc {
  * sizes as uniforms, so one program serves every length; otherwise the sizes are compiled in.
  * A kernel with loops that reads arrays is compiled once more when it runs a second time in a row
  * with arguments of the same sizes: that program has those sizes compiled in (GPU.js, too, compiles a
- * kernel per argument size) and reads float and int arrays one value per texel, about twice as fast
- * in a loop on llvmpipe; runs with other sizes use the first program (same results, bit for bit).
+ * kernel per argument size) and reads float and int arrays one value per texel (except arrays with
+ * rows of 4, read a row per texel), about twice as fast in a loop on llvmpipe; runs with other sizes
+ * use the first program (same results, bit for bit).
  * Loops that must run past llvmpipe's loop budget, or nest deeper than 12, fail with
  * GPUC_ERROR_LIMIT (see LOOPS AND LLVMPIPE'S LOOP BUDGET).
  * The GLSL is compiled as written, and the driver may reassociate float arithmetic (Mesa turns

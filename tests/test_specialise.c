@@ -1,7 +1,8 @@
 /* test_specialise.c - programs specialised to argument sizes (kernel_specialise.c): a kernel with
  * loops run again at the same sizes gives the same values as its first program (GPU.js's flat 2D
- * reads and zeros outside the array included, float and int arrays), switches back for other sizes,
- * and compiles once per size it is repeated at. */
+ * reads and zeros outside the array included, float and int arrays, one-component views and rows of 4
+ * read through the 4-component one), switches back for other sizes, and compiles once per size it is
+ * repeated at. */
 #include "fixture.h"
 #include "suites.h"
 
@@ -81,6 +82,10 @@ START_TEST(repeated_sizes_read_the_same_values)
     run_window(k, 5, 7);
     run_window(k, 5, 7); /* back at the first sizes: found in the cache */
     ck_assert_uint_eq(compiled(), first + 2);
+    run_window(k, 4, 4); /* rows of 4 keep the 4-component view, their width compiled in */
+    run_window(k, 4, 4);
+    run_window(k, 4, 4);
+    ck_assert_uint_eq(compiled(), first + 3);
     gpuc_kernel_free(k);
 }
 END_TEST
