@@ -5,8 +5,8 @@
 // scatter kernel sees the whole output and writes where it set outputIndex.
 // Each invocation computes $CELLS_PER_INVOCATION cells, one dispatch-width apart (so neighbouring SIMD
 // lanes still touch neighbouring cells): on llvmpipe the fixed cost of an invocation is comparable to
-// a small kernel's work. gpuc uses more than one only for kernels without loops, because llvmpipe's
-// loop budget is per invocation.
+// a small kernel's work. A kernel with loops gets more than one only where its counted iterations
+// per cell leave room in llvmpipe's loop budget, which is per invocation (kernel.c).
 // thread_1d/2d/3d turn the flat cell into `thread` for a grid of that many dimensions (a 1D grid needs
 // no division: with the grid a uniform, a division is a real one per cell).
 

@@ -499,6 +499,11 @@ typedef struct gpuc_kernel_desc {
  * (gpuc_options.max_unused_programs); kernels of different constants are different programs. A
  * kernel with a 1D output (1D .threads for scatter) whose source never names outputSize gets its
  * sizes as uniforms, so one program serves every length; otherwise the sizes are compiled in.
+ * A kernel with loops that reads arrays is compiled once more when it runs a second time in a row
+ * with arguments of the same sizes: that program has those sizes compiled in (GPU.js, too, compiles a
+ * kernel per argument size) and reads float and int arrays one value per texel (except arrays with
+ * rows of 4, read a row per texel), about twice as fast in a loop on llvmpipe; runs with other sizes
+ * use the first program (same results, bit for bit).
  * Loops that must run past llvmpipe's loop budget, or nest deeper than 12, fail with
  * GPUC_ERROR_LIMIT (see LOOPS AND LLVMPIPE'S LOOP BUDGET).
  * The GLSL is compiled as written, and the driver may reassociate float arithmetic (Mesa turns
@@ -536,7 +541,8 @@ GPUC_API int gpuc_kernel_map_count(const gpuc_kernel *k);
 GPUC_API const char *gpuc_kernel_map_name(const gpuc_kernel *k, int i);
 
 /* The complete GLSL compute (or, on the fragment backend, fragment) program gpuc made of the kernel (GPU.js's kernel.toString()): for reading
- * what runs, or compiling it elsewhere. Valid while the kernel lives (until gpuc_kernel_free or
+ * what runs, or compiling it elsewhere (runs at repeated argument sizes of a kernel with loops use a
+ * copy with those sizes compiled in: see gpuc_create_kernel). Valid while the kernel lives (until gpuc_kernel_free or
  * gpuc_close); "" for NULL. */
 GPUC_API const char *gpuc_kernel_glsl(const gpuc_kernel *k);
 

@@ -73,6 +73,7 @@ struct gpuc_array {
     size_t bytes;       /* buffer size: values * 4, padded to whole 16-byte texels */
     GLuint buffer;      /* the storage */
     GLuint view;        /* a buffer texture over `buffer`, made on first use as an input */
+    GLuint scalar_view; /* the same, one component per texel (r32f/r32i), made on first such use */
     void *mirror;       /* host copy of the contents, valid while mirror_valid */
     bool mirror_valid;
     bool internal;      /* owned by a kernel (upload scratch), not a child of the context */
@@ -143,8 +144,9 @@ void gpuc_array_destroy_gl(gpuc_array *a, bool gl);
 /* Uploads host data into an array of the same value count (no checks beyond GL errors). */
 gpuc_status gpuc_array_upload(gpuc_array *a, const void *data);
 
-/* The buffer-texture view used to read the array in kernels (made on first use). */
-gpuc_status gpuc_array_view(gpuc_array *a, GLuint *view, GLenum *format);
+/* The buffer-texture view kernels read the array through (made on first use): four components per
+ * texel, or with `scalar` one (for a float or int array that fits GL_MAX_TEXTURE_BUFFER_SIZE texels). */
+gpuc_status gpuc_array_view(gpuc_array *a, bool scalar, GLuint *view, GLenum *format);
 
 /* GPUC_ERROR_LIMIT for an array whose contents a loop-budget cut made unusable (truncated_by set). */
 gpuc_status gpuc_array_refuse_truncated(const gpuc_array *a, const char *doing);

@@ -24,11 +24,13 @@
     GPUC_SUITE(js_language) \
     GPUC_SUITE(js_math) \
     GPUC_SUITE(js_order) \
+    GPUC_SUITE(js_remainder) \
     GPUC_SUITE(js_suite) \
     GPUC_SUITE(fragment) \
     GPUC_SUITE(graphical) \
     GPUC_SUITE(kernel_map) \
     GPUC_SUITE(loops) \
+    GPUC_SUITE(specialise) \
     GPUC_SUITE(program_cache) \
     GPUC_SUITE(hostile) \
     GPUC_SUITE(threads) \

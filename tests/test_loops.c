@@ -357,6 +357,30 @@ START_TEST(loops_hidden_in_macros_are_refused)
 }
 END_TEST
 
+/* Bounded loops let one invocation compute several cells, as many as fit the budget together: at 6,000
+ * iterations a cell, 8 (16 would be cut short, silently, as there is no guard to see it). */
+START_TEST(several_cells_per_invocation_stay_under_the_budget)
+{
+    enum { N = 1 << 16, TRIPS = 6000 };
+    gpuc_kernel *k;
+    ck_assert_gpuc_ok(gpuc_create_kernel(gpu,
+                                         "float f() { float c = 0.0; for (int i = 0; i < 6000; i++) c += 1.0; "
+                                         "return c + float(thread.x); }",
+                                         &(gpuc_kernel_desc){.output = {N}}, &k));
+    gpuc_array *r;
+    ck_assert_gpuc_ok(gpuc_run(k, NULL, 0, &r));
+    float *out = malloc(N * sizeof *out);
+    ck_assert_ptr_nonnull(out);
+    ck_assert_gpuc_ok(gpuc_array_read_f32(r, out, N));
+    for (int i = 0; i < N; i++)
+        if (out[i] != (float)(TRIPS + i))
+            ck_abort_msg("cell %d: %g, expected %d", i, (double)out[i], TRIPS + i);
+    free(out);
+    gpuc_array_free(r);
+    gpuc_kernel_free(k);
+}
+END_TEST
+
 Suite *suite_loops(void)
 {
     Suite *s = suite_create("loops");
@@ -370,6 +394,7 @@ Suite *suite_loops(void)
     tcase_add_test(tc, compile_errors_in_guarded_kernels_keep_the_users_column);
     tcase_add_test(tc, deep_loop_nests_are_refused);
     tcase_add_test(tc, loops_hidden_in_macros_are_refused);
+    tcase_add_test(tc, several_cells_per_invocation_stay_under_the_budget);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -128,6 +128,8 @@ void gpuc_array_destroy_gl(gpuc_array *a, bool gl)
     if (gl) {
         if (a->view)
             glDeleteTextures(1, &a->view);
+        if (a->scalar_view)
+            glDeleteTextures(1, &a->scalar_view);
         glDeleteBuffers(1, &a->buffer);
     }
     free(a->mirror);
@@ -288,22 +290,24 @@ gpuc_status gpuc_array_read_i32(const gpuc_array *a, int32_t *data, size_t count
     return array_read(a, data, count, true, "gpuc_array_read_i32");
 }
 
-gpuc_status gpuc_array_view(gpuc_array *a, GLuint *view, GLenum *format)
+gpuc_status gpuc_array_view(gpuc_array *a, bool scalar, GLuint *view, GLenum *format)
 {
-    *format = a->type == GPUC_INT ? GL_RGBA32I : GL_RGBA32F;
-    if (!a->view) {
-        glGenTextures(1, &a->view);
-        glBindTexture(GL_TEXTURE_BUFFER, a->view);
+    bool is_int = a->type == GPUC_INT;
+    *format = scalar ? (is_int ? GL_R32I : GL_R32F) : (is_int ? GL_RGBA32I : GL_RGBA32F);
+    GLuint *made = scalar ? &a->scalar_view : &a->view;
+    if (!*made) {
+        glGenTextures(1, made);
+        glBindTexture(GL_TEXTURE_BUFFER, *made);
         glTexBuffer(GL_TEXTURE_BUFFER, *format, a->buffer);
         glBindTexture(GL_TEXTURE_BUFFER, 0);
         gpuc_status st = gpuc_check_gl(a->gpu, "making an array's texture view");
         if (st != GPUC_OK) {
-            glDeleteTextures(1, &a->view);
-            a->view = 0;
+            glDeleteTextures(1, made);
+            *made = 0;
             return st;
         }
     }
-    *view = a->view;
+    *view = *made;
     return GPUC_OK;
 }
 

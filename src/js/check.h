@@ -63,6 +63,13 @@ typedef struct js_native {
     const char *source;
 } js_native;
 
+/* A counted for loop's counter whose range inside the loop's body is known (whole_range.c). */
+#define JS_MAX_WHOLE_COUNTERS 16
+typedef struct js_whole_counter {
+    const js_var *var;
+    double lo, hi;
+} js_whole_counter;
+
 typedef struct js_ctx {
     js_arena *arena;
     const js_settings *settings;
@@ -99,6 +106,8 @@ typedef struct js_ctx {
     strbuf out;
     int indent;
     js_loops *loops;      /* where the emitted loops come from, when the caller asked */
+    js_whole_counter counters[JS_MAX_WHOLE_COUNTERS]; /* loops being emitted, innermost last */
+    int ncounters;
     const char *runtime_words; /* the runtime helpers' GLSL (names users' names must not take) */
 } js_ctx;
 

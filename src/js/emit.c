@@ -2,6 +2,7 @@
  * implicitly is written out (int <-> float, number -> bool); loops whose bounds are not compile-time
  * constants get a hidden counter capped at loopMaxIterations, as GPU.js's LOOP_MAX. */
 #include "js/check.h"
+#include "js/whole_range.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -119,6 +120,10 @@ static void emit_binary(js_ctx *c, js_node *n)
         strbuf_printf(&c->out, op[2] ? ") >> uint(" : " %s (", op);
         emit_int32(c, b);
         put(c, op[2] ? " & 31))" : " & 31))");
+        return;
+    }
+    if (op[0] == '%' && js_whole_remainder(c, a, b)) {
+        js_emit_whole_remainder(c, a, b);
         return;
     }
     if (!strcmp(op, "%") || !strcmp(op, "**")) {
@@ -488,7 +493,10 @@ static void emit_for(js_ctx *c, js_node *n)
         put(c, "; ");
         emit_unwrapped(c, n->c, T_NONE);
         put(c, ") ");
+        bool known = js_whole_range_push_counter(c, n);
         emit_body(c, n->d);
+        if (known)
+            js_whole_range_pop(c);
         return;
     }
     put(c, "{");
@@ -510,7 +518,10 @@ static void emit_for(js_ctx *c, js_node *n)
         js_emit_expr(c, n->c, T_NONE);
     }
     put(c, ") ");
+    bool known = js_whole_range_push_counter(c, n);
     emit_body(c, n->d);
+    if (known)
+        js_whole_range_pop(c);
     c->indent--;
     line(c);
     put(c, "}");

@@ -7,6 +7,8 @@
 #include "kernel/kernel_map.h"
 #include "kernel/kernel_rewrite.h"
 #include "kernel/kernel_loops.h"
+#include "kernel/kernel_specialise.h"
+#include "kernel/loop_budget.h"
 #include "kernel/loop_guard.h"
 #include "kernel/program_cache.h"
 
@@ -189,19 +191,27 @@ static bool has_loops(const char *mask)
     return false;
 }
 
-/* Steps each invocation takes (each step computes lane_cells cells, or one): up to 8 for a loop-free
- * kernel (llvmpipe's loop budget is per invocation, so a kernel with loops gets one), fewer for small
- * grids so that at least ~32 work groups keep every core busy. On llvmpipe an invocation's fixed cost
- * is comparable to a small kernel's work; 8 steps of 4 cells measured faster than 4 or 16
- * (docs/perf-launch.md). A power of two: the count is compiled in, so kernels of nearby sizes that
- * share a program (kernel_sizes_uniform) need at most four variants of it. */
-static int cells_per_invocation(const char *mask, size_t grid_cells, int lane_cells)
+/* Steps each invocation takes (each step computes lane_cells cells, or one), fewer for small grids so
+ * that at least ~32 work groups keep every core busy. A loop-free kernel takes up to 8: on llvmpipe an
+ * invocation's fixed cost is comparable to a small kernel's work, and 8 steps of 4 cells measured
+ * faster than 4 or 16 (docs/perf-launch.md). llvmpipe's loop budget is per invocation, so a kernel
+ * with loops gets as many, up to 16, as its counted iterations per cell (loop_budget.c) allow, main()'s
+ * loop over the cells included; a guarded kernel, or one without a counted bound or without a budget
+ * to count against, gets one. A power of two: the count is compiled in, so kernels of nearby sizes
+ * that share a program (kernel_sizes_uniform) need at most five variants of it. */
+static int cells_per_invocation(const gpuc_kernel *k, const char *mask, size_t grid_cells, int lane_cells)
 {
-    if (has_loops(mask))
-        return 1;
+    int64_t budget = k->gpu->info.loop_budget, per_cell = 0;
+    int most = 8;
+    if (has_loops(mask)) {
+        if (k->loop_guard || budget <= 0 || k->loop_most == LOOP_UNBOUNDED)
+            return 1;
+        per_cell = k->loop_most + 1; /* its loops, and one trip of main()'s */
+        most = 16;
+    }
     size_t room = grid_cells / (32 * CODEGEN_LOCAL_SIZE * (size_t)(lane_cells ? lane_cells : 1));
     int per = 1;
-    while (per < 8 && (size_t)per * 2 <= room)
+    while (per < most && (size_t)per * 2 <= room && (per_cell == 0 || per * 2 * per_cell + 1 <= budget))
         per *= 2;
     return per;
 }
@@ -228,7 +238,7 @@ static bool kernel_sizes_uniform(const gpuc_kernel *k, const char *source)
     return k->dynamic_output || (gpuc_dims_rank(k->grid) == 1 && !source_mentions(source, "outputSize"));
 }
 
-static void locate_uniforms(gpuc_kernel *k)
+void kernel_locate_uniforms(gpuc_kernel *k)
 {
     k->first_cell_location = glGetUniformLocation(k->program, "gpuc_first_cell");
     k->cell_count_location = glGetUniformLocation(k->program, "gpuc_cell_count");
@@ -381,12 +391,13 @@ static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_
         }
     }
     k->lane_cells = lane_cells(k, mask);
-    k->cells_per_invocation = k->fragment ? 1 : cells_per_invocation(mask, k->grid_cells, k->lane_cells);
+    k->cells_per_invocation = k->fragment ? 1 : cells_per_invocation(k, mask, k->grid_cells, k->lane_cells);
     st = compile_program(k, source, mask, &scan, constants, nconstants);
     if (st == GPUC_OK && !readable) /* the compiler took it, but its loops could not be read */
         st = kernel_loops_unreadable(k, mask, &scan);
     if (st == GPUC_OK)
-        locate_uniforms(k);
+        kernel_locate_uniforms(k);
+    k->specialisable = st == GPUC_OK && kernel_specialisable(k);
     if (st == GPUC_OK)
         st = constant_arrays_upload(k, constants, nconstants);
 done:
@@ -413,6 +424,7 @@ static void kernel_destroy(gpuc_child *child, bool gl)
     profile_release(k, gl);
     constant_arrays_free(k, gl);
     kernel_loops_free(k);
+    kernel_specialise_free(k, gl);
     program_put(k->gpu, k->cached, gl);
     free(k);
 }

@@ -30,8 +30,16 @@ struct gpuc_kernel {
     GLuint targets[1 + CODEGEN_MAX_MAPS];
     GLint row_width_location, cell_end_location;
     program_entry *cached;                /* the cache's entry: the kernel holds one reference */
-    GLuint program;                       /* cached->program */
+    GLuint program;                       /* in use: cached->program, or special->program */
     const char *glsl;                     /* cached->glsl: valid while the kernel holds the reference */
+    /* Kernels with loops (kernel_specialise.c): the program compiled for the argument sizes of the last
+     * runs, the sizes of the run before, and how the program in use reads each array. */
+    bool specialisable;
+    program_entry *special;
+    GLint special_sizes[GPUC_MAX_ARGS][3], last_sizes[GPUC_MAX_ARGS][3];
+    bool last_sizes_valid;
+    bool special_scalar[GPUC_MAX_ARGS];
+    bool scalar_view[GPUC_MAX_ARGS];      /* array i is read through a one-component view */
     GLint first_cell_location, cell_count_location;
     GLint output_size_location, grid_location; /* set at each run; -1 when the sizes are compiled in */
     GLint param_location[GPUC_MAX_ARGS];  /* scalars: the uniform; arrays: their size uniform */
@@ -39,12 +47,13 @@ struct gpuc_kernel {
     gpuc_array *upload[GPUC_MAX_ARGS];    /* reused device copies of host-array arguments */
     GLuint constant_buffers[GPUC_MAX_ARRAY_CONSTANTS]; /* array constants' values (constant_arrays.c) */
     int nconstant_buffers;
-    int cells_per_invocation;             /* > 1 only for loop-free kernels (see compute_main.glsl) */
+    int cells_per_invocation;             /* steps per invocation (see compute_main.glsl, kernel.c) */
     int lane_cells;                       /* > 0: neighbouring cells per step, stored as texels (main_texels) */
     size_t cells_per_dispatch;            /* grid cells; a multiple of 1024 (keeps range offsets aligned) */
     /* llvmpipe's loop budget (kernel_loops.c): whether the loops are guarded at run time, and how
      * messages name each loop of the source (loop i reports id i + 1). */
     bool loop_guard;
+    int64_t loop_most;                    /* iterations of one cell's loops, at most, or LOOP_UNBOUNDED */
     int nloops;
     char (*loop_names)[160];
     kernel_profile profile;               /* gpuc_get_kernel_stats (kernel/profile.c) */
@@ -72,6 +81,9 @@ typedef struct kernel_origin {
  * GLSL it writes is fully parenthesised, so deeper). */
 gpuc_status kernel_create(gpuc *gpu, const char *source, const gpuc_kernel_desc *desc, const kernel_origin *origin,
                           gpuc_kernel **out);
+
+/* Reads the uniform locations and image units of k->program. */
+void kernel_locate_uniforms(gpuc_kernel *k);
 
 /* Whether s can name a constant, parameter or map output: a GLSL identifier under KERNEL_NAME_MAX
  * characters, without __ and not starting with gl_ or gpuc_. */

@@ -53,6 +53,7 @@ gpuc_status kernel_loops_check(gpuc_kernel *k, const char *source, const char *m
     gpuc *gpu = k->gpu;
     int64_t budget = gpu->info.loop_budget;
     k->loop_guard = false;
+    k->loop_most = LOOP_UNBOUNDED;
     *readable = loop_scan_read(source, mask, scan);
     if (!*readable) {
         if (scan->out_of_memory)
@@ -96,6 +97,7 @@ gpuc_status kernel_loops_check(gpuc_kernel *k, const char *source, const char *m
                          k->name, (long long)b.at_least, k->loop_names[b.largest_loop], gpu->info.renderer,
                          (long long)budget);
     k->loop_guard = budget > 0 && b.at_most > budget;
+    k->loop_most = b.at_most;
     return GPUC_OK;
 }
 

@@ -4,6 +4,7 @@
 #include "kernel/kernel.h"
 #include "kernel/constant_arrays.h"
 #include "kernel/kernel_loops.h"
+#include "kernel/kernel_specialise.h"
 #include "kernel/program_table.h"
 
 #include <stdio.h>
@@ -203,14 +204,15 @@ static gpuc_status bind_args(gpuc_kernel *k, const gpuc_arg *args)
         GLenum format;
         gpuc_status st = array_for_arg(k, i, &args[i], &a);
         if (st == GPUC_OK)
-            st = gpuc_array_view(a, &view, &format);
+            st = gpuc_array_view(a, k->scalar_view[i], &view, &format);
         if (st != GPUC_OK)
             return st;
         glBindImageTexture((GLuint)k->image_unit[i], view, 0, GL_FALSE, 0, GL_READ_ONLY, format);
         if (k->param_location[i] < 0)
             continue;
-        GLint x = reads_floats_as_vec4(p, a) ? (GLint)((a->dims.x + 3) / 4) : (GLint)a->dims.x;
-        glUniform3i(k->param_location[i], x, a->dims.y ? (GLint)a->dims.y : 1, a->dims.z ? (GLint)a->dims.z : 1);
+        GLint size[3];
+        kernel_array_size(p, a->type, a->dims, size);
+        glUniform3i(k->param_location[i], size[0], size[1], size[2]);
     }
     return GPUC_OK;
 }
@@ -271,6 +273,7 @@ static gpuc_status run_into(gpuc_kernel *k, const gpuc_arg *args, gpuc_array *co
 {
     profile_run prof;
     profile_start(k, &prof);
+    kernel_specialise(k, args);
     glUseProgram(k->program);
     bind_sizes(k);
     constant_arrays_bind(k);
