@@ -15,7 +15,7 @@
 // or ivec4), the result's and every map output's. On llvmpipe every store to a storage buffer becomes
 // a scalar loop over the SIMD lanes with a bounds check: one vec4 store costs about half of four float
 // stores, and the reads `a[thread.x]` of a texel's cells fold into one load (a float kernel runs 2x
-// faster; image stores are slower than either; docs/perf-launch.md). A range starts at a multiple of
+// faster; image stores are slower than either; docs/performance/launch.md). A range starts at a multiple of
 // 1024 cells, so `gpuc_first` is written as a multiple of $LANE_CELLS for the compiler to see it.
 // Cells past the end of the range store 0 (the padding of an array's last texel must read 0), and a
 // texel that starts past the range is not stored.

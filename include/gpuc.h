@@ -871,7 +871,7 @@ GPUC_API gpuc_status gpuc_rank(gpuc *gpu, gpuc_arg values, const gpuc_rank_desc 
  *   cell it writes; nothing is read back. Memory: two arrays of P keys (or pairs). P / 4 (P / 2 for
  *   pairs) vec4 cells must not exceed the device's GL_MAX_TEXTURE_BUFFER_SIZE.
  * On llvmpipe (2 cores), 2^22 floats from the host and back: radix 0.27-0.45x the network's time
- * (docs/perf-radix.md).
+ * (docs/performance/radix-sort.md).
  *
  * Order. Ints sort by value. Floats sort by value, -0.0 counting as less than +0.0; every NaN sorts
  * after every number, in both directions, and comes back as the quiet NaN 0x7fc00000 (its sign and
@@ -883,7 +883,7 @@ GPUC_API gpuc_status gpuc_rank(gpuc *gpu, gpuc_arg values, const gpuc_rank_desc 
  */
 /* GPUC_SORT_AUTO picks the radix method, where it is available, for more keys than these (bare keys;
  * pairs for argsort and sort_pairs): below, the network's fewer dispatches cost less (measured on
- * llvmpipe, docs/perf-radix.md). */
+ * llvmpipe, docs/performance/radix-sort.md). */
 #define GPUC_SORT_RADIX_ABOVE_KEYS 65536
 #define GPUC_SORT_RADIX_ABOVE_PAIRS 16384
 

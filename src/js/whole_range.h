@@ -1,6 +1,6 @@
 /* whole_range.h - which JavaScript expressions are whole numbers within a range gpuc can prove, so
  * that `a % m` (m a whole constant) runs in int arithmetic: on llvmpipe the float remainder JavaScript's
- * rules need costs about as much as all of life's neighbour reads (docs/perf-zoo-loops.md). */
+ * rules need costs about as much as all of life's neighbour reads (docs/performance/loops.md). */
 #ifndef GPUC_JS_WHOLE_RANGE_H
 #define GPUC_JS_WHOLE_RANGE_H
 

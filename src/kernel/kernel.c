@@ -194,7 +194,7 @@ static bool has_loops(const char *mask)
 /* Steps each invocation takes (each step computes lane_cells cells, or one), fewer for small grids so
  * that at least ~32 work groups keep every core busy. A loop-free kernel takes up to 8: on llvmpipe an
  * invocation's fixed cost is comparable to a small kernel's work, and 8 steps of 4 cells measured
- * faster than 4 or 16 (docs/perf-launch.md). llvmpipe's loop budget is per invocation, so a kernel
+ * faster than 4 or 16 (docs/performance/launch.md). llvmpipe's loop budget is per invocation, so a kernel
  * with loops gets as many, up to 16, as its counted iterations per cell (loop_budget.c) allow, main()'s
  * loop over the cells included; a guarded kernel, or one without a counted bound or without a budget
  * to count against, gets one. A power of two: the count is compiled in, so kernels of nearby sizes

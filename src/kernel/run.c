@@ -227,8 +227,16 @@ static void bind_output(const gpuc_kernel *k, int binding, const gpuc_array *dst
                       (GLsizeiptr)((count * cell_bytes + 15) / 16 * 16));
 }
 
-static void set_range(program_entry *e, const gpuc_kernel *k, GLuint first, GLuint count)
+/* The entry of the program in use, whose range uniforms a dispatch sets: the kernel's own, or the
+ * program specialised to its argument sizes (kernel_specialise.c), which has uniforms of its own. */
+static program_entry *program_in_use(const gpuc_kernel *k)
 {
+    return k->special && k->program == k->special->program ? k->special : k->cached;
+}
+
+static void set_range(const gpuc_kernel *k, GLuint first, GLuint count)
+{
+    program_entry *e = program_in_use(k);
     if (e->range_set && e->range_first == first && e->range_count == count)
         return;
     glUniform1ui(k->first_cell_location, first);
@@ -246,7 +254,7 @@ static void dispatch(gpuc_kernel *k, gpuc_array *const *dsts)
         size_t count = k->grid_cells - first < k->cells_per_dispatch ? k->grid_cells - first : k->cells_per_dispatch;
         for (int i = 0; !k->scatter && i <= k->nmaps; i++)
             bind_output(k, i, dsts[i], first, count);
-        set_range(k->cached, k, (GLuint)first, (GLuint)count);
+        set_range(k, (GLuint)first, (GLuint)count);
         size_t per_group = (size_t)CODEGEN_LOCAL_SIZE * (size_t)k->cells_per_invocation *
                            (size_t)(k->lane_cells ? k->lane_cells : 1);
         glDispatchCompute((GLuint)((count + per_group - 1) / per_group), 1, 1);
