@@ -461,7 +461,9 @@ END_TEST
 START_TEST(compact_gather_shares_programs_across_densities)
 {
     /* The gather sizes its groups to the density, so random data kept at 2%, 50% or 97% searches
-     * the same few steps: one set of programs. */
+     * the same few steps: one set of programs. The outputs are full length: an exact-length output's
+     * grid follows the count, and grids of other sizes may take other steps per invocation (a
+     * program variant per power of two, kernel.c), whatever the search does. */
     enum { N = 100000 };
     float *v = malloc(N * sizeof *v);
     uint32_t seed = 5;
@@ -470,7 +472,7 @@ START_TEST(compact_gather_shares_programs_across_densities)
     const float thresholds[] = {0.5f, 0.98f, 0.03f, 0.5f};
     gpuc_stats first = {0}, now;
     for (int t = 0; t < 4; t++) {
-        check_compact_with(v, N, GPUC_GREATER, thresholds[t], true, GPUC_COMPACT_GATHER, t % 2 == 0);
+        check_compact_with(v, N, GPUC_GREATER, thresholds[t], true, GPUC_COMPACT_GATHER, true);
         ck_assert_gpuc_ok(gpuc_get_stats(gpu, &now));
         if (t == 1)
             first = now;
