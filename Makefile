@@ -86,7 +86,7 @@ help:
 	@echo "  make bench-mpi       strong and weak scaling of the MPI calls over 1, 2 and 4 ranks beside the single-device calls"
 	@echo "  make bench           the gauntlet rows (tests/bench/README.md) beside their C oracles (cells and machine in"
 	@echo "                       build/bench/bench.json), then the scaling sweep 2^10..2^24 and its chart"
-	@echo "                       (build/bench/scaling.png, gnuplot); BENCH_ARGS='--row topk --json f.json' runs only that"
+	@echo "                       (build/bench/scaling.png, gnuplot: installed as root); BENCH_ARGS='--row topk --json f.json' runs only that"
 	@echo "  make bench-zoo       the kernel zoo (opt-in, not in make bench: 2-3 minutes): matmul, life, conv5, mandelbrot,"
 	@echo "                       nbody in GLSL and pasted GPU.js JavaScript beside naive C and GPU.js in node (when node and"
 	@echo "                       gpu.js are found: npm install --prefix /tmp/gpujs-zoo gpu.js@2.24.1 --ignore-scripts);"
@@ -236,8 +236,11 @@ $(BENCH_BIN): $(BENCH_SRC) $(wildcard tests/bench/*.h) $(STATIC_LIB)
 # make bench: the gauntlet rows (every cell in build/bench/bench.json with the machine's description), then
 # the scaling sweep and its chart (build/bench/scaling.png, cells in scaling.json). BENCH_ARGS replaces
 # the rows' arguments and skips the sweep.
+# The chart needs gnuplot, an optional package: installed here when missing and run as root (the build's
+# deps-check asks only for the required ones); otherwise the sweep prints its table and says why no chart.
 bench: $(BENCH_BIN)
 	$(BENCH_BIN) $(if $(BENCH_ARGS),$(BENCH_ARGS),--json $(BUILD)/bench/bench.json)
+	$(if $(BENCH_ARGS),,@command -v gnuplot >/dev/null 2>&1 || [ "$$(id -u)" -ne 0 ] || scripts/install-deps.sh)
 	$(if $(BENCH_ARGS),,$(BENCH_BIN) --scaling --chart $(BUILD)/bench/scaling.png --json $(BUILD)/bench/scaling.json)
 
 # The kernel zoo row group (tests/bench/README.md), opt-in because it doubles make bench's time.
