@@ -498,7 +498,9 @@ typedef struct gpuc_kernel_desc {
  * a live kernel uses that program, or while it is among the most recently used unused ones
  * (gpuc_options.max_unused_programs); kernels of different constants are different programs. A
  * kernel with a 1D output (1D .threads for scatter) whose source never names outputSize gets its
- * sizes as uniforms, so one program serves every length; otherwise the sizes are compiled in.
+ * sizes as uniforms, so one program serves every length (but small ones: outputs under 65,536 cells
+ * compute fewer cells per invocation, to keep every core busy, through at most five variants of the
+ * program, one per power of two); otherwise the sizes are compiled in.
  * A kernel with loops that reads arrays is compiled once more when it runs a second time in a row
  * with arguments of the same sizes: that program has those sizes compiled in (GPU.js, too, compiles a
  * kernel per argument size) and reads float and int arrays one value per texel (except arrays with
@@ -974,7 +976,9 @@ typedef struct gpuc_compact_desc {
      * *count cells). Either way the programs do not depend on the count or the length: compacting
      * again, with other thresholds or other data, compiles nothing new in this context, except a
      * gather over survivors that come in uneven clumps (its search takes 3 more halving steps for
-     * each 8-fold growth of the widest gap a group of cells must cross). */
+     * each 8-fold growth of the widest gap a group of cells must cross), and, for an exact-length
+     * output, a gather variant per power of two of a count under 65,536 (gpuc_kernel_new: small
+     * outputs take fewer cells per invocation). */
     bool full_length;
 } gpuc_compact_desc;
 
