@@ -9,6 +9,7 @@
 //@ common
 const int SUB = 16;
 const int CHUNK = 256;
+const int QUAD = 4; // sub-blocks per quad
 const int RADIX_DIGITS = 16;
 int cellKey(int c) { return c; }
 int cellKey(vec2 c) { return floatBitsToInt(c.x); }
@@ -44,6 +45,13 @@ $CELL outCell($CELL c) { return c; }
 $KEY_TYPE outCell(int c) { return keyValue(c, $DESCENDING); }
 
 //@ counts
+// The running counts are kept in the cell's nibble layout (countNibble: the bit where digit d's nibble
+// starts), so that an element's rank is one shift and mask and its count one add (bytes in a uvec4
+// took 4-wide compares and a dynamically indexed component). The 16th element of a sub-block whose
+// other 15 share its digit would carry into the next nibble: it makes every count 0 instead, the wrap
+// subBlockCounts expects.
+uint countNibble(uint d) { return ((d & 3u) << 3u) | (d & 4u); }
+
 // Sub-block thread.x in one vec4: .xy its 16 digit counts as nibbles (byte k of .x holds digit k in its
 // low nibble and digit k + 4 in its high one, .y digits 8-15 the same way, so that masking and one
 // shift give the bytes back; a count of 16, all elements one digit, wraps to 0: see subBlockCounts),
@@ -54,19 +62,19 @@ $KEY_TYPE outCell(int c) { return keyValue(c, $DESCENDING); }
 vec4 radixCounts($IN cells[], int n, int shift)
 {
     int first = thread.x * SUB;
-    uvec4 c = uvec4(0u);
-    uvec2 ranks = uvec2(0u);
-    uint d;
+    uvec2 c = uvec2(0u), ranks = uvec2(0u);
+    uint d, pos, before;
 $COUNT_TERMS
-    uvec4 low = c & 0x0f0f0f0fu;
     ranks.x |= first < n ? radixDigit(inKey(cells[first]), shift) : 0u;
-    return uintBitsToFloat(uvec4(low.x | (low.y << 4u), low.z | (low.w << 4u), ranks));
+    return uintBitsToFloat(uvec4(c, ranks));
 }
 
 //@ count_term
     d = radixDigit(inKey(cells[first + $K]), shift);
-    ranks[$K / 8] |= first + $K < n ? countOf(c, d) << ($K % 8 * 4) : 0u;
-    c += first + $K < n ? countOne(d) : uvec4(0u);
+    pos = countNibble(d);
+    before = ((d < 8u ? c.x : c.y) >> pos) & 15u;
+    ranks[$K / 8] |= first + $K < n ? before << ($K % 8 * 4) : 0u;
+    c = first + $K < n ? (before < 15u ? c + (uvec2(d < 8u, d >= 8u) << pos) : uvec2(0u)) : c;
 
 //@ sub_counts
 // A sub-block's digit counts as bytes, from radixCounts' cell: nibbles spread to bytes, and a
@@ -77,29 +85,49 @@ uvec4 subBlockCounts(uvec4 cell, bool nonEmpty)
     return nonEmpty && (cell.x | cell.y) == 0u ? countOne(cell.z & 15u) * 16u : bytes;
 }
 
+//@ quads
+// The digit counts of the QUAD sub-blocks of quad thread.x, as bytes (at most 64): radixPrefix adds at
+// most 3 of these and 3 sub-blocks' counts, where summing sub-blocks alone takes up to 15.
+vec4 radixQuads(vec4 counts[], int n)
+{
+    int first = thread.x * QUAD;
+    uvec4 q = uvec4(0u);
+$QUAD_TERMS
+    return uintBitsToFloat(q);
+}
+
+//@ quad_term
+    q += subBlockCounts(floatBitsToUint(counts[first + $K]), (first + $K) * SUB < n);
+
 //@ prefix
-// The elements of each digit in the sub-blocks before thread.x in its chunk, as bytes (at most 240).
-vec4 radixPrefix(vec4 counts[], int n)
+// The elements of each digit in the sub-blocks before thread.x in its chunk, as bytes (at most 240):
+// the quads before its quad in the chunk, then the sub-blocks before it in its quad.
+vec4 radixPrefix(vec4 counts[], vec4 quads[], int n)
 {
     int s = thread.x;
-    int first = s - s % (CHUNK / SUB);
+    int quad = s / QUAD, firstQuad = quad - quad % (CHUNK / SUB / QUAD), firstSub = s - s % QUAD;
     uvec4 p = uvec4(0u);
 $PREFIX_TERMS
     return uintBitsToFloat(p);
 }
 
 //@ prefix_term
-    p += first + $K < s ? subBlockCounts(floatBitsToUint(counts[first + $K]), (first + $K) * SUB < n) : uvec4(0u);
+    p += firstQuad + $K < quad ? floatBitsToUint(quads[firstQuad + $K]) : uvec4(0u);
+    p += firstSub + $K < s ? subBlockCounts(floatBitsToUint(counts[firstSub + $K]), (firstSub + $K) * SUB < n)
+                           : uvec4(0u);
 
 //@ totals
 // Cell d * chunks + c: how many elements of digit d chunk c holds. Digit-major, so that the exclusive
 // scan of these cells is where each (digit, chunk) run starts in the pass's output.
-int radixTotals(vec4 counts[], vec4 prefix[], int chunks, int n)
+// The chunk's quads lie in one cache line; the first three sum to at most 192 per digit, so bytes hold
+// them, and the last is added apart (a chunk of one digit holds 256).
+int radixTotals(vec4 quads[], int chunks)
 {
     uint d = uint(thread.x / chunks);
-    int last = (thread.x % chunks + 1) * (CHUNK / SUB) - 1;
-    uvec4 own = subBlockCounts(floatBitsToUint(counts[last]), last * SUB < n);
-    return int(countOf(floatBitsToUint(prefix[last]), d) + countOf(own, d));
+    int first = thread.x % chunks * (CHUNK / SUB / QUAD);
+    uvec4 three = floatBitsToUint(quads[first]) + floatBitsToUint(quads[first + 1]) +
+                  floatBitsToUint(quads[first + 2]);
+    return int(countOf(three, d) + countOf(floatBitsToUint(quads[first + 3]), d));
 }
 
 //@ transpose

@@ -856,15 +856,16 @@ GPUC_API gpuc_status gpuc_rank(gpuc *gpu, gpuc_arg values, const gpuc_rank_desc 
  * - RADIX (the default for large n on the compute backend, see GPUC_SORT_AUTO): 8 stable passes of one
  *   4-bit digit each over the keys mapped to order-preserving ints, lowest digit first (LSD). A pass
  *   counts the digits of every sub-block of 16 elements (and ranks each element among its digit
- *   there), sums those counts within each chunk of 256, scans the (digit, chunk) totals (gpuc_scan's
- *   prefix sum: about 10 small dispatches at 2^22 keys) into where each run starts, and scatters every
- *   element to its slot (5 kernels and the scan per pass, about 120 dispatches in all at 2^22).
+ *   there), sums those counts per quad of 4 sub-blocks, then within each chunk of 256 (from at most 3
+ *   quads and 3 sub-blocks), scans the (digit, chunk) totals (gpuc_scan's prefix sum: about 10 small
+ *   dispatches at 2^22 keys) into where each run starts, and scatters every element to its slot (6
+ *   kernels and the scan per pass, about 130 dispatches in all at 2^22).
  *   Cost: 8 passes, each reading the keys twice and writing them once (scattered), plus 2 x n/16
- *   vec4 of sub-block counts and prefixes and 3 x n/16 ints of run totals and starts; nothing is read
- *   back; the first pass reads the keys as given and the last pass of a bare-key sort writes them as
- *   they came, so no pass of its own maps them in or out. Memory: two arrays of n ints between
- *   passes (n (key, index) pairs, 8 bytes each, for argsort and sort_pairs), the results, and about
- *   3/4 n ints' worth of counts and runs. Compute-only (a scatter); one pass's
+ *   vec4 of sub-block counts and prefixes, n/64 vec4 of quad counts and 3 x n/16 ints of run totals
+ *   and starts; nothing is read back; the first pass reads the keys as given and the last pass of a
+ *   bare-key sort writes them as they came, so no pass of its own maps them in or out. Memory: two
+ *   arrays of n ints between passes (n (key, index) pairs, 8 bytes each, for argsort and sort_pairs),
+ *   the results, and about 3/4 n ints' worth of counts and runs. Compute-only (a scatter); one pass's
  *   output must fit one storage binding (gpuc_info.max_storage_block_size).
  * - BITONIC (the tutorial's algorithm; the default for small n and on the fragment backend): the
  *   bitonic network over the next power of two P >= n (padded with keys that sort last, removed
@@ -872,8 +873,8 @@ GPUC_API gpuc_status gpuc_rank(gpuc *gpu, gpuc_arg values, const gpuc_rank_desc 
  *   about log2(P)^2 / 6 passes over P keys (79 at 2^22), each reading up to 8 cells of 4 keys per
  *   cell it writes; nothing is read back. Memory: two arrays of P keys (or pairs). P / 4 (P / 2 for
  *   pairs) vec4 cells must not exceed the device's GL_MAX_TEXTURE_BUFFER_SIZE.
- * On llvmpipe (2 cores), 2^22 floats from the host and back: radix 0.27-0.45x the network's time
- * (docs/performance/radix-sort.md).
+ * On llvmpipe (2 cores), 2^22 floats from the host and back: radix 0.27-0.45x the network's time,
+ * about 0.47x qsort's (docs/performance/radix-sort.md).
  *
  * Order. Ints sort by value. Floats sort by value, -0.0 counting as less than +0.0; every NaN sorts
  * after every number, in both directions, and comes back as the quiet NaN 0x7fc00000 (its sign and

@@ -1,10 +1,11 @@
 /* sort_radix.c - the radix method of gpuc_sort, gpuc_argsort and gpuc_sort_pairs: a host driver over
  * the kernels of glsl/sort_radix.glsl. The keys are mapped to order-preserving ints (glsl/sort.glsl's
  * key maps), then sorted by 8 stable passes of one 4-bit digit each, lowest first (LSD). A pass counts
- * each sub-block's digits, sums them per chunk, scans the (digit, chunk) totals into the start of
- * each run, and scatters every element to its run's start plus its offset in that run. Nothing is read
- * back; the arrays are made once per call and ping-pong between passes. Stable, so equal keys keep
- * their input order: argsort's and sort_pairs' ties come out in index order with no tie-break. */
+ * each sub-block's digits, sums them per quad of sub-blocks and per chunk, scans the (digit, chunk)
+ * totals into the start of each run, and scatters every element to its run's start plus its offset in
+ * that run. Nothing is read back; the arrays are made once per call and ping-pong between passes.
+ * Stable, so equal keys keep their input order: argsort's and sort_pairs' ties come out in index order
+ * with no tie-break. */
 #include "algo/scan.h"
 #include "algo/sort_radix.h"
 #include "kernel/glsl_template.h"
@@ -18,6 +19,9 @@
 #define RADIX_DIGITS (1 << RADIX_BITS)
 #define RADIX_SUB 16
 #define RADIX_CHUNK 256
+/* Sub-blocks per quad (its QUAD). Also the quads per chunk, so that each prefix term adds one quad
+ * and one sub-block (RADIX_QUAD - 1 of each at most). */
+#define RADIX_QUAD 4
 
 bool radix_available(const gpuc *gpu, uint32_t n, bool pairs)
 {
@@ -44,7 +48,7 @@ static char *terms(const char *term, int count)
 /* One radix sort call's kernel sources: the key map of glsl/sort.glsl, then the radix kernel. */
 typedef struct radix_source {
     const radix_request *req;
-    char *count_terms, *prefix_terms;
+    char *count_terms, *quad_terms, *prefix_terms;
 } radix_source;
 
 /* What a kernel reads and writes: the cells between passes, or (the first pass) the keys themselves
@@ -63,6 +67,7 @@ static gpuc_status radix_kernel(gpuc *gpu, const radix_source *src, const char *
                             "OUT",          io == KEYS_OUT ? key : cell,
                             "DESCENDING",   req->descending ? "1" : "0",
                             "COUNT_TERMS",  src->count_terms,
+                            "QUAD_TERMS",   src->quad_terms,
                             "PREFIX_TERMS", src->prefix_terms,
                             NULL};
     const char *in = io != KEYS_IN ? "cells_in" : req->pairs ? "pairs_in" : "keys_in";
@@ -90,18 +95,19 @@ static gpuc_status radix_kernel(gpuc *gpu, const radix_source *src, const char *
  * keys themselves (first_counts, first_scatter); the last pass of a sort of bare keys writes them
  * mapped back (last_scatter, NULL for pairs), so no pass of its own maps them in or out. */
 typedef struct radix_passes {
-    gpuc_kernel *first_counts, *counts, *prefix, *totals, *transpose, *first_scatter, *scatter, *last_scatter;
-    gpuc_array *sub_counts, *sub_prefix, *chunk_totals, *chunk_starts;
+    gpuc_kernel *first_counts, *counts, *quads, *prefix, *totals, *transpose, *first_scatter, *scatter, *last_scatter;
+    gpuc_array *sub_counts, *quad_counts, *sub_prefix, *chunk_totals, *chunk_starts;
     uint32_t subs, chunks;
 } radix_passes;
 
 static void passes_free(radix_passes *p)
 {
-    gpuc_kernel *kernels[] = {p->first_counts, p->counts, p->prefix, p->totals, p->transpose, p->first_scatter,
-                              p->scatter, p->last_scatter};
+    gpuc_kernel *kernels[] = {p->first_counts, p->counts,        p->quads,   p->prefix,      p->totals,
+                              p->transpose,    p->first_scatter, p->scatter, p->last_scatter};
     for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++)
         gpuc_kernel_free(kernels[i]);
     gpuc_array_free(p->sub_counts);
+    gpuc_array_free(p->quad_counts);
     gpuc_array_free(p->sub_prefix);
     gpuc_array_free(p->chunk_totals);
     gpuc_array_free(p->chunk_starts);
@@ -113,11 +119,14 @@ static gpuc_status passes_make(gpuc *gpu, const radix_source *src, radix_passes 
     p->chunks = (n + RADIX_CHUNK - 1) / RADIX_CHUNK;
     p->subs = p->chunks * (RADIX_CHUNK / RADIX_SUB);
     uint32_t runs = p->chunks * RADIX_DIGITS;
-    gpuc_kernel_desc subs = {.output = {.x = p->subs}}, per_run = {.output = {.x = runs}};
+    gpuc_kernel_desc subs = {.output = {.x = p->subs}}, quads = {.output = {.x = p->subs / RADIX_QUAD}};
+    gpuc_kernel_desc per_run = {.output = {.x = runs}};
     gpuc_kernel_desc scatter = {.output = {.x = n}, .scatter = true, .threads = {.x = n}};
     gpuc_status st = radix_kernel(gpu, src, "counts", KEYS_IN, subs, &p->first_counts);
     if (st == GPUC_OK)
         st = radix_kernel(gpu, src, "counts", CELLS_IN_OUT, subs, &p->counts);
+    if (st == GPUC_OK)
+        st = radix_kernel(gpu, src, "quads", CELLS_IN_OUT, quads, &p->quads);
     if (st == GPUC_OK)
         st = radix_kernel(gpu, src, "prefix", CELLS_IN_OUT, subs, &p->prefix);
     if (st == GPUC_OK)
@@ -132,6 +141,8 @@ static gpuc_status passes_make(gpuc *gpu, const radix_source *src, radix_passes 
         st = radix_kernel(gpu, src, "scatter", KEYS_OUT, scatter, &p->last_scatter);
     if (st == GPUC_OK)
         st = gpuc_array_new(gpu, GPUC_VEC4, (gpuc_dims){.x = p->subs}, &p->sub_counts);
+    if (st == GPUC_OK)
+        st = gpuc_array_new(gpu, GPUC_VEC4, (gpuc_dims){.x = p->subs / RADIX_QUAD}, &p->quad_counts);
     if (st == GPUC_OK)
         st = gpuc_array_new(gpu, GPUC_VEC4, (gpuc_dims){.x = p->subs}, &p->sub_prefix);
     if (st == GPUC_OK)
@@ -150,9 +161,11 @@ static gpuc_status pass(gpuc *gpu, radix_passes *p, uint32_t n, int shift, gpuc_
     gpuc_arg counts = gpuc_arg_array(p->sub_counts), prefix = gpuc_arg_array(p->sub_prefix);
     gpuc_status st = gpuc_run_to(counts_k, (gpuc_arg[]){in, count, gpuc_arg_i32(shift)}, 3, p->sub_counts);
     if (st == GPUC_OK)
-        st = gpuc_run_to(p->prefix, (gpuc_arg[]){counts, count}, 2, p->sub_prefix);
+        st = gpuc_run_to(p->quads, (gpuc_arg[]){counts, count}, 2, p->quad_counts);
     if (st == GPUC_OK)
-        st = gpuc_run_to(p->totals, (gpuc_arg[]){counts, prefix, chunks, count}, 4, p->chunk_totals);
+        st = gpuc_run_to(p->prefix, (gpuc_arg[]){counts, gpuc_arg_array(p->quad_counts), count}, 3, p->sub_prefix);
+    if (st == GPUC_OK)
+        st = gpuc_run_to(p->totals, (gpuc_arg[]){gpuc_arg_array(p->quad_counts), chunks}, 2, p->chunk_totals);
     gpuc_array *starts = NULL;
     if (st == GPUC_OK)
         st = scan_device(gpu, p->chunk_totals, GPUC_INT, p->chunks * RADIX_DIGITS, false, &starts);
@@ -238,9 +251,10 @@ gpuc_status radix_sort(gpuc *gpu, const radix_request *req, sort_outputs want)
 {
     radix_source src = {.req = req,
                         .count_terms = terms("count_term", RADIX_SUB),
-                        .prefix_terms = terms("prefix_term", RADIX_CHUNK / RADIX_SUB - 1)};
+                        .quad_terms = terms("quad_term", RADIX_QUAD),
+                        .prefix_terms = terms("prefix_term", RADIX_QUAD - 1)};
     gpuc_status st = GPUC_OK;
-    if (!src.count_terms || !src.prefix_terms)
+    if (!src.count_terms || !src.quad_terms || !src.prefix_terms)
         st = gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "%s: out of host memory", req->fn);
     gpuc_array *sorted = NULL, *k = NULL, *i = NULL, *v = NULL;
     if (st == GPUC_OK)
@@ -253,6 +267,7 @@ gpuc_status radix_sort(gpuc *gpu, const radix_request *req, sort_outputs want)
                                                           want.values ? &v : NULL});
     }
     free(src.count_terms);
+    free(src.quad_terms);
     free(src.prefix_terms);
     gpuc_array_free(sorted);
     if (st != GPUC_OK) {
