@@ -58,6 +58,12 @@ double bench_measure(bench_env *env, const char *row, const char *column, bench_
  * or returns -1 when a run failed. */
 double bench_time(bench_run_fn run, void *state, float *out, int *runs);
 
+/* The ratio of two formulations' times, a over b, as the median of runs taken in pairs, one after the
+ * other (alternating which goes first), after two warm-ups of each: a drift of the machine between
+ * two bench_time calls (llvmpipe's worker threads wake faster or slower from one moment to the next)
+ * then moves both sides of a pair alike. Returns -1 when a run failed; *pairs_out: the pairs timed. */
+double bench_paired_ratio(bench_run_fn a, void *state_a, bench_run_fn b, void *state_b, float *out, int *pairs_out);
+
 /* Writes s as a JSON string literal (quotes and backslashes escaped, control characters dropped). */
 void bench_json_string(FILE *f, const char *s);
 

@@ -46,6 +46,32 @@ void bench_json_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
+double bench_paired_ratio(bench_run_fn a, void *state_a, bench_run_fn b, void *state_b, float *out, int *pairs_out)
+{
+    double ratios[MAX_TIMED_RUNS];
+    int pairs = 0, wanted = MIN_TIMED_RUNS;
+    bool ok = a(state_a, out) == 0 && b(state_b, out) == 0 && a(state_a, out) == 0 && b(state_b, out) == 0;
+    while (ok && pairs < wanted) {
+        double ms[2];
+        for (int j = 0; ok && j < 2; j++) { /* a first in even pairs, b first in odd ones */
+            bool run_a = (j == 0) == (pairs % 2 == 0);
+            double t0 = bench_now_ms();
+            ok = run_a ? a(state_a, out) == 0 : b(state_b, out) == 0;
+            ms[run_a ? 0 : 1] = bench_now_ms() - t0;
+        }
+        ratios[pairs++] = ms[1] > 0 ? ms[0] / ms[1] : 1.0;
+        if (pairs == 1 && ms[0] + ms[1] > 0) { /* short pairs: more of them, up to about two seconds */
+            double more = ceil(2 * TARGET_MS / (ms[0] + ms[1]));
+            wanted = more > MAX_TIMED_RUNS ? MAX_TIMED_RUNS : more < MIN_TIMED_RUNS ? MIN_TIMED_RUNS : (int)more;
+        }
+    }
+    if (!ok)
+        return -1;
+    qsort(ratios, (size_t)pairs, sizeof ratios[0], compare_double);
+    *pairs_out = pairs;
+    return pairs % 2 ? ratios[pairs / 2] : (ratios[pairs / 2 - 1] + ratios[pairs / 2]) / 2;
+}
+
 double bench_time(bench_run_fn run, void *state, float *out, int *runs_out)
 {
     double times[MAX_TIMED_RUNS];
