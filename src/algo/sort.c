@@ -6,6 +6,25 @@
  * made once per call; their programs are cached by the context, so a repeated size compiles nothing. */
 #include "algo/sort_radix.h"
 
+gpuc_status sort_outputs_deliver(gpuc_status st, sort_outputs want, gpuc_array *keys, gpuc_array *indices,
+                                 gpuc_array *values)
+{
+    if (st != GPUC_OK) {
+        gpuc_array_free(keys);
+        gpuc_array_free(indices);
+        gpuc_array_free(values);
+        return st;
+    }
+    gpuc_array **slots[] = {want.keys, want.indices, want.values}, *made[] = {keys, indices, values};
+    for (int j = 0; j < 3; j++) {
+        if (slots[j])
+            *slots[j] = made[j];
+        else
+            gpuc_array_free(made[j]);
+    }
+    return GPUC_OK;
+}
+
 /* One sort call: what is sorted and the state of its network. */
 typedef struct sort_job {
     gpuc *gpu;
@@ -190,19 +209,7 @@ static gpuc_status sort_run(gpuc *gpu, const char *fn, gpuc_arg keys, const gpuc
     gpuc_array *k = NULL, *i = NULL, *v = NULL;
     st = unload_all(&job, values, payload.type, want, (sort_outputs){&k, &i, &v});
     gpuc_array_free(job.cells);
-    if (st != GPUC_OK) {
-        gpuc_array_free(k);
-        gpuc_array_free(i);
-        gpuc_array_free(v);
-        return st;
-    }
-    if (want.keys)
-        *want.keys = k;
-    if (want.indices)
-        *want.indices = i;
-    if (want.values)
-        *want.values = v;
-    return GPUC_OK;
+    return sort_outputs_deliver(st, want, k, i, v);
 }
 
 gpuc_status gpuc_sort(gpuc *gpu, gpuc_arg keys, const gpuc_sort_desc *desc, gpuc_array **sorted)

@@ -270,17 +270,5 @@ gpuc_status radix_sort(gpuc *gpu, const radix_request *req, sort_outputs want)
     free(src.quad_terms);
     free(src.prefix_terms);
     gpuc_array_free(sorted);
-    if (st != GPUC_OK) {
-        gpuc_array_free(k);
-        gpuc_array_free(i);
-        gpuc_array_free(v);
-        return st;
-    }
-    if (want.keys)
-        *want.keys = k;
-    if (want.indices)
-        *want.indices = i;
-    if (want.values)
-        *want.values = v;
-    return GPUC_OK;
+    return sort_outputs_deliver(st, want, k, i, v);
 }

@@ -13,6 +13,11 @@ typedef struct sort_outputs {
     gpuc_array **keys, **indices, **values;
 } sort_outputs;
 
+/* Hands the arrays a sort made to the slots `want` names when st is GPUC_OK (an array whose slot is
+ * NULL was not asked for, and is freed), else frees them all. Returns st. (sort.c) */
+gpuc_status sort_outputs_deliver(gpuc_status st, sort_outputs want, gpuc_array *keys, gpuc_array *indices,
+                                 gpuc_array *values);
+
 /* What one radix sort sorts: n keys of keys.type (checked), their direction, whether (key, index)
  * pairs travel (argsort, sort_pairs), and the payload that follows the keys (NULL for none). */
 typedef struct radix_request {
