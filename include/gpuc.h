@@ -492,15 +492,15 @@ typedef struct gpuc_kernel_desc {
     bool dynamic_output;
 } gpuc_kernel_desc;
 
-/* Compiles `source` (see THE KERNEL CONTRACT) into a kernel. Syntax and type errors are reported
- * here, with the line and column in `source` and that line quoted. Programs are cached per context
- * by their generated GLSL (a hash lookup), so creating the same kernel again does not recompile while
- * a live kernel uses that program, or while it is among the most recently used unused ones
- * (gpuc_options.max_unused_programs); kernels of different constants are different programs. A
- * kernel with a 1D output (1D .threads for scatter) whose source never names outputSize gets its
- * sizes as uniforms, so one program serves every length (but small ones: outputs under 65,536 cells
- * compute fewer cells per invocation, to keep every core busy, through at most five variants of the
- * program, one per power of two); otherwise the sizes are compiled in.
+/* Compiles `source` (see THE KERNEL CONTRACT) into a kernel (*out; NULL when it fails). Syntax and
+ * type errors are reported here, with the line and column in `source` and that line quoted. Programs
+ * are cached per context by their generated GLSL (a hash lookup), so creating the same kernel again
+ * does not recompile while a live kernel uses that program, or while it is among the most recently
+ * used unused ones (gpuc_options.max_unused_programs); kernels of different constants are different
+ * programs. A kernel with a 1D output (1D .threads for scatter) whose source never names outputSize
+ * gets its sizes as uniforms, so one program serves every length (but small ones: outputs under
+ * 65,536 cells compute fewer cells per invocation, to keep every core busy, through at most five
+ * variants of the program, one per power of two); otherwise the sizes are compiled in.
  * A kernel with loops that reads arrays is compiled once more when it runs a second time in a row
  * with arguments of the same sizes: that program has those sizes compiled in (GPU.js, too, compiles a
  * kernel per argument size) and reads float and int arrays one value per texel (except arrays with
@@ -790,23 +790,24 @@ typedef struct gpuc_topk_desc {
 /* The k largest (or smallest) of n float32 values and their indices, in order (see ORDER above).
  * values_out gets k floats, indices_out k ints (indices into `values`); either may be NULL (not both).
  * How, for k <= 32,768 (tile pruning): one pass over the input computes the largest key of every tile
- * (1,024 values, smaller tiles when n / 1,024 < 4k, down to 64) and reads those maxima back (8 bytes per
- * tile). The k-th largest of them, T, is a lower bound of the k-th value (k tiles each hold a value
- * >= T), and only tiles whose maximum is >= T can hold a result: a count kernel over those tiles alone
- * counts the values >= T per group of 256 (read back: 4 bytes per group); a gather kernel fetches them
- * with their indices (read back: 16 bytes each), and the host orders them (values by key, ties by index)
- * and keeps k. When more than 65,536 values are >= T (sorted input, heavy ties), T is raised by
- * bisection over the keys, each step one more count over the tiles that reach it, until at most 65,536
- * are above it or T is the exact k-th key, whose ties are then gathered in index order, only as many as
- * needed. Cost on random data: one pass over n, about k tiles read again, 3 read backs (two floats per
- * tile, four ints per surviving tile, one texel per gathered value) and 4 small uploads (tile list,
- * gather slots, and the two results, made from host memory; without .pipeline they are then read back
- * as gpuc_run's are); adversarial data adds one count over the surviving tiles per bisection step (at
- * most 32; sorted 2^23 values took 3 more dispatches in all). Host memory: O(n / tile + 65,536). On
- * llvmpipe (2 cores) the call on 2^23 random values with k = 512 took 3.3-4.6 ms on a loaded machine
- * (its one pass 1.2 ms of it; a one-thread C heap pass takes 3.1 ms); make bench's topk row, which
- * adds a bias pass over the 2^23 values before each call, runs at about 2.4x the C heap, most of it
- * that pass (README, "Performance").
+ * (1,024 values, smaller tiles when n / 1,024 < 4k, down to 64) and reads those maxima back (8 bytes
+ * per tile). The k-th largest of them, T, is a lower bound of the k-th value (k tiles each hold a
+ * value >= T), and only tiles whose maximum is >= T can hold a result: a count kernel over those tiles
+ * alone counts the values >= T per group of up to 256 (read back: 4 bytes per group); a gather kernel
+ * fetches them with their indices (read back: 16 bytes each), and the host orders them (values by key,
+ * ties by index) and keeps k. When more than 65,536 values are >= T (sorted input, heavy ties), T is
+ * raised by bisection over the keys, each step one more count over the tiles that reach it, until at
+ * most 65,536 are above it or T is the exact k-th key, whose ties are then gathered in index order,
+ * only as many as needed. Cost on random data: one pass over n, about k tiles read again, 3 read backs
+ * (two floats per tile, an int per group of a surviving tile, one texel per gathered value; up to two
+ * counts more when the bound meets ties) and 4 small uploads (tile list, gather slots, and the two
+ * results, made from host memory, which they keep as their host copies: reading them reads nothing
+ * back); adversarial data adds one count over the surviving tiles per bisection step (at most 32;
+ * sorted 2^23 values took 3 more dispatches in all). Host memory: O(n / tile + 65,536). On llvmpipe (2
+ * cores) the call on 2^23 random values with k = 512 took 3.3-4.6 ms on a loaded machine (its one pass
+ * 1.2 ms of it; a one-thread C heap pass takes 3.1 ms); make bench's topk row, which adds a bias pass
+ * over the 2^23 values before each call, runs at about 2.4x the C heap, most of it that pass (README,
+ * "Performance").
  * For k > 32,768 (the counting path): a count kernel over contiguous chunks finds the k-th key by
  * bisection over the 32 key bits (33 counting passes over the data; each pass's per-chunk counts are
  * summed on the device, so one int comes back per step); survivor counts per group of 64 values and
@@ -866,8 +867,10 @@ GPUC_API gpuc_status gpuc_rank(gpuc *gpu, gpuc_arg values, const gpuc_rank_desc 
  *   vec4 of sub-block counts and prefixes, n/64 vec4 of quad counts and 3 x n/16 ints of run totals
  *   and starts; nothing is read back; the first pass reads the keys as given and the last pass of a
  *   bare-key sort writes them as they came, so no pass of its own maps them in or out. Memory: two
- *   arrays of n ints between passes (n (key, index) pairs, 8 bytes each, for argsort and sort_pairs),
- *   the results, and about 3/4 n ints' worth of counts and runs. Compute-only (a scatter); one pass's
+ *   arrays of n ints between passes (n (key, index) pairs, 8 bytes each, for argsort and sort_pairs;
+ *   a bare-key sort's result takes one's place for the last pass), a device copy of host keys during
+ *   the first pass, the results of argsort and sort_pairs, about 3/4 n ints' worth of counts and runs,
+ *   and the scan's levels (remade by each pass). Compute-only (a scatter); one pass's
  *   output must fit one storage binding (gpuc_info.max_storage_block_size).
  * - BITONIC (the tutorial's algorithm; the default for small n and on the fragment backend): the
  *   bitonic network over the next power of two P >= n (padded with keys that sort last, removed
@@ -979,9 +982,10 @@ typedef struct gpuc_compact_desc {
      * *count cells). Either way the programs do not depend on the count or the length: compacting
      * again, with other thresholds or other data, compiles nothing new in this context, except a
      * gather over survivors that come in uneven clumps (its search takes 3 more halving steps for
-     * each 8-fold growth of the widest gap a group of cells must cross), and, for an exact-length
-     * output, a gather variant per power of two of a count under 65,536 (gpuc_kernel_new: small
-     * outputs take fewer cells per invocation). */
+     * each 8-fold growth of the widest gap a group of cells must cross), and kernels whose grids are
+     * small (under 65,536 cells: an exact-length output, the gather's groups, the n / 32 blocks of a
+     * short input) take a program variant per power of two of their size (gpuc_create_kernel), at
+     * most five each. */
     bool full_length;
 } gpuc_compact_desc;
 

@@ -147,6 +147,11 @@ static const char *output_type(gpuc_type t, codegen_shape shape)
     return codegen_glsl_type(t);
 }
 
+const char *codegen_thread_section(gpuc_dims grid)
+{
+    return grid.z ? "thread_3d" : grid.y ? "thread_2d" : "thread_1d";
+}
+
 const char *codegen_vertex_shader(void)
 {
     static char text[1024];
@@ -167,10 +172,9 @@ static bool emit_main(strbuf *sb, const kernel_signature *sig, codegen_shape sha
     snprintf(per, sizeof per, "%d", shape.cells_per_invocation);
     const char *ret = codegen_glsl_type(sig->return_type);
     const char *call_fields[] = {"RETURN_TYPE", ret, "KERNEL", sig->name, NULL};
-    static const char *const thread_section[] = {NULL, "thread_1d", "thread_2d", "thread_3d"};
     strbuf call = {0}, thread = {0};
     bool ok = glsl_emit(&call, main_file(shape), shape.graphical ? "call_graphical" : "call", call_fields) &&
-              glsl_emit(&thread, main_file(shape), thread_section[shape.grid.z ? 3 : shape.grid.y ? 2 : 1], NULL);
+              glsl_emit(&thread, main_file(shape), codegen_thread_section(shape.grid), NULL);
     if (shape.loop_guard) {
         strbuf_puts(&call, "\n        ");
         ok = ok && glsl_emit(&call, gpuc_glsl_kernel_prelude, "loop_report", NULL);

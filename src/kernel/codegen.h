@@ -71,6 +71,9 @@ typedef struct codegen_shape {
     bool loop_guard;  /* the source's loops are guarded (loop_guard.h): declare what they call, report cuts */
 } codegen_shape;
 
+/* The compute_main.glsl section that turns a flat cell into `thread` for a grid of this shape. */
+const char *codegen_thread_section(gpuc_dims grid);
+
 /* The GLSL name of a cell type. */
 const char *codegen_glsl_type(gpuc_type t);
 

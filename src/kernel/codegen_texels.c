@@ -85,10 +85,9 @@ static bool emit_cell(strbuf *sb, const kernel_signature *sig, codegen_shape sha
         strbuf_puts(&before, "\n            ");
         strbuf_printf(&saves, "\n            %s = gpuc_map_%d;", var, outs[o].index);
     }
-    static const char *const thread_section[] = {NULL, "thread_1d", "thread_2d", "thread_3d"};
     const char *call_fields[] = {"RETURN_TYPE", codegen_glsl_type(sig->return_type), "KERNEL", sig->name, NULL};
     ok = ok && glsl_emit(&call, gpuc_glsl_compute_main, shape.graphical ? "call_graphical" : "call", call_fields) &&
-         glsl_emit(&thread, gpuc_glsl_compute_main, thread_section[shape.grid.z ? 3 : shape.grid.y ? 2 : 1], NULL);
+         glsl_emit(&thread, gpuc_glsl_compute_main, codegen_thread_section(shape.grid), NULL);
     ok = ok && !before.failed && !saves.failed && !call.failed && !thread.failed;
     char kt[16];
     snprintf(kt, sizeof kt, "%d", k);

@@ -164,7 +164,7 @@ static size_t cells_per_dispatch(const gpuc_kernel *k)
 {
     const gpuc *gpu = k->gpu;
     uint64_t by_groups = (uint64_t)gpu->info.max_work_group_count[0] * CODEGEN_LOCAL_SIZE *
-                         (uint64_t)k->cells_per_invocation * (uint64_t)(k->lane_cells ? k->lane_cells : 1);
+                         (uint64_t)k->cells_per_invocation * (uint64_t)kernel_step_cells(k);
     uint64_t cell_bytes = (uint64_t)gpuc_type_components(k->result_type) * 4;
     for (int i = 0; i < k->nmaps; i++) /* every map output's range must fit its binding too */
         if ((uint64_t)gpuc_type_components(k->maps[i].type) * 4 > cell_bytes)
@@ -199,7 +199,7 @@ static bool has_loops(const char *mask)
  * loop over the cells included; a guarded kernel, or one without a counted bound or without a budget
  * to count against, gets one. A power of two: the count is compiled in, so kernels of nearby sizes
  * that share a program (kernel_sizes_uniform) need at most five variants of it. */
-static int cells_per_invocation(const gpuc_kernel *k, const char *mask, size_t grid_cells, int lane_cells)
+static int cells_per_invocation(const gpuc_kernel *k, const char *mask, size_t grid_cells)
 {
     int64_t budget = k->gpu->info.loop_budget, per_cell = 0;
     int most = 8;
@@ -209,7 +209,7 @@ static int cells_per_invocation(const gpuc_kernel *k, const char *mask, size_t g
         per_cell = k->loop_most + 1; /* its loops, and one trip of main()'s */
         most = 16;
     }
-    size_t room = grid_cells / (32 * CODEGEN_LOCAL_SIZE * (size_t)(lane_cells ? lane_cells : 1));
+    size_t room = grid_cells / (32 * CODEGEN_LOCAL_SIZE * kernel_step_cells(k));
     int per = 1;
     while (per < most && (size_t)per * 2 <= room && (per_cell == 0 || per * 2 * per_cell + 1 <= budget))
         per *= 2;
@@ -391,7 +391,7 @@ static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_
         }
     }
     k->lane_cells = lane_cells(k, mask);
-    k->cells_per_invocation = k->fragment ? 1 : cells_per_invocation(k, mask, k->grid_cells, k->lane_cells);
+    k->cells_per_invocation = k->fragment ? 1 : cells_per_invocation(k, mask, k->grid_cells);
     st = compile_program(k, source, mask, &scan, constants, nconstants);
     if (st == GPUC_OK && !readable) /* the compiler took it, but its loops could not be read */
         st = kernel_loops_unreadable(k, mask, &scan);
@@ -432,6 +432,8 @@ static void kernel_destroy(gpuc_child *child, bool gl)
 gpuc_status kernel_create(gpuc *gpu, const char *source, const gpuc_kernel_desc *desc, const kernel_origin *origin,
                           gpuc_kernel **out)
 {
+    if (out) /* a failed creation leaves nothing a caller's cleanup could mistake for a kernel */
+        *out = NULL;
     gpuc_status st = gpuc_enter(gpu);
     if (st != GPUC_OK)
         return st;

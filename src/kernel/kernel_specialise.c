@@ -11,8 +11,7 @@
 
 void kernel_array_size(const kernel_param *p, gpuc_type type, gpuc_dims dims, GLint size[3])
 {
-    bool floats_as_vec4 = p->type == GPUC_VEC4 && p->rank == 1 && type == GPUC_FLOAT && gpuc_dims_rank(dims) == 1;
-    size[0] = floats_as_vec4 ? (GLint)((dims.x + 3) / 4) : (GLint)dims.x;
+    size[0] = kernel_reads_floats_as_vec4(p, type, dims) ? (GLint)((dims.x + 3) / 4) : (GLint)dims.x;
     size[1] = dims.y ? (GLint)dims.y : 1;
     size[2] = dims.z ? (GLint)dims.z : 1;
 }
@@ -44,11 +43,7 @@ static void arg_sizes(const gpuc_kernel *k, const gpuc_arg *args, GLint sizes[][
             continue;
         const gpuc_arg *a = &args[i];
         gpuc_dims dims = a->kind == GPUC_ARG_ARRAY ? a->array->dims : a->dims;
-        gpuc_type type = a->kind == GPUC_ARG_ARRAY ? a->array->type
-                         : a->kind == GPUC_ARG_HOST_I32 ? GPUC_INT
-                         : p->type == GPUC_VEC4 && p->rank == 1 ? GPUC_FLOAT
-                                                                 : p->type;
-        kernel_array_size(p, type, dims, sizes[i]);
+        kernel_array_size(p, kernel_arg_type(p, a), dims, sizes[i]);
         uint64_t cells = (uint64_t)sizes[i][0] * (uint64_t)sizes[i][1] * (uint64_t)sizes[i][2];
         bool rows_of_4 = sizes[i][0] == 4 && cells > 4;
         scalar[i] = (p->type == GPUC_FLOAT || p->type == GPUC_INT) && !rows_of_4 &&

@@ -36,18 +36,18 @@ static gpuc_status mismatch(const gpuc_kernel *k, int i, const char *fmt_detail,
     return gpuc_fail(k->gpu, GPUC_ERROR_TYPE_MISMATCH, "kernel '%s', argument %d (`%s`): %s", k->name, i, param, msg);
 }
 
-/* A `vec4 a[]` parameter also reads a 1D float array, four values per cell (the fast way to stream
- * a float array on llvmpipe: one image load per four values). */
-static bool reads_floats_as_vec4(const kernel_param *p, const gpuc_array *a)
+bool kernel_reads_floats_as_vec4(const kernel_param *p, gpuc_type type, gpuc_dims dims)
 {
-    return p->type == GPUC_VEC4 && p->rank == 1 && a->type == GPUC_FLOAT && gpuc_dims_rank(a->dims) == 1;
+    return p->type == GPUC_VEC4 && p->rank == 1 && type == GPUC_FLOAT && gpuc_dims_rank(dims) == 1;
 }
 
-/* Host float32 data for a `vec4 a[]` parameter is such a float array too (its dims count floats);
- * for every other vecN parameter it holds N floats per cell (its dims count cells). */
-static bool host_floats_as_vec4(const kernel_param *p, const gpuc_arg *a)
+gpuc_type kernel_arg_type(const kernel_param *p, const gpuc_arg *a)
 {
-    return p->type == GPUC_VEC4 && p->rank == 1 && a->kind == GPUC_ARG_HOST_F32;
+    if (a->kind == GPUC_ARG_ARRAY)
+        return a->array->type;
+    if (a->kind == GPUC_ARG_HOST_I32)
+        return GPUC_INT;
+    return p->type == GPUC_VEC4 && p->rank == 1 ? GPUC_FLOAT : p->type;
 }
 
 /* A parameter's rank fits an argument's: equal, or any for a rank-blind (JavaScript) parameter. */
@@ -77,7 +77,7 @@ static gpuc_status check_array_arg(const gpuc_kernel *k, int i, const gpuc_arg *
             snprintf(doing, sizeof doing, "kernel '%s', argument %d (`%s`)", k->name, i, p->name);
             return gpuc_array_refuse_truncated(a->array, doing);
         }
-        if (a->array->type != p->type && !reads_floats_as_vec4(p, a->array))
+        if (a->array->type != p->type && !kernel_reads_floats_as_vec4(p, a->array->type, a->array->dims))
             return mismatch(k, i, "got a %s array", gpuc_type_name(a->array->type));
         int rank = gpuc_dims_rank(a->array->dims);
         if (!rank_fits(p, rank)) {
@@ -162,7 +162,7 @@ static gpuc_status array_for_arg(gpuc_kernel *k, int i, const gpuc_arg *a, gpuc_
         return GPUC_OK;
     }
     const kernel_param *p = &k->sig.params[i];
-    gpuc_type type = a->kind == GPUC_ARG_HOST_I32 ? GPUC_INT : host_floats_as_vec4(p, a) ? GPUC_FLOAT : p->type;
+    gpuc_type type = kernel_arg_type(p, a);
     gpuc_array *u = k->upload[i];
     bool fits = u && u->type == type && u->dims.x == a->dims.x && u->dims.y == a->dims.y && u->dims.z == a->dims.z;
     if (!fits) {
@@ -255,8 +255,7 @@ static void dispatch(gpuc_kernel *k, gpuc_array *const *dsts)
         for (int i = 0; !k->scatter && i <= k->nmaps; i++)
             bind_output(k, i, dsts[i], first, count);
         set_range(k, (GLuint)first, (GLuint)count);
-        size_t per_group = (size_t)CODEGEN_LOCAL_SIZE * (size_t)k->cells_per_invocation *
-                           (size_t)(k->lane_cells ? k->lane_cells : 1);
+        size_t per_group = (size_t)CODEGEN_LOCAL_SIZE * (size_t)k->cells_per_invocation * kernel_step_cells(k);
         glDispatchCompute((GLuint)((count + per_group - 1) / per_group), 1, 1);
         k->gpu->stats.dispatches++;
     }
