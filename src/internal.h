@@ -154,4 +154,8 @@ gpuc_status gpuc_array_refuse_truncated(const gpuc_array *a, const char *doing);
 /* Reads the array's contents into its host mirror (one device -> host copy); refuses a truncated one. */
 gpuc_status gpuc_array_fetch_mirror(gpuc_array *a);
 
+/* Fills the host copy from `data`, which holds what the array was just given (all of its values):
+ * an array made from host data is then read without reading it back. */
+gpuc_status gpuc_array_mirror_host(gpuc_array *a, const void *data);
+
 #endif

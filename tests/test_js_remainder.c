@@ -97,6 +97,29 @@ START_TEST(unproven_bounds_keep_the_float_remainder)
 }
 END_TEST
 
+START_TEST(consts_built_from_consts_are_walked_within_a_budget)
+{
+    /* Each const uses the one before 8 times, and the first is 0 (so every range fits): walking
+     * every use would visit 8^8 nodes per `%`. The walk gives up within its budget and that `%` keeps
+     * the float remainder; the other, on the thread id alone, still runs in int arithmetic. */
+    char js[1024];
+    int len = snprintf(js, sizeof js, "function () {\n  const a0 = this.thread.x * 0;\n");
+    for (int i = 1; i <= 8; i++) {
+        int p = i - 1;
+        len += snprintf(js + len, sizeof js - (size_t)len,
+                        "  const a%d = ((a%d + a%d) + (a%d + a%d)) + ((a%d + a%d) + (a%d + a%d));\n", i, p, p, p, p,
+                        p, p, p, p);
+    }
+    len += snprintf(js + len, sizeof js - (size_t)len, "  return a8 %% 3 + this.thread.x %% 5;\n}");
+    ck_assert_int_lt(len, (int)sizeof js);
+    float got[N], want[N];
+    ck_assert_int_eq(run(js, got), 1);
+    for (int x = 0; x < N; x++)
+        want[x] = (float)(x % 5);
+    expect_bits(got, want);
+}
+END_TEST
+
 Suite *suite_js_remainder(void)
 {
     Suite *s = suite_create("js_remainder");
@@ -104,6 +127,7 @@ Suite *suite_js_remainder(void)
     tcase_add_test(tc, bounded_counters_and_thread_ids);
     tcase_add_test(tc, negative_zero_keeps_its_sign);
     tcase_add_test(tc, unproven_bounds_keep_the_float_remainder);
+    tcase_add_test(tc, consts_built_from_consts_are_walked_within_a_budget);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -52,8 +52,12 @@ gpuc_status compact_kernel(gpuc *gpu, gpuc_type type, const char *const *section
 {
     enum { MOST_FIELDS = 6 }; /* key-value pairs a caller gives */
     const char *all[2 * MOST_FIELDS + 3] = {"T", algo_glsl_type(type)};
-    for (int i = 0; fields && fields[i] && i < 2 * MOST_FIELDS; i++)
+    int i = 0;
+    for (; fields && fields[i] && i < 2 * MOST_FIELDS; i++)
         all[2 + i] = fields[i];
+    if (fields && fields[i]) /* a field dropped here would surface later as a template error */
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "compact_kernel: more than %d fields (a bug in gpuc)",
+                         MOST_FIELDS);
     char *source;
     gpuc_status st = algo_source(gpu, gpuc_glsl_compact, sections, all, &source);
     if (st != GPUC_OK)

@@ -62,7 +62,7 @@ static gpuc_status sum_levels(gpuc *gpu, gpuc_type type, scan_levels *lv)
     int k = 0;
     while (lv->len[k] > block_of(k)) {
         uint32_t up = (lv->len[k] + block_of(k) - 1) / block_of(k);
-        gpuc_kernel *sums;
+        gpuc_kernel *sums = NULL;
         gpuc_status st = scan_kernel(gpu, "scan_block_sums", type, k, up, &sums);
         if (st == GPUC_OK)
             st = gpuc_array_new(gpu, type, (gpuc_dims){.x = up}, &lv->owned[k + 1]);
@@ -85,7 +85,7 @@ static gpuc_status scan_levels_down(gpuc *gpu, gpuc_type type, bool inclusive, s
     gpuc_array *zero;
     gpuc_status st = gpuc_array_new(gpu, type, (gpuc_dims){.x = 1}, &zero);
     for (int k = lv->top; st == GPUC_OK && k >= 0; k--) {
-        gpuc_kernel *scan;
+        gpuc_kernel *scan = NULL;
         st = scan_kernel(gpu, "scan_block", type, k, lv->len[k], &scan);
         if (st == GPUC_OK)
             st = gpuc_array_new(gpu, type, (gpuc_dims){.x = lv->len[k]}, &lv->prefix[k]);

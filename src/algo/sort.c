@@ -1,9 +1,10 @@
 /* sort.c - gpuc_sort, gpuc_argsort and gpuc_sort_pairs: which method runs (radix, sort_radix.c, or the
  * bitonic network), and the bitonic network: a host driver over the kernels of glsl/sort.glsl. The
- * keys are mapped to order-preserving ints and padded to a power of two with the largest key; the network runs as passes that ping-pong between two device arrays of vec4 cells (no
- * allocation per pass, nothing read back), each pass doing up to three strides of a stage (and the
- * strides inside a cell at the stage's end); the first n elements are then mapped back. Kernels are
- * made once per call; their programs are cached by the context, so a repeated size compiles nothing. */
+ * keys are mapped to order-preserving ints and padded to a power of two with the largest key; the
+ * network runs as passes that ping-pong between two device arrays of vec4 cells (no allocation per
+ * pass, nothing read back), each pass doing up to three strides of a stage (and the strides inside a
+ * cell at the stage's end); the first n elements are then mapped back. Kernels are made once per call;
+ * their programs are cached by the context, so a repeated size compiles nothing. */
 #include "algo/sort_radix.h"
 
 gpuc_status sort_outputs_deliver(gpuc_status st, sort_outputs want, gpuc_array *keys, gpuc_array *indices,
@@ -162,7 +163,7 @@ static gpuc_status unload(sort_job *job, const char *section, gpuc_type value_ty
 {
     if (!out)
         return GPUC_OK;
-    gpuc_kernel *k;
+    gpuc_kernel *k = NULL;
     gpuc_status st = make_kernel(job, section, value_type, job->keys.n, &k);
     if (st == GPUC_OK)
         st = gpuc_run(k, args, nargs, out);

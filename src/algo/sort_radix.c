@@ -3,7 +3,8 @@
  * key maps), then sorted by 8 stable passes of one 4-bit digit each, lowest first (LSD). A pass counts
  * each sub-block's digits, sums them per quad of sub-blocks and per chunk, scans the (digit, chunk)
  * totals into the start of each run, and scatters every element to its run's start plus its offset in
- * that run. Nothing is read back; the arrays are made once per call and ping-pong between passes.
+ * that run. Nothing is read back; the kernels and the cells' arrays are made once per call and
+ * ping-pong between passes (gpuc_scan's kernels and levels are remade by each pass).
  * Stable, so equal keys keep their input order: argsort's and sort_pairs' ties come out in index order
  * with no tie-break. */
 #include "algo/scan.h"
@@ -194,14 +195,21 @@ static gpuc_status sort_cells(gpuc *gpu, const radix_source *src, gpuc_array **s
         st = gpuc_array_new(gpu, cell, (gpuc_dims){.x = n}, &cells[0]);
     if (st == GPUC_OK)
         st = gpuc_array_new(gpu, cell, (gpuc_dims){.x = n}, &cells[1]);
-    if (st == GPUC_OK && p.last_scatter)
-        st = gpuc_array_new(gpu, req->in.type, (gpuc_dims){.x = n}, &result);
     for (int shift = 0, i = 0; st == GPUC_OK && shift < 32; shift += RADIX_BITS, i ^= 1) {
         bool first = shift == 0, last = shift + RADIX_BITS == 32;
         gpuc_kernel *scatter = first ? p.first_scatter : last && p.last_scatter ? p.last_scatter : p.scatter;
         gpuc_arg in = first ? gpuc_arg_array(keys) : gpuc_arg_array(cells[i ^ 1]);
-        st = pass(gpu, &p, n, shift, first ? p.first_counts : p.counts, scatter, in,
-                  last && result ? result : cells[i]);
+        if (last && p.last_scatter) { /* bare keys: the result takes the place of the cells it replaces */
+            gpuc_array_free(cells[i]);
+            cells[i] = NULL;
+            st = gpuc_array_new(gpu, req->in.type, (gpuc_dims){.x = n}, &result);
+        }
+        if (st == GPUC_OK)
+            st = pass(gpu, &p, n, shift, first ? p.first_counts : p.counts, scatter, in, result ? result : cells[i]);
+        if (first) { /* only the first pass reads the keys: a copy of host keys can go */
+            gpuc_array_free(upload);
+            upload = NULL;
+        }
     }
     passes_free(&p);
     gpuc_array_free(upload);
@@ -226,7 +234,7 @@ static gpuc_status unload(gpuc *gpu, const radix_source *src, const char *sectio
 {
     if (!out)
         return GPUC_OK;
-    gpuc_kernel *k;
+    gpuc_kernel *k = NULL;
     gpuc_status st = radix_kernel(gpu, src, section, CELLS_IN_OUT, (gpuc_kernel_desc){.output = {.x = src->req->in.n}},
                                   &k);
     if (st == GPUC_OK)

@@ -236,6 +236,16 @@ gpuc_status gpuc_array_refuse_truncated(const gpuc_array *a, const char *doing)
                      a->truncated_by);
 }
 
+gpuc_status gpuc_array_mirror_host(gpuc_array *a, const void *data)
+{
+    size_t bytes = a->values * 4;
+    if (!a->mirror && !(a->mirror = malloc(bytes)))
+        return gpuc_fail(a->gpu, GPUC_ERROR_OUT_OF_MEMORY, "out of host memory keeping %zu bytes", bytes);
+    memcpy(a->mirror, data, bytes);
+    a->mirror_valid = true;
+    return GPUC_OK;
+}
+
 gpuc_status gpuc_array_fetch_mirror(gpuc_array *a)
 {
     if (a->truncated_by[0])

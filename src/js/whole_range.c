@@ -35,10 +35,15 @@ static bool is_thread_member(const js_node *n)
            !strcmp(n->a->name, "thread");
 }
 
+/* Nodes one range_of walk may visit: a const's initializer is walked at each use, so consts built
+ * from consts could otherwise cost exponential time; a walk past the budget gives no range (the
+ * float remainder, still right). */
+#define RANGE_BUDGET 4096
+
 /* The range of n's value, if n is whole-valued and every part of it fits WHOLE_MAX. */
-static bool range_of(const js_ctx *c, const js_node *n, range *r, int depth)
+static bool range_walk(const js_ctx *c, const js_node *n, range *r, int depth, int *budget)
 {
-    if (!n || depth > 32 || !(n->type == T_INT || n->type == T_LIT || n->type == T_FLOAT))
+    if (!n || depth > 32 || --*budget < 0 || !(n->type == T_INT || n->type == T_LIT || n->type == T_FLOAT))
         return false;
     if (n->type == T_LIT || n->kind == N_NUMBER) {
         if (!whole_number(n->num))
@@ -65,15 +70,15 @@ static bool range_of(const js_ctx *c, const js_node *n, range *r, int depth)
             *r = (range){k->lo, k->hi};
             return true;
         }
-        return v->is_const && v->init && range_of(c, v->init, r, depth + 1);
+        return v->is_const && v->init && range_walk(c, v->init, r, depth + 1, budget);
     }
     case N_UNARY:
-        if (strcmp(n->op, "-") != 0 || !range_of(c, n->a, &a, depth + 1))
+        if (strcmp(n->op, "-") != 0 || !range_walk(c, n->a, &a, depth + 1, budget))
             return false;
         *r = (range){-a.hi, -a.lo};
         return true;
     case N_BINARY:
-        if (!range_of(c, n->a, &a, depth + 1) || !range_of(c, n->b, &b, depth + 1))
+        if (!range_walk(c, n->a, &a, depth + 1, budget) || !range_walk(c, n->b, &b, depth + 1, budget))
             return false;
         if (!strcmp(n->op, "+"))
             *r = (range){a.lo + b.lo, a.hi + b.hi};
@@ -94,10 +99,16 @@ static bool range_of(const js_ctx *c, const js_node *n, range *r, int depth)
     }
 }
 
+static bool range_of(const js_ctx *c, const js_node *n, range *r)
+{
+    int budget = RANGE_BUDGET;
+    return range_walk(c, n, r, 0, &budget);
+}
+
 bool js_whole_remainder(const js_ctx *c, const js_node *a, const js_node *b)
 {
     range ra, rb;
-    return range_of(c, a, &ra, 0) && range_of(c, b, &rb, 0) && rb.lo == rb.hi && rb.lo != 0;
+    return range_of(c, a, &ra) && range_of(c, b, &rb) && rb.lo == rb.hi && rb.lo != 0;
 }
 
 /* Emits n (accepted by range_of) in int arithmetic: the same value, since every part is exact. */
@@ -131,7 +142,7 @@ static void emit_int(js_ctx *c, js_node *n)
 void js_emit_whole_remainder(js_ctx *c, js_node *a, const js_node *b)
 {
     range rb;
-    range_of(c, b, &rb, 0);
+    range_of(c, b, &rb);
     strbuf_puts(&c->out, "jsrt_imod(");
     emit_int(c, a);
     strbuf_printf(&c->out, ", %d)", (int)rb.lo);
@@ -166,7 +177,7 @@ static double step_of(const js_ctx *c, const js_node *u, const js_var *v)
     if (u->kind == N_UPDATE)
         return !strcmp(u->op, "++") ? 1 : !strcmp(u->op, "--") ? -1 : 0;
     range k;
-    if (u->kind != N_ASSIGN || !range_of(c, u->b, &k, 0) || k.lo != k.hi)
+    if (u->kind != N_ASSIGN || !range_of(c, u->b, &k) || k.lo != k.hi)
         return 0;
     return !strcmp(u->op, "+=") ? k.lo : !strcmp(u->op, "-=") ? -k.lo : 0;
 }
@@ -179,8 +190,8 @@ bool js_whole_range_push_counter(js_ctx *c, const js_node *n)
     const js_node *d = n->a->list[0], *test = n->b;
     const js_var *v = d->var;
     range start, bound;
-    if (!v || v->type != T_INT || !d->a || !range_of(c, d->a, &start, 0) || start.lo != start.hi ||
-        !test->a || test->a->kind != N_IDENT || test->a->var != v || !range_of(c, test->b, &bound, 0) ||
+    if (!v || v->type != T_INT || !d->a || !range_of(c, d->a, &start) || start.lo != start.hi ||
+        !test->a || test->a->kind != N_IDENT || test->a->var != v || !range_of(c, test->b, &bound) ||
         bound.lo != bound.hi)
         return false;
     double step = step_of(c, n->c, v), s = start.lo, e = bound.lo;

@@ -138,12 +138,12 @@ static void job_sort_locally(sort_job *job, bool want_keys)
     bool alone = c->size == 1;
     gpuc_array *k = NULL, *v = NULL;
     gpuc_status st;
+    gpuc_sort_desc d = {.descending = job->order.descending};
     if (job->pairs)
-        DEVICE_TIMED(c, st = gpuc_sort_pairs(c->gpu, job->keys.arg, job->values.arg,
-                                             &(gpuc_sort_desc){.descending = job->order.descending},
+        DEVICE_TIMED(c, st = gpuc_sort_pairs(c->gpu, job->keys.arg, job->values.arg, &d,
                                              alone && !want_keys ? NULL : &k, &v));
     else
-        DEVICE_TIMED(c, st = gpuc_sort(c->gpu, job->keys.arg, &(gpuc_sort_desc){.descending = job->order.descending}, &k));
+        DEVICE_TIMED(c, st = gpuc_sort(c->gpu, job->keys.arg, &d, &k));
     if (st != GPUC_OK) {
         mpi_call_fail_gpuc(c, st, "sorting this rank's part");
         return;

@@ -183,9 +183,6 @@ void topk_bisect_free(topk_bisect *b)
     free(b);
 }
 
-/* Counts the values above each threshold t[0..3] (ascending) in the tiles whose maximum exceeds t[0]:
- * totals into above[], the count above t[0] of tile list[i] into tile_counts[i]. Returns 0, or -1 on
- * error. */
 /* Lists the tiles whose maximum exceeds t (b->list, b->listed); returns how many. */
 static size_t list_tiles(topk_bisect *b, float t)
 {
@@ -196,6 +193,9 @@ static size_t list_tiles(topk_bisect *b, float t)
     return b->listed;
 }
 
+/* Counts the values above each threshold t[0..3] (ascending) in the tiles whose maximum exceeds t[0]:
+ * totals into above[], the count above t[0] of tile list[i] into tile_counts[i]. Returns 0, or -1 on
+ * error. */
 static int count_above(topk_bisect *b, const gpuc_array *values, float bias, const float t[4], long above[4])
 {
     for (int j = 0; j < 4; j++)

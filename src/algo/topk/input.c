@@ -94,13 +94,20 @@ static gpuc_status host_input(gpuc *gpu, const char *who, const gpuc_arg *values
 gpuc_status topk_input_get(gpuc *gpu, const char *who, gpuc_arg values, topk_input *in)
 {
     memset(in, 0, sizeof *in);
+    gpuc_status st;
     switch (values.kind) {
-    case GPUC_ARG_ARRAY: return device_input(gpu, who, values.array, in);
-    case GPUC_ARG_HOST_F32: return host_input(gpu, who, &values, in);
+    case GPUC_ARG_ARRAY: st = device_input(gpu, who, values.array, in); break;
+    case GPUC_ARG_HOST_F32: st = host_input(gpu, who, &values, in); break;
     default:
         return gpuc_fail(gpu, GPUC_ERROR_TYPE_MISMATCH,
                          "%s: values must be float data: gpuc_arg_array of a float array or gpuc_arg_host_f32", who);
     }
+    if (st == GPUC_OK && in->n > INT32_MAX) { /* the kernels index values with ints */
+        size_t n = in->n;
+        topk_input_release(in);
+        return gpuc_fail(gpu, GPUC_ERROR_LIMIT, "%s: %zu values exceed the 2^31 - 1 an index can address", who, n);
+    }
+    return st;
 }
 
 void topk_input_release(topk_input *in)

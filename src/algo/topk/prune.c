@@ -276,6 +276,9 @@ static int before(const void *a, const void *b)
 static gpuc_status order(gpuc *gpu, const float *cells, size_t count, size_t k, int32_t flip, float *values,
                          int32_t *indices)
 {
+    if (count < k)
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
+                         "gpuc_topk: the pruned gather found %zu values for k = %zu (a bug in gpuc)", count, k);
     candidate *c = malloc(count * sizeof *c);
     if (!c)
         return gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "gpuc_topk: out of host memory");
@@ -283,7 +286,7 @@ static gpuc_status order(gpuc *gpu, const float *cells, size_t count, size_t k, 
         const float *cell = cells + 4 * j;
         c[j] = (candidate){.key = host_key(cell[0], flip), .index = (int32_t)cell[1] * 65536 + (int32_t)cell[2],
                            .value = cell[0]};
-        if (cell[3] != 1.0f || count < k) {
+        if (cell[3] != 1.0f) {
             free(c);
             return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
                              "gpuc_topk: the pruned gather lost survivor %zu of %zu (a bug in gpuc)", j, count);

@@ -59,13 +59,14 @@ static gpuc_status pick_results(gpuc *gpu, const topk_input *in, const gpuc_topk
     return GPUC_OK;
 }
 
-/* A result array holding host data; read back (into its host copy) unless .pipeline, as gpuc_run does. */
+/* A result array holding host data; unless .pipeline it keeps that data as its host copy (a gpuc_run
+ * result's is read back), so reading it reads nothing back. */
 static gpuc_status result_array(gpuc *gpu, const gpuc_topk_desc *desc, const void *data, bool ints, gpuc_array **out)
 {
     gpuc_dims dims = {(uint32_t)desc->k, 0, 0};
     gpuc_status st = ints ? gpuc_array_from_i32(gpu, data, dims, out) : gpuc_array_from_f32(gpu, data, dims, out);
     if (st == GPUC_OK && !desc->pipeline) {
-        st = gpuc_array_fetch_mirror(*out);
+        st = gpuc_array_mirror_host(*out, data);
         if (st != GPUC_OK) {
             gpuc_array_free(*out);
             *out = NULL;
