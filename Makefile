@@ -228,10 +228,18 @@ $(CALL_OVERHEAD_BIN): tests/bench/call_overhead/call_overhead.c $(STATIC_LIB)
 call-overhead: $(CALL_OVERHEAD_BIN)
 	scripts/call-overhead.sh $(CALL_OVERHEAD_BIN)
 
+# The zoo's CPU columns beside naive C: OpenMP where the compiler takes -fopenmp, and OpenCL (on PoCL, an
+# optional package) where the OpenCL headers and loader are found; without either the column prints a note.
+HAVE_OPENMP = $(shell echo 'int main(void){return 0;}' | $(CC) -fopenmp -x c - -o /dev/null 2>/dev/null && echo 1)
+HAVE_OPENCL = $(shell printf '\043include <CL/cl.h>\nint main(void){return 0;}' | \
+	$(CC) -x c - -o /dev/null -lOpenCL 2>/dev/null && echo 1)
+BENCH_CPU_FLAGS = $(if $(HAVE_OPENMP),-fopenmp) $(if $(HAVE_OPENCL),-DBENCH_HAVE_OPENCL -DCL_TARGET_OPENCL_VERSION=120)
+BENCH_CPU_LIBS = $(if $(HAVE_OPENCL),-lOpenCL)
+
 $(BENCH_BIN): $(BENCH_SRC) $(wildcard tests/bench/*.h) $(STATIC_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) -Iinclude -Isrc/glad/include -D_POSIX_C_SOURCE=200809L -std=c11 $(USER_WARNFLAGS) -O3 -g $(SANFLAGS) $(CFLAGS) \
-		-o $@ $(BENCH_SRC) $(STATIC_LIB) $(LIBS) $(LDFLAGS)
+		$(BENCH_CPU_FLAGS) -o $@ $(BENCH_SRC) $(STATIC_LIB) $(LIBS) $(BENCH_CPU_LIBS) $(LDFLAGS)
 
 # make bench: the gauntlet rows (every cell in build/bench/bench.json with the machine's description), then
 # the scaling sweep and its chart (build/bench/scaling.png, cells in scaling.json). BENCH_ARGS replaces

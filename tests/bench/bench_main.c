@@ -1,5 +1,6 @@
 /* bench_main.c - options, the timing protocol, the table and the JSON output of `make bench`. */
 #include "bench.h"
+#include "zoo.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -215,7 +216,11 @@ static void print_header(bench_env *env, const gpuc_info *info)
     cpu_model(cpu, sizeof cpu);
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     printf("gpuc-bench on %s (%s), %s\n", info->renderer, info->gl_version, date);
-    printf("machine: %s, %ld CPUs online; gpuc %s\n\n", cpu, cpus, gpuc_version_string());
+    printf("machine: %s, %ld CPUs online; gpuc %s\n", cpu, cpus, gpuc_version_string());
+    if (zoo_omp_threads())
+        printf("OpenMP columns: %d threads, OMP_WAIT_POLICY=%s\n\n", zoo_omp_threads(), zoo_omp_policy());
+    else
+        printf("OpenMP columns: %s\n\n", zoo_omp_note());
     printf("%-16s %-38s %10s %5s  %-20s %-5s %s\n", "row", "column", "median ms", "runs", "checksum", "check",
            "ratio to C oracle");
     if (env->json) {
@@ -256,6 +261,7 @@ static int run_rows(bench_env *env, bool scaling, const char *chart_path, const 
 
 int main(int argc, char **argv)
 {
+    zoo_omp_passive(argv);
     const char *row_name = NULL, *device = NULL, *json_path = NULL, *chart_path = "build/bench/scaling.png";
     const char *backends = getenv("GPUC_BACKEND") && *getenv("GPUC_BACKEND") ? getenv("GPUC_BACKEND") : "both";
     unsigned long long n = 0, rounds = 0, seed = 0;

@@ -98,7 +98,8 @@ static void print_line(const zoo_table *t, const char *column, double ms, int ru
 }
 
 static void json_cell(const zoo_table *t, const char *column, const char *backend, double ms, int runs, double sum,
-                      const zoo_check *c, double ratio_c, double ratio_gpujs, const char *note, const char *runtime)
+                      const zoo_check *c, double ratio_c, double ratio_gpujs, const char *note, const char *runtime,
+                      const char *extra)
 {
     FILE *f = t->env->json;
     if (!f)
@@ -131,6 +132,8 @@ static void json_cell(const zoo_table *t, const char *column, const char *backen
         fprintf(f, ", \"runtime\": ");
         bench_json_string(f, runtime);
     }
+    if (extra) /* further fields, already JSON */
+        fputs(extra, f);
     fputc('}', f);
 }
 
@@ -188,7 +191,7 @@ static void gpujs_columns(zoo_table *t)
             if (cell->fallback[0])
                 snprintf(fell_back, sizeof fell_back, "ran %s: %s", cell->kernel, cell->fallback);
             json_cell(t, column, "node", cell->median_ms, cell->runs, sum, &c, cell->median_ms / t->c_ms, -1, fell_back,
-                      cell->runtime);
+                      cell->runtime, NULL);
             cell->in_json = true;
         }
     }
@@ -198,7 +201,8 @@ int zoo_begin(zoo_table *t, bench_env *env, const zoo_row *row, const bench_para
               void *c_state)
 {
     size_t bytes = row->count * (row->kind == ZOO_PIXELS ? 1 : sizeof(float));
-    *t = (zoo_table){.env = env, .row = row, .p = p, .gpujs_ms = -1, .c2_ms = -1};
+    *t = (zoo_table){.env = env, .row = row, .p = p, .gpujs_ms = -1, .c2_ms = -1, .best_ms = -1,
+                     .gpujs_shown = row->no_gpujs};
     /* Whole floats, so that run functions may take either kind as float *. */
     t->reference = calloc(bytes / sizeof(float) + 1, sizeof(float));
     t->out = calloc(bytes / sizeof(float) + 1, sizeof(float));
@@ -223,7 +227,7 @@ int zoo_begin(zoo_table *t, bench_env *env, const zoo_row *row, const bench_para
     double sum = zoo_checksum(row, t->reference);
     print_line(t, "C -O3, naive loops (reference)", t->c_ms, runs, sum, "OK", "reference", "1.00");
     keep_result(env, row->name, "C reference", p->n, t->c_ms);
-    json_cell(t, "C -O3, naive loops (reference)", env->backend, t->c_ms, runs, sum, NULL, 1.0, -1, NULL, NULL);
+    json_cell(t, "C -O3, naive loops (reference)", env->backend, t->c_ms, runs, sum, NULL, 1.0, -1, NULL, NULL, NULL);
     return 0;
 }
 
@@ -243,14 +247,87 @@ void zoo_c_column(zoo_table *t, const char *column, const char *name, bench_run_
     snprintf(ratios, sizeof ratios, "%.2fx C", ms / t->c_ms);
     print_line(t, column, ms, runs, sum, c.ok ? "OK" : "WRONG", c.text, ratios);
     keep_result(t->env, t->row->name, column, t->p->n, ms);
-    json_cell(t, column, t->env->backend, ms, runs, sum, &c, ms / t->c_ms, -1, NULL, NULL);
+    json_cell(t, column, t->env->backend, ms, runs, sum, &c, ms / t->c_ms, -1, NULL, NULL, NULL);
     t->c2_ms = ms;
     t->c2_name = name;
 }
 
+void zoo_cpu_column(zoo_table *t, const char *column, const char *name, bench_run_fn run, void *state, bool bit_equal)
+{
+    char ratios[32];
+    int runs = 0;
+    double ms = bench_time(run, state, t->out, &runs);
+    if (ms < 0) {
+        zoo_error(t, column, "failed");
+        return;
+    }
+    zoo_check c = compare(t->row, t->reference, t->out, bit_equal);
+    if (!c.ok)
+        t->env->failures++;
+    double sum = zoo_checksum(t->row, t->out);
+    snprintf(ratios, sizeof ratios, "%.2fx C", ms / t->c_ms);
+    print_line(t, column, ms, runs, sum, c.ok ? "OK" : "WRONG", c.text, ratios);
+    keep_result(t->env, t->row->name, column, t->p->n, ms);
+    json_cell(t, column, t->env->backend, ms, runs, sum, &c, ms / t->c_ms, -1, NULL, NULL, NULL);
+    /* Only a correct column is a yardstick. */
+    if (c.ok && t->ncpu < (int)(sizeof t->cpu / sizeof t->cpu[0]))
+        t->cpu[t->ncpu++] = (struct zoo_cpu_ref){name, run, state};
+}
+
+void zoo_cpu_note(zoo_table *t, const char *column, const char *why)
+{
+    printf("%-12s %-38s (not run: %s)\n", t->row->name, column, why);
+    fflush(stdout);
+}
+
+void zoo_openmp_column(zoo_table *t, bench_run_fn run, void *state, bool bit_equal)
+{
+    char column[64];
+    snprintf(column, sizeof column, "OpenMP, %d threads, naive loop", zoo_omp_threads());
+    if (zoo_omp_threads() > 0)
+        zoo_cpu_column(t, column, "OpenMP", run, state, bit_equal);
+    else
+        zoo_cpu_note(t, "OpenMP, naive loop", zoo_omp_note());
+}
+
+void zoo_opencl_column(zoo_table *t, const zoo_cl *cl, const char *why, bench_run_fn run, void *state, bool bit_equal)
+{
+    const char *column = "OpenCL, 1 work-item per cell";
+    if (cl && strstr(zoo_cl_device(cl), "Portable Computing Language"))
+        column = "OpenCL on PoCL, 1 work-item per cell";
+    if (cl)
+        zoo_cpu_column(t, column, strstr(column, "PoCL") ? "PoCL" : "OpenCL", run, state, bit_equal);
+    else
+        zoo_cpu_note(t, "OpenCL on PoCL", why);
+}
+
+/* gpuc's column `run` timed in pairs against each CPU runtime's (bench_paired_ratio: a drift of the
+ * loaded machine moves both sides of a pair alike); appends "1.23x OpenMP" and the JSON fields. */
+static void cpu_pairs(zoo_table *t, bench_run_fn run, void *state, double *ratio, char *text, size_t text_len,
+                      char *json, size_t json_len)
+{
+    size_t at = 0, jat = 0;
+    text[0] = json[0] = '\0';
+    for (int i = 0; i < t->ncpu; i++) {
+        int pairs = 0;
+        ratio[i] = bench_paired_ratio(run, state, t->cpu[i].run, t->cpu[i].state, t->out, &pairs);
+        if (ratio[i] < 0) {
+            at += (size_t)snprintf(text + at, at < text_len ? text_len - at : 0, ", pairs with %s failed",
+                                   t->cpu[i].name);
+            t->env->failures++;
+            continue;
+        }
+        at += (size_t)snprintf(text + at, at < text_len ? text_len - at : 0, ", %.2fx %s", ratio[i], t->cpu[i].name);
+        jat += (size_t)snprintf(json + jat, jat < json_len ? json_len - jat : 0,
+                                ", \"ratio_to_%s_in_pairs\": %.4f, \"pairs_%s\": %d", t->cpu[i].name, ratio[i],
+                                t->cpu[i].name, pairs);
+    }
+}
+
 void zoo_gpuc(zoo_table *t, const char *column, bench_run_fn run, void *state, bool bit_equal)
 {
-    char label[96], ratios[128], c2[40] = "";
+    char label[96], ratios[256], c2[40] = "", cpu[96], cpu_json[160];
+    double cpu_ratio[2] = {-1, -1};
     snprintf(label, sizeof label, "%s [%s]", column, t->env->backend);
     gpujs_columns(t);
     int runs = 0;
@@ -265,13 +342,37 @@ void zoo_gpuc(zoo_table *t, const char *column, bench_run_fn run, void *state, b
     double sum = zoo_checksum(t->row, t->out), to_gpujs = t->gpujs_ms > 0 ? ms / t->gpujs_ms : -1;
     if (t->c2_ms > 0)
         snprintf(c2, sizeof c2, ", %.2fx %.24s", ms / t->c2_ms, t->c2_name);
+    cpu_pairs(t, run, state, cpu_ratio, cpu, sizeof cpu, cpu_json, sizeof cpu_json);
     if (to_gpujs > 0)
-        snprintf(ratios, sizeof ratios, "%.2fx C%s, %.2fx GPU.js %s", ms / t->c_ms, c2, to_gpujs, t->gpujs_mode);
+        snprintf(ratios, sizeof ratios, "%.2fx C%s%s, %.2fx GPU.js %s", ms / t->c_ms, c2, cpu, to_gpujs, t->gpujs_mode);
     else
-        snprintf(ratios, sizeof ratios, "%.2fx C%s", ms / t->c_ms, c2);
+        snprintf(ratios, sizeof ratios, "%.2fx C%s%s", ms / t->c_ms, c2, cpu);
     print_line(t, label, ms, runs, sum, c.ok ? "OK" : "WRONG", c.text, ratios);
     keep_result(t->env, t->row->name, column, t->p->n, ms);
-    json_cell(t, column, t->env->backend, ms, runs, sum, &c, ms / t->c_ms, to_gpujs, NULL, NULL);
+    json_cell(t, column, t->env->backend, ms, runs, sum, &c, ms / t->c_ms, to_gpujs, NULL, NULL, cpu_json);
+    if (c.ok && (t->best_ms < 0 || ms < t->best_ms)) {
+        t->best_ms = ms;
+        snprintf(t->best_column, sizeof t->best_column, "%s", column);
+        memcpy(t->best_ratio, cpu_ratio, sizeof t->best_ratio);
+    }
+}
+
+/* The row's verdict on issue 18's goal: the fastest gpuc column <= 1.0x each CPU runtime, in pairs. */
+static void print_goal(const zoo_table *t)
+{
+    if (t->best_ms < 0 || t->ncpu == 0)
+        return;
+    char text[160];
+    size_t at = 0;
+    bool met = true;
+    for (int i = 0; i < t->ncpu; i++) {
+        at += (size_t)snprintf(text + at, at < sizeof text ? sizeof text - at : 0, "%s%.2fx %s", i ? ", " : "",
+                               t->best_ratio[i], t->cpu[i].name);
+        met = met && t->best_ratio[i] >= 0 && t->best_ratio[i] <= 1.0;
+    }
+    printf("%-12s best gpuc [%s]: %s, %.2f ms; in pairs %s: goal <= 1.0x each %s\n", t->row->name, t->env->backend,
+           t->best_column, t->best_ms, text, met ? "met" : "NOT MET");
+    fflush(stdout);
 }
 
 void zoo_error(zoo_table *t, const char *column, const char *why)
@@ -286,6 +387,7 @@ void zoo_end(zoo_table *t)
 {
     if (t->reference)
         gpujs_columns(t);
+    print_goal(t);
     free(t->reference);
     free(t->out);
     t->reference = t->out = NULL;

@@ -8,6 +8,8 @@
 /* What a row's result is: float32 values, or RGBA8 pixels (a graphical kernel). */
 typedef enum zoo_kind { ZOO_FLOATS, ZOO_PIXELS } zoo_kind;
 
+typedef struct zoo_cl zoo_cl; /* an OpenCL program and its buffers (zoo_opencl.c, below) */
+
 /* One row, as its file describes it to the driver. */
 typedef struct zoo_row {
     const char *name; /* the row (--row NAME) and the node script's --row */
@@ -22,6 +24,7 @@ typedef struct zoo_row {
     const float *scale;
     double tolerance;
     const char *js_source; /* the JavaScript kernel gpuc compiles; GPU.js must have run the same text */
+    bool no_gpujs; /* a row GPU.js's script does not have (the topk count pass) */
 } zoo_row;
 
 /* One row on one backend, from zoo_begin to zoo_end. */
@@ -37,6 +40,16 @@ typedef struct zoo_table {
     bool gpujs_shown; /* GPU.js's cells are printed before the first gpuc column */
     double c2_ms; /* a second C loop (zoo_c_column), -1 without one */
     const char *c2_name;
+    /* The CPU runtimes' columns (zoo_cpu_column): each gpuc column is timed in pairs against each. */
+    struct zoo_cpu_ref {
+        const char *name; /* "OpenMP", "PoCL" */
+        bench_run_fn run;
+        void *state;
+    } cpu[2];
+    int ncpu;
+    /* The fastest correct gpuc column so far, and its ratios in pairs to cpu[] (-1: not measured). */
+    double best_ms, best_ratio[2];
+    char best_column[64];
 } zoo_table;
 
 /* Times the C reference `c_run` (its last result becomes the reference every other column is checked
@@ -54,6 +67,19 @@ void zoo_c_column(zoo_table *t, const char *column, const char *name, bench_run_
  * the row's tolerance. */
 void zoo_gpuc(zoo_table *t, const char *column, bench_run_fn run, void *state, bool bit_equal);
 
+/* Times a CPU runtime's column (OpenMP, OpenCL), checked like the others; each gpuc column after it is
+ * also timed in pairs against it (bench_paired_ratio) and shows that ratio, named `name`. At most two. */
+void zoo_cpu_column(zoo_table *t, const char *column, const char *name, bench_run_fn run, void *state, bool bit_equal);
+
+/* A CPU runtime's column that is not there (built without it, no device): prints why; not a failure. */
+void zoo_cpu_note(zoo_table *t, const char *column, const char *why);
+
+/* The two CPU runtimes' columns, labelled as they ran (OpenMP's thread count; PoCL or another OpenCL
+ * CPU device), or their note: built without OpenMP; cl NULL, `why` saying why there is no OpenCL. */
+void zoo_openmp_column(zoo_table *t, bench_run_fn run, void *state, bool bit_equal);
+void zoo_opencl_column(zoo_table *t, const zoo_cl *cl, const char *why, bench_run_fn run, void *state,
+                       bool bit_equal);
+
 /* A gpuc column that could not be set up (the kernel did not compile...): prints why, counts a failure. */
 void zoo_error(zoo_table *t, const char *column, const char *why);
 
@@ -61,6 +87,32 @@ void zoo_end(zoo_table *t);
 
 /* The bench's generator's value in [0, 1): (s >> 8) / 2^24, the same double the node script computes. */
 double zoo_unit(uint32_t s);
+
+/* ---- The CPU runtimes beside naive C: OpenMP (zoo_openmp.c), OpenCL (zoo_opencl.c) ---- */
+
+/* Calls row(state, i) for every i < rows under `#pragma omp parallel for` (every core, the default
+ * static schedule); returns 0, or -1 when the bench was built without OpenMP (nothing called). */
+int zoo_omp_rows(size_t rows, void (*row)(void *state, size_t i), void *state);
+int zoo_omp_threads(void); /* OpenMP's thread count; 0 without OpenMP */
+const char *zoo_omp_note(void); /* why there is no OpenMP column */
+const char *zoo_omp_policy(void); /* OMP_WAIT_POLICY as the run has it */
+/* Called first in main: sets OMP_WAIT_POLICY=passive where the user set no policy and runs the bench
+ * again with it (libgomp reads it once, at load). */
+void zoo_omp_passive(char **argv);
+
+/* One OpenCL program on the first CPU device (PoCL here), its kernels and buffers, an in-order queue.
+ * Every call returns -1 (after printing the OpenCL error) or an index / 0. zoo_cl_create returns NULL
+ * with `why` set when there is no OpenCL (built without its headers, no device, the build failed). */
+zoo_cl *zoo_cl_create(const char *source, char *why, size_t why_len);
+int zoo_cl_kernel(zoo_cl *c, const char *name);
+int zoo_cl_buffer(zoo_cl *c, size_t bytes);
+int zoo_cl_write(zoo_cl *c, int buffer, const void *data, size_t bytes); /* queued; data must stay */
+int zoo_cl_read(zoo_cl *c, int buffer, void *data, size_t bytes);        /* waits for the queue */
+int zoo_cl_arg_buffer(zoo_cl *c, int kernel, int arg, int buffer);
+int zoo_cl_arg(zoo_cl *c, int kernel, int arg, const void *value, size_t size);
+int zoo_cl_run(zoo_cl *c, int kernel, size_t gx, size_t gy); /* gy 0: a 1D range */
+const char *zoo_cl_device(const zoo_cl *c);
+void zoo_cl_free(zoo_cl *c);
 
 /* ---- GPU.js through node (zoo_gpujs.c) ---- */
 
