@@ -1,6 +1,7 @@
 /* row_topk.c - gauntlet row `topk`: the 512 largest of 2^23 values, 24 rounds, round r adding r/16384
  * to every element; the result is the last round's k largest in descending order. */
 #include "bench.h"
+#include "zoo.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,6 +125,171 @@ static int gauntlet_bisect_run(void *vs, float *out)
     return rc;
 }
 
+/* ---- The count pass: how many of the row's values lie above a threshold, the pass every top-k
+ * formulation makes over all n values. Its own table (zoo.h's driver): gpuc's kernels in the vec4
+ * form and GPU.js's, beside C, OpenMP and OpenCL, on device-resident data (uploaded once), the
+ * per-chunk counts read back and summed. */
+
+#define COUNT_CHUNK 4096          /* values per invocation / work-item / OpenMP row */
+#define COUNT_THRESHOLD 0.75f     /* the values are in [0, 1): about a quarter lie above it */
+
+static const char *const count_vec4_glsl = "float count(vec4 a[], float t) {\n"
+                                           "    vec4 c = vec4(0.0);\n"
+                                           "    for (int i = 0; i < constants.chunk4; i++)\n"
+                                           "        c += vec4(greaterThan(a[thread.x * constants.chunk4 + i], vec4(t)));\n"
+                                           "    return c.x + c.y + c.z + c.w;\n"
+                                           "}\n";
+
+/* As a GPU.js user writes it: a chunk of the flat array per thread, a scalar loop. */
+static const char *const count_js = "function (a, t) {\n"
+                                    "  let c = 0;\n"
+                                    "  for (let i = 0; i < 4096; i++) {\n"
+                                    "    if (a[this.thread.x * 4096 + i] > t) {\n"
+                                    "      c++;\n"
+                                    "    }\n"
+                                    "  }\n"
+                                    "  return c;\n"
+                                    "}";
+
+/* GPU.js's form in OpenCL C, one work-item per chunk; N (the values) compiled in. */
+static const char *const count_cl = "__kernel void count(__global const float *a, float t, __global float *partial) {\n"
+                                    "    const int c = get_global_id(0);\n"
+                                    "    float n = 0.0f;\n"
+                                    "    for (int i = 0; i < 4096; i++) {\n"
+                                    "        const int at = c * 4096 + i;\n"
+                                    "        if (at < N && a[at] > t)\n"
+                                    "            n += 1.0f;\n"
+                                    "    }\n"
+                                    "    partial[c] = n;\n"
+                                    "}\n";
+
+typedef struct count_state {
+    const float *input;
+    size_t n, chunks;
+    float *partial; /* chunks counts */
+    gpuc_kernel *k;
+    gpuc_array *values; /* the input on the device */
+    zoo_cl *cl;         /* kernel 0; buffers input, partial */
+} count_state;
+
+static float partial_sum(const float *partial, size_t chunks)
+{
+    double sum = 0; /* whole numbers below 2^28: exact */
+    for (size_t c = 0; c < chunks; c++)
+        sum += partial[c];
+    return (float)sum;
+}
+
+static inline float count_range(const float *restrict a, size_t from, size_t to)
+{
+    unsigned above = 0;
+    for (size_t i = from; i < to; i++)
+        above += a[i] > COUNT_THRESHOLD;
+    return (float)above;
+}
+
+/* The loop a C user writes first. */
+static int count_c_run(void *vs, float *out)
+{
+    count_state *s = vs;
+    out[0] = count_range(s->input, 0, s->n);
+    return 0;
+}
+
+static void count_omp_chunk(void *vs, size_t c)
+{
+    count_state *s = vs;
+    size_t end = (c + 1) * COUNT_CHUNK < s->n ? (c + 1) * COUNT_CHUNK : s->n;
+    s->partial[c] = count_range(s->input, c * COUNT_CHUNK, end);
+}
+
+/* The same loop under `#pragma omp parallel for`, a chunk per iteration (a reduction by hand). */
+static int count_omp_run(void *vs, float *out)
+{
+    count_state *s = vs;
+    if (zoo_omp_rows(s->chunks, count_omp_chunk, s))
+        return -1;
+    out[0] = partial_sum(s->partial, s->chunks);
+    return 0;
+}
+
+static int count_cl_run(void *vs, float *out)
+{
+    count_state *s = vs;
+    if (zoo_cl_run(s->cl, 0, s->chunks, 0) || zoo_cl_read(s->cl, 1, s->partial, s->chunks * sizeof(float)))
+        return -1;
+    out[0] = partial_sum(s->partial, s->chunks);
+    return 0;
+}
+
+static int count_gpuc_run(void *vs, float *out)
+{
+    count_state *s = vs;
+    gpuc_array *r = NULL;
+    gpuc_status st = gpuc_run(s->k, (gpuc_arg[]){gpuc_arg_array(s->values), gpuc_arg_f32(COUNT_THRESHOLD)}, 2, &r);
+    if (st == GPUC_OK)
+        st = gpuc_array_read_f32(r, s->partial, s->chunks);
+    gpuc_array_free(r);
+    out[0] = partial_sum(s->partial, s->chunks);
+    return st == GPUC_OK ? 0 : -1;
+}
+
+static zoo_cl *count_cl_setup(const count_state *s, char *why, size_t why_len)
+{
+    char source[1024];
+    snprintf(source, sizeof source, "#define N %zu\n%s", s->n, count_cl);
+    zoo_cl *cl = zoo_cl_create(source, why, why_len);
+    float t = COUNT_THRESHOLD;
+    if (cl && (zoo_cl_kernel(cl, "count") < 0 || zoo_cl_buffer(cl, s->n * sizeof(float)) < 0 ||
+               zoo_cl_buffer(cl, s->chunks * sizeof(float)) < 0 || zoo_cl_arg_buffer(cl, 0, 0, 0) ||
+               zoo_cl_arg(cl, 0, 1, &t, sizeof t) || zoo_cl_arg_buffer(cl, 0, 2, 1) ||
+               zoo_cl_write(cl, 0, s->input, s->n * sizeof(float)) || zoo_cl_read(cl, 1, s->partial, sizeof(float)))) {
+        snprintf(why, why_len, "OpenCL setup failed (above)");
+        zoo_cl_free(cl);
+        return NULL;
+    }
+    return cl;
+}
+
+static void count_gpuc_column(zoo_table *t, count_state *s, const char *column, bool js)
+{
+    gpuc_kernel_desc desc = {.output = {(uint32_t)s->chunks}, .constants = {{"chunk4", COUNT_CHUNK / 4, GPUC_INT}}};
+    gpuc_status st = js ? gpuc_create_kernel_js(t->env->gpu, count_js, &desc, &s->k)
+                        : gpuc_create_kernel(t->env->gpu, count_vec4_glsl, &desc, &s->k);
+    if (st == GPUC_OK)
+        zoo_gpuc(t, column, count_gpuc_run, s, true);
+    else
+        zoo_error(t, column, gpuc_errmsg(t->env->gpu));
+    gpuc_kernel_free(s->k);
+    s->k = NULL;
+}
+
+static void count_table(bench_env *env, const bench_params *p, const float *input)
+{
+    count_state s = {.input = input, .n = p->n, .chunks = (p->n + COUNT_CHUNK - 1) / COUNT_CHUNK};
+    zoo_row row = {.name = "topk-count", .kind = ZOO_FLOATS, .count = 1, .no_gpujs = true, .js_source = count_js};
+    snprintf(row.heading, sizeof row.heading,
+             "the count pass: values of the topk row above %g, over %zu values on the device, %d per invocation",
+             (double)COUNT_THRESHOLD, p->n, COUNT_CHUNK);
+    zoo_table t;
+    s.partial = calloc(s.chunks, sizeof *s.partial);
+    if (!s.partial || gpuc_array_from_f32(env->gpu, input, (gpuc_dims){(uint32_t)p->n}, &s.values) != GPUC_OK) {
+        printf("-- topk-count: %s\n", s.partial ? gpuc_errmsg(env->gpu) : "out of memory");
+        env->failures++;
+    } else if (zoo_begin(&t, env, &row, p, count_c_run, &s) == 0) {
+        char why[200];
+        zoo_openmp_column(&t, "a chunk per iteration", count_omp_run, &s, true);
+        s.cl = count_cl_setup(&s, why, sizeof why);
+        zoo_opencl_column(&t, s.cl, why, "1 work-item per chunk", count_cl_run, &s, true);
+        count_gpuc_column(&t, &s, "gpuc GLSL, vec4 reads", false);
+        count_gpuc_column(&t, &s, "gpuc JS (GPU.js form)", true);
+        zoo_end(&t);
+        zoo_cl_free(s.cl);
+    }
+    gpuc_array_free(s.values);
+    free(s.partial);
+}
+
 int row_topk(bench_env *env, const bench_params *p)
 {
     topk_state s = {.n = p->n, .k = p->n < K ? p->n : K, .rounds = p->rounds, .gpu = env->gpu};
@@ -158,6 +324,7 @@ int row_topk(bench_env *env, const bench_params *p)
     topk_bisect_free(s.bisect);
     gpuc_array_free(s.work);
     gpuc_kernel_free(s.bias);
+    count_table(env, p, input);
     free(input);
     free(out);
     free(s.heap);

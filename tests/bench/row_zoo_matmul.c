@@ -191,9 +191,9 @@ int row_zoo_matmul(bench_env *env, const bench_params *p)
     if (ab && scale && zoo_begin(&t, env, &row, p, c_run, &s) == 0) {
         zoo_c_column(&t, "C -O3, loops in i-k-j order", "C ikj", c_ikj_run, &s, true);
         char why[200];
-        zoo_openmp_column(&t, omp_run, &s, true);
+        zoo_openmp_column(&t, "naive loop", omp_run, &s, true);
         s.cl = cl_setup(n, why, sizeof why);
-        zoo_opencl_column(&t, s.cl, why, cl_run, &s, true);
+        zoo_opencl_column(&t, s.cl, why, "1 work-item per cell", cl_run, &s, true);
         gpuc_kernel_desc desc = {.output = {(uint32_t)n, (uint32_t)n}, .constants = {{"n", (double)n, GPUC_INT}}};
         if (gpuc_create_kernel(env->gpu, matmul_glsl, &desc, &s.k) == GPUC_OK)
             zoo_gpuc(&t, "gpuc GLSL", gpuc_matmul_run, &s, true);

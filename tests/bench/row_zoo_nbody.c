@@ -45,34 +45,99 @@ static const char *const nbody_glsl = "vec3 accel(vec4 bodies[]) {\n"
                                       "    return a;\n"
                                       "}\n";
 
+/* The JavaScript kernel in OpenCL C, one work-item per body, the body count compiled in; FP_CONTRACT
+ * OFF as C (OpenCL may fuse by default). */
+static const char *const nbody_cl = "#pragma OPENCL FP_CONTRACT OFF\n"
+                                    "__kernel void accel(__global const float *b, __global float *out) {\n"
+                                    "    const int i = get_global_id(0);\n"
+                                    "    const float xi = b[4 * i], yi = b[4 * i + 1], zi = b[4 * i + 2];\n"
+                                    "    float ax = 0.0f, ay = 0.0f, az = 0.0f;\n"
+                                    "    for (int j = 0; j < N; j++) {\n"
+                                    "        const float dx = b[4 * j] - xi, dy = b[4 * j + 1] - yi;\n"
+                                    "        const float dz = b[4 * j + 2] - zi;\n"
+                                    "        const float d2 = dx * dx + dy * dy + dz * dz + 0.0001f;\n"
+                                    "        const float f = b[4 * j + 3] / (d2 * sqrt(d2));\n"
+                                    "        ax += f * dx;\n"
+                                    "        ay += f * dy;\n"
+                                    "        az += f * dz;\n"
+                                    "    }\n"
+                                    "    out[3 * i] = ax;\n"
+                                    "    out[3 * i + 1] = ay;\n"
+                                    "    out[3 * i + 2] = az;\n"
+                                    "}\n";
+
 typedef struct nbody_state {
     size_t n;
     const float *bodies; /* 4 per body */
     gpuc_kernel *k;
-    bool js; /* the JavaScript kernel reads bodies as a 2D array (n rows of 4) */
+    bool js;        /* the JavaScript kernel reads bodies as a 2D array (n rows of 4) */
+    float *omp_out; /* the OpenMP column's result, for its row function */
+    zoo_cl *cl;     /* the OpenCL column: kernel 0, buffers bodies and out */
 } nbody_state;
 
-/* The loop a C user writes first, in the kernel's order of operations. */
+/* The loop a C user writes first, in the kernel's order of operations: body i's acceleration. */
+static inline void nbody_body(const float *restrict b, float *restrict out, size_t n, size_t i)
+{
+    float xi = b[4 * i], yi = b[4 * i + 1], zi = b[4 * i + 2];
+    float ax = 0.0f, ay = 0.0f, az = 0.0f;
+    for (size_t j = 0; j < n; j++) {
+        float dx = b[4 * j] - xi, dy = b[4 * j + 1] - yi, dz = b[4 * j + 2] - zi;
+        float d2 = dx * dx + dy * dy + dz * dz + SOFTENING2;
+        float f = b[4 * j + 3] / (d2 * sqrtf(d2));
+        ax += f * dx;
+        ay += f * dy;
+        az += f * dz;
+    }
+    out[3 * i] = ax;
+    out[3 * i + 1] = ay;
+    out[3 * i + 2] = az;
+}
+
 static int c_run(void *vs, float *out)
 {
     nbody_state *s = vs;
-    const float *b = s->bodies;
-    for (size_t i = 0; i < s->n; i++) {
-        float xi = b[4 * i], yi = b[4 * i + 1], zi = b[4 * i + 2];
-        float ax = 0.0f, ay = 0.0f, az = 0.0f;
-        for (size_t j = 0; j < s->n; j++) {
-            float dx = b[4 * j] - xi, dy = b[4 * j + 1] - yi, dz = b[4 * j + 2] - zi;
-            float d2 = dx * dx + dy * dy + dz * dz + SOFTENING2;
-            float f = b[4 * j + 3] / (d2 * sqrtf(d2));
-            ax += f * dx;
-            ay += f * dy;
-            az += f * dz;
-        }
-        out[3 * i] = ax;
-        out[3 * i + 1] = ay;
-        out[3 * i + 2] = az;
-    }
+    for (size_t i = 0; i < s->n; i++)
+        nbody_body(s->bodies, out, s->n, i);
     return 0;
+}
+
+/* The same loop under `#pragma omp parallel for` over the bodies. */
+static void omp_body(void *vs, size_t i)
+{
+    nbody_state *s = vs;
+    nbody_body(s->bodies, s->omp_out, s->n, i);
+}
+
+static int omp_run(void *vs, float *out)
+{
+    nbody_state *s = vs;
+    s->omp_out = out;
+    return zoo_omp_rows(s->n, omp_body, s);
+}
+
+/* As a user's OpenCL call: the bodies written, one work-item per body, the accelerations read back. */
+static int cl_run(void *vs, float *out)
+{
+    nbody_state *s = vs;
+    return zoo_cl_write(s->cl, 0, s->bodies, 4 * s->n * sizeof(float)) || zoo_cl_run(s->cl, 0, s->n, 0) ||
+                   zoo_cl_read(s->cl, 1, out, 3 * s->n * sizeof(float))
+               ? -1
+               : 0;
+}
+
+static zoo_cl *cl_setup(size_t n, char *why, size_t why_len)
+{
+    char source[2048];
+    snprintf(source, sizeof source, "#define N %zu\n%s", n, nbody_cl);
+    zoo_cl *cl = zoo_cl_create(source, why, why_len);
+    if (cl && (zoo_cl_kernel(cl, "accel") < 0 || zoo_cl_buffer(cl, 4 * n * sizeof(float)) < 0 ||
+               zoo_cl_buffer(cl, 3 * n * sizeof(float)) < 0 || zoo_cl_arg_buffer(cl, 0, 0, 0) ||
+               zoo_cl_arg_buffer(cl, 0, 1, 1))) {
+        snprintf(why, why_len, "OpenCL setup failed (above)");
+        zoo_cl_free(cl);
+        return NULL;
+    }
+    return cl;
 }
 
 static int gpuc_nbody_run(void *vs, float *out)
@@ -136,6 +201,10 @@ int row_zoo_nbody(bench_env *env, const bench_params *p)
         }
         nbody_scale(bodies, n, scale);
         if (zoo_begin(&t, env, &row, p, c_run, &s) == 0) {
+            char why[200];
+            zoo_openmp_column(&t, "naive loop", omp_run, &s, true);
+            s.cl = cl_setup(n, why, sizeof why);
+            zoo_opencl_column(&t, s.cl, why, "1 work-item per cell", cl_run, &s, false); /* OpenCL's sqrt and / may differ from C's */
             gpuc_kernel_desc desc = {.output = {(uint32_t)n}, .constants = {{"n", (double)n, GPUC_INT}}};
             /* vec3 arithmetic: dot() may add in another order than C, so within the tolerance. */
             if (gpuc_create_kernel(env->gpu, nbody_glsl, &desc, &s.k) == GPUC_OK)
@@ -152,6 +221,7 @@ int row_zoo_nbody(bench_env *env, const bench_params *p)
                 zoo_error(&t, "gpuc JS (pasted)", gpuc_errmsg(env->gpu));
             gpuc_kernel_free(s.k);
             zoo_end(&t);
+            zoo_cl_free(s.cl);
         }
     }
     free(bodies);

@@ -280,23 +280,24 @@ void zoo_cpu_note(zoo_table *t, const char *column, const char *why)
     fflush(stdout);
 }
 
-void zoo_openmp_column(zoo_table *t, bench_run_fn run, void *state, bool bit_equal)
+void zoo_openmp_column(zoo_table *t, const char *form, bench_run_fn run, void *state, bool bit_equal)
 {
     char column[64];
-    snprintf(column, sizeof column, "OpenMP, %d threads, naive loop", zoo_omp_threads());
+    snprintf(column, sizeof column, "OpenMP, %d threads, %s", zoo_omp_threads(), form);
     if (zoo_omp_threads() > 0)
         zoo_cpu_column(t, column, "OpenMP", run, state, bit_equal);
     else
-        zoo_cpu_note(t, "OpenMP, naive loop", zoo_omp_note());
+        zoo_cpu_note(t, "OpenMP", zoo_omp_note());
 }
 
-void zoo_opencl_column(zoo_table *t, const zoo_cl *cl, const char *why, bench_run_fn run, void *state, bool bit_equal)
+void zoo_opencl_column(zoo_table *t, const zoo_cl *cl, const char *why, const char *form, bench_run_fn run, void *state,
+                       bool bit_equal)
 {
-    const char *column = "OpenCL, 1 work-item per cell";
-    if (cl && strstr(zoo_cl_device(cl), "Portable Computing Language"))
-        column = "OpenCL on PoCL, 1 work-item per cell";
+    char column[64];
+    bool pocl = cl && strstr(zoo_cl_device(cl), "Portable Computing Language");
+    snprintf(column, sizeof column, "OpenCL%s, %s", pocl ? " on PoCL" : "", form);
     if (cl)
-        zoo_cpu_column(t, column, strstr(column, "PoCL") ? "PoCL" : "OpenCL", run, state, bit_equal);
+        zoo_cpu_column(t, column, pocl ? "PoCL" : "OpenCL", run, state, bit_equal);
     else
         zoo_cpu_note(t, "OpenCL on PoCL", why);
 }

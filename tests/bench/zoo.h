@@ -75,9 +75,10 @@ void zoo_cpu_column(zoo_table *t, const char *column, const char *name, bench_ru
 void zoo_cpu_note(zoo_table *t, const char *column, const char *why);
 
 /* The two CPU runtimes' columns, labelled as they ran (OpenMP's thread count; PoCL or another OpenCL
- * CPU device), or their note: built without OpenMP; cl NULL, `why` saying why there is no OpenCL. */
-void zoo_openmp_column(zoo_table *t, bench_run_fn run, void *state, bool bit_equal);
-void zoo_opencl_column(zoo_table *t, const zoo_cl *cl, const char *why, bench_run_fn run, void *state,
+ * CPU device; `form`: what a work-item does), or their note: built without OpenMP; cl NULL, `why`
+ * saying why there is no OpenCL. */
+void zoo_openmp_column(zoo_table *t, const char *form, bench_run_fn run, void *state, bool bit_equal);
+void zoo_opencl_column(zoo_table *t, const zoo_cl *cl, const char *why, const char *form, bench_run_fn run, void *state,
                        bool bit_equal);
 
 /* A gpuc column that could not be set up (the kernel did not compile...): prints why, counts a failure. */
