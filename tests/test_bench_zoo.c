@@ -81,7 +81,19 @@ START_TEST(zoo_rows_agree_with_c_on_the_backend)
             bool exact = strcmp(ROWS[r], "mandelbrot") && (strcmp(ROWS[r], "nbody") || js);
             ck_assert_msg(!exact || strstr(line, "bit-equal"), "%s is not bit-equal: %s", ROWS[r], line);
             ck_assert_msg(strstr(line, "x C") != NULL, "no ratio to C: %s", line);
+            /* Timed in pairs against OpenMP (built with it wherever the compiler takes -fopenmp). */
+            ck_assert_msg(strstr(line, "x OpenMP") != NULL, "no ratio to OpenMP: %s", line);
         }
+        /* The CPU runtimes' columns: checked against C like gpuc's (OpenMP runs C's loop, so
+         * bit-equal); OpenCL's, or its note where the bench was built without it or finds no device. */
+        const char *omp = line_of(out, ROWS[r], "OpenMP, ");
+        ck_assert_msg(omp && strstr(omp, " OK ") && strstr(omp, "bit-equal"), "%s: no correct OpenMP line:\n%s",
+                      ROWS[r], out);
+        const char *ocl = line_of(out, ROWS[r], "OpenCL");
+        ck_assert_msg(ocl && (strstr(ocl, " OK ") || strstr(ocl, "(not run: ")), "%s: no OpenCL line:\n%s", ROWS[r],
+                      out);
+        const char *goal = line_of(out, ROWS[r], "best gpuc [");
+        ck_assert_msg(goal && strstr(goal, "goal <= 1.0x each"), "%s: no goal line:\n%s", ROWS[r], out);
     }
     const char *ikj = line_of(out, "matmul", "C -O3, loops in i-k-j order");
     ck_assert_msg(ikj && strstr(ikj, "bit-equal"), "%s", out);
@@ -110,13 +122,18 @@ START_TEST(zoo_json_keeps_every_cell_and_the_machine)
     int status;
     char *out = zoo_bench(NULL, args, &status);
     ck_assert_msg(status == 0, "%s", out);
+    size_t opencl = fixture_count(out, "OpenCL on PoCL, 1 work-item per cell"); /* 0 without PoCL */
     free(out);
     char *json = fixture_read_text(path);
     remove(path);
-    /* Per row: the C reference and gpuc's GLSL and JS columns; matmul's second C loop. */
-    ck_assert_uint_eq(fixture_count(json, "\"group\": \"zoo\""), 5 * 3 + 1);
-    ck_assert_uint_eq(fixture_count(json, "\"ok\": true"), 5 * 3 + 1);
-    ck_assert_uint_eq(fixture_count(json, "\"ratio_to_c\""), 5 * 3 + 1);
+    /* Per row: the C reference, OpenMP, OpenCL where present, gpuc's GLSL and JS columns (each with
+     * its ratio to OpenMP in pairs); matmul's second C loop. */
+    size_t cells = 5 * 4 + opencl + 1;
+    ck_assert_uint_eq(fixture_count(json, "\"group\": \"zoo\""), cells);
+    ck_assert_uint_eq(fixture_count(json, "\"ok\": true"), cells);
+    ck_assert_uint_eq(fixture_count(json, "\"ratio_to_c\""), cells);
+    ck_assert_uint_eq(fixture_count(json, "\"ratio_to_OpenMP_in_pairs\""), 5 * 2);
+    ck_assert_uint_eq(fixture_count(json, "\"ratio_to_PoCL_in_pairs\""), opencl ? 5 * 2 : 0);
     const char *keys[] = {"\"renderer\"", "\"cpu\"", "\"cpus_online\"", "\"gpuc_version\"", "\"device\"", "\"date\""};
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
         ck_assert_msg(strstr(json, keys[k]) != NULL, "no %s in %s", keys[k], json);
