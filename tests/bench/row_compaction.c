@@ -31,19 +31,19 @@ static double compaction_checksum(const float *out, size_t n, const bench_params
 #define PACK_CHUNK 4096 /* values per OpenMP iteration / OpenCL work-item */
 
 /* The naive two-pass compaction in OpenCL C, one work-item per chunk: count the survivors, then (after
- * the host's scan of the counts) write them from the chunk's offset; N (the values) compiled in. */
+ * the host's scan of the counts) write them from the chunk's offset; N and CHUNK compiled in. */
 static const char *const compaction_cl =
     "__kernel void count(__global const float *a, float t, __global int *counts) {\n"
-    "    const int c = get_global_id(0), end = min(N, (c + 1) * 4096);\n"
+    "    const int c = get_global_id(0), end = min(N, (c + 1) * CHUNK);\n"
     "    int n = 0;\n"
-    "    for (int i = c * 4096; i < end; i++)\n"
+    "    for (int i = c * CHUNK; i < end; i++)\n"
     "        n += a[i] >= t;\n"
     "    counts[c] = n;\n"
     "}\n"
     "__kernel void place(__global const float *a, float t, __global const int *offsets, __global float *out) {\n"
-    "    const int c = get_global_id(0), end = min(N, (c + 1) * 4096);\n"
+    "    const int c = get_global_id(0), end = min(N, (c + 1) * CHUNK);\n"
     "    int at = offsets[c];\n"
-    "    for (int i = c * 4096; i < end; i++)\n"
+    "    for (int i = c * CHUNK; i < end; i++)\n"
     "        if (a[i] >= t)\n"
     "            out[at++] = a[i];\n"
     "}\n";
@@ -165,7 +165,7 @@ static int cl_run(void *vs, float *out)
 static zoo_cl *cl_setup(const compaction_state *s, char *why, size_t why_len)
 {
     char source[2048];
-    snprintf(source, sizeof source, "#define N %zu\n%s", s->n, compaction_cl);
+    snprintf(source, sizeof source, "#define N %zu\n#define CHUNK %d\n%s", s->n, PACK_CHUNK, compaction_cl);
     zoo_cl *cl = zoo_cl_create(source, why, why_len);
     if (cl && (zoo_cl_kernel(cl, "count") < 0 || zoo_cl_kernel(cl, "place") < 0 ||
                zoo_cl_buffer(cl, s->n * sizeof(float)) < 0 || zoo_cl_buffer(cl, s->chunks * sizeof(int)) < 0 ||

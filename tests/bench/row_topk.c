@@ -130,15 +130,16 @@ static int gauntlet_bisect_run(void *vs, float *out)
  * form and GPU.js's, beside C, OpenMP and OpenCL, on device-resident data (uploaded once), the
  * per-chunk counts read back and summed. */
 
-#define COUNT_CHUNK 4096          /* values per invocation / work-item / OpenMP row */
-#define COUNT_THRESHOLD 0.75f     /* the values are in [0, 1): about a quarter lie above it */
+#define COUNT_CHUNK 4096 /* values per invocation, work-item, OpenMP iteration (count_js says 4096) */
+#define COUNT_THRESHOLD 0.75f /* the values are in [0, 1): about a quarter lie above it */
 
-static const char *const count_vec4_glsl = "float count(vec4 a[], float t) {\n"
-                                           "    vec4 c = vec4(0.0);\n"
-                                           "    for (int i = 0; i < constants.chunk4; i++)\n"
-                                           "        c += vec4(greaterThan(a[thread.x * constants.chunk4 + i], vec4(t)));\n"
-                                           "    return c.x + c.y + c.z + c.w;\n"
-                                           "}\n";
+static const char *const count_vec4_glsl =
+    "float count(vec4 a[], float t) {\n"
+    "    vec4 c = vec4(0.0);\n"
+    "    for (int i = 0; i < constants.chunk4; i++)\n"
+    "        c += vec4(greaterThan(a[thread.x * constants.chunk4 + i], vec4(t)));\n"
+    "    return c.x + c.y + c.z + c.w;\n"
+    "}\n";
 
 /* As a GPU.js user writes it: a chunk of the flat array per thread, a scalar loop. */
 static const char *const count_js = "function (a, t) {\n"
@@ -151,12 +152,12 @@ static const char *const count_js = "function (a, t) {\n"
                                     "  return c;\n"
                                     "}";
 
-/* GPU.js's form in OpenCL C, one work-item per chunk; N (the values) compiled in. */
+/* GPU.js's form in OpenCL C, one work-item per chunk; N (the values) and CHUNK compiled in. */
 static const char *const count_cl = "__kernel void count(__global const float *a, float t, __global float *partial) {\n"
                                     "    const int c = get_global_id(0);\n"
                                     "    float n = 0.0f;\n"
-                                    "    for (int i = 0; i < 4096; i++) {\n"
-                                    "        const int at = c * 4096 + i;\n"
+                                    "    for (int i = 0; i < CHUNK; i++) {\n"
+                                    "        const int at = c * CHUNK + i;\n"
                                     "        if (at < N && a[at] > t)\n"
                                     "            n += 1.0f;\n"
                                     "    }\n"
@@ -237,7 +238,7 @@ static int count_gpuc_run(void *vs, float *out)
 static zoo_cl *count_cl_setup(const count_state *s, char *why, size_t why_len)
 {
     char source[1024];
-    snprintf(source, sizeof source, "#define N %zu\n%s", s->n, count_cl);
+    snprintf(source, sizeof source, "#define N %zu\n#define CHUNK %d\n%s", s->n, COUNT_CHUNK, count_cl);
     zoo_cl *cl = zoo_cl_create(source, why, why_len);
     float t = COUNT_THRESHOLD;
     if (cl && (zoo_cl_kernel(cl, "count") < 0 || zoo_cl_buffer(cl, s->n * sizeof(float)) < 0 ||
