@@ -232,7 +232,10 @@ static void print_header(bench_env *env, const gpuc_info *info)
         bench_json_string(env->json, info->device);
         fprintf(env->json, ", \"software\": %s, \"cpu\": ", info->software ? "true" : "false");
         bench_json_string(env->json, cpu);
-        fprintf(env->json, ", \"cpus_online\": %ld, \"gpuc_version\": ", cpus);
+        fprintf(env->json, ", \"cpus_online\": %ld, \"openmp_threads\": %d, \"omp_wait_policy\": ", cpus,
+                zoo_omp_threads());
+        bench_json_string(env->json, zoo_omp_policy());
+        fprintf(env->json, ", \"gpuc_version\": ");
         bench_json_string(env->json, gpuc_version_string());
         fprintf(env->json, ", \"date\": \"%s\", \"results\": [", date);
     }
