@@ -47,9 +47,10 @@ typedef struct zoo_table {
         void *state;
     } cpu[2];
     int ncpu;
-    /* The fastest correct gpuc column so far, and its ratios in pairs to cpu[] (-1: not measured). */
-    double best_ms, best_ratio[2];
-    char best_column[64];
+    /* Per CPU runtime, gpuc's best ratio in pairs so far over its correct columns (-1: none yet), and
+     * the column that took it. */
+    double best_ratio[2];
+    char best_column[2][64];
 } zoo_table;
 
 /* Times the C reference `c_run` (its last result becomes the reference every other column is checked
