@@ -335,6 +335,7 @@ int main(int argc, char **argv)
         gpuc_close(env.gpu);
     }
     zoo_gpujs_free(&env);
+    zoo_cl_shutdown();
     if (env.json) {
         fprintf(env.json, "\n]}\n");
         fclose(env.json);

@@ -102,7 +102,8 @@ const char *zoo_omp_policy(void); /* OMP_WAIT_POLICY as the run has it */
  * again with it (libgomp reads it once, at load). */
 void zoo_omp_passive(char **argv);
 
-/* One OpenCL program on the first CPU device (PoCL here), its kernels and buffers, an in-order queue.
+/* One OpenCL program on the first CPU device (PoCL here), its kernels and buffers, on the process's
+ * one context and in-order queue.
  * Every call returns -1 (after printing the OpenCL error) or an index / 0. zoo_cl_create returns NULL
  * with `why` set when there is no OpenCL (built without its headers, no device, the build failed). */
 zoo_cl *zoo_cl_create(const char *source, char *why, size_t why_len);
@@ -115,6 +116,7 @@ int zoo_cl_arg(zoo_cl *c, int kernel, int arg, const void *value, size_t size);
 int zoo_cl_run(zoo_cl *c, int kernel, size_t gx, size_t gy); /* gy 0: a 1D range */
 const char *zoo_cl_device(const zoo_cl *c);
 void zoo_cl_free(zoo_cl *c);
+void zoo_cl_shutdown(void); /* releases the process's OpenCL context and queue (end of main) */
 
 /* ---- GPU.js through node (zoo_gpujs.c) ---- */
 

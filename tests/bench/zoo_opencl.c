@@ -1,5 +1,6 @@
-/* zoo_opencl.c - the bench's OpenCL columns: one CPU device (PoCL on this machine kind), a program of
- * one-work-item-per-cell kernels, its buffers and an in-order queue; a note where OpenCL is absent. */
+/* zoo_opencl.c - the bench's OpenCL columns: one CPU device (PoCL on this machine kind) and its queue
+ * for the process, per row a program of one-work-item-per-cell kernels and its buffers; a note where
+ * OpenCL is absent. */
 #include "zoo.h"
 
 #include <stdio.h>
@@ -60,12 +61,26 @@ void zoo_cl_free(zoo_cl *c)
 {
     (void)c;
 }
+void zoo_cl_shutdown(void)
+{
+}
 
 #else
 
 #include <CL/cl.h>
 
 #define ZOO_CL_MAX 6 /* kernels and buffers per program */
+
+/* One context and queue on the device for the whole process (PoCL's start costs more than a row's
+ * program), made by the first zoo_cl_create, released by zoo_cl_shutdown. */
+static struct {
+    bool tried;
+    cl_int err;
+    cl_device_id device;
+    cl_context context;
+    cl_command_queue queue;
+    char name[160]; /* "Portable Computing Language (OpenCL 3.0 PoCL 3.1 ...): cpu-..., 2 compute units" */
+} device_state;
 
 struct zoo_cl {
     cl_context context;
@@ -75,7 +90,6 @@ struct zoo_cl {
     cl_mem buffers[ZOO_CL_MAX];
     size_t sizes[ZOO_CL_MAX];
     int nkernels, nbuffers;
-    char device[160]; /* "Portable Computing Language 3.1: cpu-haswell-..., 2 compute units" */
 };
 
 static int cl_failed(const char *what, cl_int err)
@@ -104,11 +118,42 @@ static cl_int first_cpu_device(cl_platform_id *platform, cl_device_id *device)
     return CL_DEVICE_NOT_FOUND;
 }
 
+static cl_int open_device(void)
+{
+    if (device_state.tried)
+        return device_state.err;
+    device_state.tried = true;
+    cl_platform_id platform;
+    cl_int err = first_cpu_device(&platform, &device_state.device);
+    if (err == CL_SUCCESS) {
+        char platform_name[64] = "", version[64] = "", name[64] = "";
+        cl_uint units = 0;
+        clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof platform_name - 1, platform_name, NULL);
+        clGetPlatformInfo(platform, CL_PLATFORM_VERSION, sizeof version - 1, version, NULL);
+        clGetDeviceInfo(device_state.device, CL_DEVICE_NAME, sizeof name - 1, name, NULL);
+        clGetDeviceInfo(device_state.device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL);
+        snprintf(device_state.name, sizeof device_state.name, "%s (%s): %s, %u compute units", platform_name,
+                 version, name, units);
+        device_state.context = clCreateContext(NULL, 1, &device_state.device, NULL, NULL, &err);
+    }
+    if (err == CL_SUCCESS)
+        device_state.queue = clCreateCommandQueue(device_state.context, device_state.device, 0, &err);
+    device_state.err = err;
+    return err;
+}
+
+void zoo_cl_shutdown(void)
+{
+    if (device_state.queue)
+        clReleaseCommandQueue(device_state.queue);
+    if (device_state.context)
+        clReleaseContext(device_state.context);
+    memset(&device_state, 0, sizeof device_state);
+}
+
 zoo_cl *zoo_cl_create(const char *source, char *why, size_t why_len)
 {
-    cl_platform_id platform;
-    cl_device_id device;
-    cl_int err = first_cpu_device(&platform, &device);
+    cl_int err = open_device();
     if (err != CL_SUCCESS) {
         snprintf(why, why_len, "no OpenCL CPU device (error %d; the device: pocl-opencl-icd)", (int)err);
         return NULL;
@@ -118,18 +163,10 @@ zoo_cl *zoo_cl_create(const char *source, char *why, size_t why_len)
         snprintf(why, why_len, "out of memory");
         return NULL;
     }
-    char platform_name[64] = "", version[64] = "", name[64] = "";
-    cl_uint units = 0;
-    clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof platform_name - 1, platform_name, NULL);
-    clGetPlatformInfo(platform, CL_PLATFORM_VERSION, sizeof version - 1, version, NULL);
-    clGetDeviceInfo(device, CL_DEVICE_NAME, sizeof name - 1, name, NULL);
-    clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL);
-    snprintf(c->device, sizeof c->device, "%s (%s): %s, %u compute units", platform_name, version, name, units);
-    c->context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
-    if (err == CL_SUCCESS)
-        c->queue = clCreateCommandQueue(c->context, device, 0, &err);
-    if (err == CL_SUCCESS)
-        c->program = clCreateProgramWithSource(c->context, 1, &source, NULL, &err);
+    cl_device_id device = device_state.device;
+    c->context = device_state.context;
+    c->queue = device_state.queue;
+    c->program = clCreateProgramWithSource(c->context, 1, &source, NULL, &err);
     if (err == CL_SUCCESS)
         err = clBuildProgram(c->program, 1, &device, "", NULL, NULL);
     if (err != CL_SUCCESS) {
@@ -146,7 +183,8 @@ zoo_cl *zoo_cl_create(const char *source, char *why, size_t why_len)
 
 const char *zoo_cl_device(const zoo_cl *c)
 {
-    return c->device;
+    (void)c;
+    return device_state.name;
 }
 
 int zoo_cl_kernel(zoo_cl *c, const char *name)
@@ -218,16 +256,15 @@ void zoo_cl_free(zoo_cl *c)
 {
     if (!c)
         return;
+    /* The shared queue finishes c's work before its objects go. */
+    if (c->queue)
+        clFinish(c->queue);
     for (int i = 0; i < c->nkernels; i++)
         clReleaseKernel(c->kernels[i]);
     for (int i = 0; i < c->nbuffers; i++)
         clReleaseMemObject(c->buffers[i]);
     if (c->program)
         clReleaseProgram(c->program);
-    if (c->queue)
-        clReleaseCommandQueue(c->queue);
-    if (c->context)
-        clReleaseContext(c->context);
     free(c);
 }
 
