@@ -51,8 +51,10 @@ void zoo_omp_passive(char **argv)
 #ifdef _OPENMP
     if (getenv("OMP_WAIT_POLICY"))
         return;
-    if (setenv("OMP_WAIT_POLICY", "passive", 1) == 0)
-        execv("/proc/self/exe", argv); /* returns only when it failed: then the default policy */
+    if (setenv("OMP_WAIT_POLICY", "passive", 1) == 0) {
+        execv("/proc/self/exe", argv);
+        unsetenv("OMP_WAIT_POLICY"); /* it failed: the run goes on with libgomp's default, and says so */
+    }
 #else
     (void)argv;
 #endif
