@@ -231,14 +231,16 @@ int zoo_begin(zoo_table *t, bench_env *env, const zoo_row *row, const bench_para
     return 0;
 }
 
-void zoo_c_column(zoo_table *t, const char *column, const char *name, bench_run_fn run, void *state, bool bit_equal)
+/* A column that is not gpuc's (a second C loop, a CPU runtime): timed, checked and printed with its
+ * ratio to C. Returns its median, or -1 when it failed or was wrong (it said so). */
+static double other_column(zoo_table *t, const char *column, bench_run_fn run, void *state, bool bit_equal)
 {
     char ratios[32];
     int runs = 0;
     double ms = bench_time(run, state, t->out, &runs);
     if (ms < 0) {
         zoo_error(t, column, "failed");
-        return;
+        return -1;
     }
     zoo_check c = compare(t->row, t->reference, t->out, bit_equal);
     if (!c.ok)
@@ -248,29 +250,22 @@ void zoo_c_column(zoo_table *t, const char *column, const char *name, bench_run_
     print_line(t, column, ms, runs, sum, c.ok ? "OK" : "WRONG", c.text, ratios);
     keep_result(t->env, t->row->name, column, t->p->n, ms);
     json_cell(t, column, t->env->backend, ms, runs, sum, &c, ms / t->c_ms, -1, NULL, NULL, NULL);
-    t->c2_ms = ms;
-    t->c2_name = name;
+    return c.ok ? ms : -1;
+}
+
+void zoo_c_column(zoo_table *t, const char *column, const char *name, bench_run_fn run, void *state, bool bit_equal)
+{
+    double ms = other_column(t, column, run, state, bit_equal);
+    if (ms > 0) {
+        t->c2_ms = ms;
+        t->c2_name = name;
+    }
 }
 
 void zoo_cpu_column(zoo_table *t, const char *column, const char *name, bench_run_fn run, void *state, bool bit_equal)
 {
-    char ratios[32];
-    int runs = 0;
-    double ms = bench_time(run, state, t->out, &runs);
-    if (ms < 0) {
-        zoo_error(t, column, "failed");
-        return;
-    }
-    zoo_check c = compare(t->row, t->reference, t->out, bit_equal);
-    if (!c.ok)
-        t->env->failures++;
-    double sum = zoo_checksum(t->row, t->out);
-    snprintf(ratios, sizeof ratios, "%.2fx C", ms / t->c_ms);
-    print_line(t, column, ms, runs, sum, c.ok ? "OK" : "WRONG", c.text, ratios);
-    keep_result(t->env, t->row->name, column, t->p->n, ms);
-    json_cell(t, column, t->env->backend, ms, runs, sum, &c, ms / t->c_ms, -1, NULL, NULL, NULL);
     /* Only a correct column is a yardstick. */
-    if (c.ok && t->ncpu < (int)(sizeof t->cpu / sizeof t->cpu[0]))
+    if (other_column(t, column, run, state, bit_equal) >= 0 && t->ncpu < (int)(sizeof t->cpu / sizeof t->cpu[0]))
         t->cpu[t->ncpu++] = (struct zoo_cpu_ref){name, run, state};
 }
 
