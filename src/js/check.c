@@ -297,12 +297,19 @@ static void check_decl(js_ctx *c, js_node *var_stmt, js_node *d)
     js_type init = d->a ? js_check_expr(c, d->a) : existing && is_var && existing->is_var ? existing->type : T_FLOAT;
     if (init == T_VOID)
         js_fail(c, d, "`%s` is given the result of a function that returns nothing", d->name);
+    if (is_var && existing && !existing->is_var)
+        js_fail(c, d, "`var %s` is declared where a block-scoped `%s` (let or const) is in scope, which JavaScript "
+                "refuses (SyntaxError): use another name", d->name, d->name);
     js_var *v = d->var;
     if (!v && is_var && existing && existing->is_var) {
         v = d->var = existing; /* `var x` again: the same variable, as in JavaScript */
         if (v->type != T_NONE && v->type != init && (!js_is_numeric(v->type) || !js_is_numeric(init)))
             js_fail(c, d, "`var %s` is declared again holding %s, but it holds %s: use another name", d->name,
                     js_type_words(init), js_type_words(v->type));
+        /* One GLSL variable at the function's top, each declaration an assignment to it: a declaration
+         * in a nested block would be a second variable (GLSL scopes by block), and a loop whose counter
+         * is declared again in its body then sees the write (the loop reader guards it). */
+        v->hoisted = true;
     }
     if (!v) {
         v = js_alloc(c, sizeof *v, d);
@@ -314,7 +321,9 @@ static void check_decl(js_ctx *c, js_node *var_stmt, js_node *d)
         d->var = v;
     }
     js_type t = init;
-    if (js_is_numeric(init)) {
+    if (!d->a && existing == v)
+        t = v->type; /* `var x;` again assigns nothing: x keeps its value and its type (an int counter stays int) */
+    else if (js_is_numeric(init)) {
         if (v->is_var && !js_is_intlike(init) && !v->demoted) {
             v->demoted = true; /* given a float anywhere (`var` may be declared again): stays a float */
             c->changed = true;
@@ -444,11 +453,14 @@ static void check_stmt_kind(js_ctx *c, js_node *n)
     case N_FOR: check_for(c, n); break;
     case N_WHILE:
     case N_DOWHILE:
-        check_condition(c, n->a);
+        if (n->kind == N_WHILE)
+            check_condition(c, n->a);
         n->temp = ++c->temps;
         c->loop_depth++;
         check_block(c, &n->b, 1);
         c->loop_depth--;
+        if (n->kind == N_DOWHILE)
+            check_condition(c, n->a); /* after the body, as it runs: it sees the body's `var`s */
         break;
     case N_BREAK:
         if (!c->loop_depth && !c->switch_depth)
