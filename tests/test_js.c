@@ -384,7 +384,35 @@ static const struct var_again {
     /* a do-while's test reads the body's `var` */
     {"function (n) { let c = 0; do { c += 1; var i = c; } while (i < n); return c + i; }",
      {10, 600}},
+    /* declared again in the next loop's header: the first loop's i is not read, the second's starts anew */
+    {"function (n) { let c = 0; for (var i = 0; i < 10; i++) { c += i; } for (var i = 0; i < 5; i++) { c += i; } "
+     "return c; }",
+     {55, 55}},
+    /* ...and here the second loop starts from the first one's last value */
+    {"function (n) { let c = 0; for (var i = 0; i < 10; i++) { c += 1; } for (var i = i; i < 15; i++) { c += 10; } "
+     "return c + i; }",
+     {75, 75}},
+    /* a counter declared again in its body, inside an outer let loop */
+    {"function (n) { let c = 0; for (let k = 0; k < 3; k++) { for (var i = 0; i < 4; i++) { c += 1; "
+     "if (c < n && k == 2 && i == 3) { var i = -1; } } } return c; }",
+     {12, 300}},
 };
+
+/* `for (var i ...)` loops in a row, i read only inside each: each keeps its own counter, compiled as
+ * before (no loop guard), since nothing reads one loop's i in the other. */
+START_TEST(var_loops_in_a_row_keep_their_own_counters)
+{
+    gpuc_kernel *k;
+    ck_assert_gpuc_ok(gpuc_create_kernel_js(gpu, "function () { let c = 0; for (var i = 0; i < 10; i++) { c += i; } "
+                                                 "for (var i = 0; i < 5; i++) { c += i; } return c; }",
+                                            &(gpuc_kernel_desc){.output = {1}}, &k));
+    const char *glsl = gpuc_kernel_glsl(k);
+    const char *first = strstr(glsl, "for (int js_i = 0; js_i < 10; js_i++)");
+    ck_assert_msg(first && strstr(first, "for (int js_i = 0; js_i < 5; js_i++)") && !strstr(glsl, "gpuc_continues("),
+                  "%s", glsl);
+    gpuc_kernel_free(k);
+}
+END_TEST
 
 START_TEST(var_declared_again_is_one_variable)
 {
@@ -418,6 +446,7 @@ Suite *suite_js(void)
     tcase_add_test(tc, nested_functions_and_output_size);
     tcase_add_test(tc, bad_calls);
     tcase_add_test(tc, var_is_function_scoped);
+    tcase_add_test(tc, var_loops_in_a_row_keep_their_own_counters);
     tcase_add_loop_test(tc, var_declared_again_is_one_variable, 0, (int)(sizeof var_again / sizeof var_again[0]));
     tcase_add_loop_test(tc, corner_cases_compile_and_agree, 0, (int)(sizeof corners / sizeof corners[0]));
     tcase_add_loop_test(tc, rejections_name_line_and_column, 0, (int)(sizeof rejections / sizeof rejections[0]));

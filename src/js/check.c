@@ -306,11 +306,16 @@ static void check_decl(js_ctx *c, js_node *var_stmt, js_node *d)
         if (v->type != T_NONE && v->type != init && (!js_is_numeric(v->type) || !js_is_numeric(init)))
             js_fail(c, d, "`var %s` is declared again holding %s, but it holds %s: use another name", d->name,
                     js_type_words(init), js_type_words(v->type));
-        /* One GLSL variable at the function's top, each declaration an assignment to it: a declaration
-         * in a nested block would be a second variable (GLSL scopes by block), and a loop whose counter
-         * is declared again in its body then sees the write (the loop reader guards it). */
-        v->hoisted = true;
     }
+    /* Declared again inside the block of an earlier declaration that is still open (its loop's body, a
+     * nested block, the same block): in GLSL that would be a second variable hiding the first, so the
+     * writes would miss it. Then x is one GLSL variable at the function's top and each declaration an
+     * assignment to it (a loop whose counter is declared again in its body then shows the reader the
+     * write, and is guarded). Declared again after that block ended (`for (var i ...)` twice in a
+     * row), a declaration with a value may start its own variable, as before: nothing reads the old one
+     * there (a read after its block hoists it, js_scope_find). */
+    if (is_var && v && existing == v && !v->outlived)
+        v->hoisted = true;
     if (!v) {
         v = js_alloc(c, sizeof *v, d);
         v->name = d->name;
