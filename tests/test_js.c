@@ -264,7 +264,9 @@ static const struct rejection {
     /* a `var` where a let/const of its name is in scope: JavaScript's SyntaxError, not a second variable */
     {"function () {\n  let i = 0;\n  { var i = 2; }\n  return i;\n}", "3:9", "block-scoped `i`"},
     {"function (n) {\n  let c = 0;\n  for (let i = 0; i < 9; i++) {\n    if (c < n) { var i = -1; }\n  }\n  return c;\n}",
-     "4:22", "(SyntaxError)"}, /* array constants are supported (test_array_constants.c) */
+     "4:22", "(SyntaxError)"},
+    /* a `var` over a destructured name: a clear refusal (it was GLSL that refused it, as a gpuc bug) */
+    {"function () { var [a, b] = [1, 2]; { var a = 3; } return a + b; }", "1:42", "taken by a destructuring"}, /* array constants are supported (test_array_constants.c) */
     {"function () {\n  return new Array(3);\n}", "2:10", "`new`"},
     {"function () {\n  return `x`;\n}", "2:10", "strings"},
     {"function () {\n  return Math.hypot(1, 2);\n}", "2:10", "Math.hypot"},

@@ -275,6 +275,7 @@ static void check_destructure(js_ctx *c, js_node *var_stmt, js_node *d)
             v->name = name->name;
             v->glsl = js_mangle(c, "js_", name->name);
             v->is_const = !strcmp(var_stmt->op, "cons");
+            v->destructured = true;
             name->var = v;
         }
         name->var->type = js_is_mat(t) ? js_mat_row(t) : T_FLOAT;
@@ -297,6 +298,9 @@ static void check_decl(js_ctx *c, js_node *var_stmt, js_node *d)
     js_type init = d->a ? js_check_expr(c, d->a) : existing && is_var && existing->is_var ? existing->type : T_FLOAT;
     if (init == T_VOID)
         js_fail(c, d, "`%s` is given the result of a function that returns nothing", d->name);
+    if (is_var && existing && existing->destructured)
+        js_fail(c, d, "`var %s` is declared where `%s` taken by a destructuring (`[%s, ...] = v`, which gpuc scopes "
+                "to its block) is in scope: use another name", d->name, d->name, d->name);
     if (is_var && existing && !existing->is_var)
         js_fail(c, d, "`var %s` is declared where a block-scoped `%s` (let or const) is in scope, which JavaScript "
                 "refuses (SyntaxError): use another name", d->name, d->name);
