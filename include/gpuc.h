@@ -279,7 +279,7 @@ typedef struct gpuc_info {
     int max_work_group_size[3];
     int max_work_group_invocations;
     int64_t max_storage_block_size;  /* bytes one output binding may span */
-    int64_t max_texture_buffer_size; /* texels (4 components each) one input array may span */
+    int64_t max_texture_buffer_size; /* texels (4 components each) one array, input or output, may span */
     int max_shared_memory;           /* bytes */
     int max_image_units;             /* compute image uniforms: bounds the array arguments */
     /* Iterations one invocation may loop in total before the driver silently stops its loops
@@ -507,7 +507,9 @@ typedef struct gpuc_kernel_desc {
  * rows of 4, read a row per texel), about twice as fast in a loop on llvmpipe; runs with other sizes
  * use the first program (same results, bit for bit).
  * Loops that must run past llvmpipe's loop budget, or nest deeper than 12, fail with
- * GPUC_ERROR_LIMIT (see LOOPS AND LLVMPIPE'S LOOP BUDGET).
+ * GPUC_ERROR_LIMIT (see LOOPS AND LLVMPIPE'S LOOP BUDGET), as does an output (the result or a map
+ * output) that no array could hold: more than 2^31 - 1 cells, or more values than
+ * gpuc_info.max_texture_buffer_size texels of 4 (on both backends; the message names the output).
  * The GLSL is compiled as written, and the driver may reassociate float arithmetic (Mesa turns
  * a + b + c + d into (a + b) + (c + d)) and leaves GLSL's own edge cases open (atan(0.0, 0.0)).
  * Where the order matters, assign the expression to a `precise` variable

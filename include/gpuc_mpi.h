@@ -154,8 +154,10 @@ GPUC_API gpuc_status gpuc_mpi_topk(gpuc *gpu, MPI_Comm comm, gpuc_arg local, con
  * for the part, then the slice. gpuc_mpi_last_timing counts the sort, read back and upload as device
  * time and the MPI calls as communication; cutting and merging on the host are in the total only.
  *
- * Errors, on every rank alike: descending or the key type differing across ranks
- * (GPUC_ERROR_INVALID_ARGUMENT naming the field); a rank's bad input or NULL sorted / part (the
+ * Errors, on every rank alike: descending, the method or the key type differing across ranks
+ * (GPUC_ERROR_INVALID_ARGUMENT naming the field); a method that is not a gpuc_sort_method (each rank
+ * checks it, parts empty or not; the method is passed on to each rank's gpuc_sort, whose own refusals
+ * then fail every rank); a rank's bad input or NULL sorted / part (the
  * message names the rank); no keys on any rank (GPUC_ERROR_INVALID_ARGUMENT: gpuc_sort refuses
  * n = 0 too; a rank on its own may hold none); a part or slice of more than 2^31 - 1 keys, more
  * than MPI's int counts hold (GPUC_ERROR_LIMIT), more than 32767 ranks (the P^2 samples' counts are

@@ -125,6 +125,47 @@ START_TEST(bad_descriptions)
 }
 END_TEST
 
+/* Every output is an array a later kernel may read, so the device's texture-buffer limit (texels of 4
+ * values) bounds it on both backends: a kernel whose result or map output could never be made is
+ * refused at creation, naming the output and the limit, and one exactly at the limit is accepted. */
+START_TEST(outputs_beyond_the_array_limit)
+{
+    int64_t texels = gpuc_get_info(gpu)->max_texture_buffer_size;
+    if (texels <= 0 || texels * 4 + 4 > INT32_MAX)
+        return; /* a device whose arrays hold every size gpuc accepts */
+    const char *src = "float f() { return 1.0; }";
+    char limit[32];
+    snprintf(limit, sizeof limit, "at most %lld", (long long)texels);
+    uint32_t floats = (uint32_t)(texels * 4);
+    ck_assert_gpuc_fails(create(src, (gpuc_kernel_desc){.output = {floats + 1}}), GPUC_ERROR_LIMIT, limit);
+    ck_assert_ptr_nonnull(strstr(gpuc_errmsg(gpu), "kernel 'f': its output of {"));
+    ck_assert_ptr_nonnull(strstr(gpuc_errmsg(gpu), "GL_MAX_TEXTURE_BUFFER_SIZE"));
+    if (40000LL * 40000 > texels * 4)
+        ck_assert_gpuc_fails(create(src, (gpuc_kernel_desc){.output = {40000, 40000}}), GPUC_ERROR_LIMIT,
+                             "its output of {40000, 40000, 0} float cells");
+    ck_assert_gpuc_fails(create("vec4 f() { return vec4(1.0); }", (gpuc_kernel_desc){.output = {(uint32_t)texels + 1}}),
+                         GPUC_ERROR_LIMIT, "vec4 cells");
+    ck_assert_gpuc_ok(create(src, (gpuc_kernel_desc){.output = {floats}}));
+    gpuc_kernel_free(k_out);
+    ck_assert_gpuc_ok(create("vec4 f() { return vec4(1.0); }", (gpuc_kernel_desc){.output = {(uint32_t)texels}}));
+    gpuc_kernel_free(k_out);
+    /* A map output counts its own cells: the float result fits, the vec4 map output does not. */
+    ck_assert_gpuc_fails(create("vec4 wide() { return vec4(2.0); }\nfloat f() { wide(); return 1.0; }",
+                                (gpuc_kernel_desc){.output = {(uint32_t)texels + 1},
+                                                   .map = {{"spread", "wide"}}}),
+                         GPUC_ERROR_LIMIT, "its map output \"spread\" of {");
+    gpuc_kernel *k = NULL;
+    ck_assert_gpuc_fails(gpuc_create_kernel_js(gpu, "function () { return 1; }",
+                                               &(gpuc_kernel_desc){.output = {floats + 4}}, &k),
+                         GPUC_ERROR_LIMIT, limit);
+    ck_assert_gpuc_fails(gpuc_create_kernel_map_js(gpu, "{ pair: (v) => [v, v] }",
+                                                   "function () { pair(this.thread.x); return 1; }",
+                                                   &(gpuc_kernel_desc){.output = {floats / 2 + 1}}, &k),
+                         GPUC_ERROR_LIMIT, "map output \"pair\"");
+    ck_assert_ptr_null(k);
+}
+END_TEST
+
 START_TEST(loop_budget_is_enforced_where_the_device_has_one)
 {
     if (gpuc_get_info(gpu)->loop_budget == 0)
@@ -252,6 +293,7 @@ Suite *suite_errors(void)
     tcase_add_test(tc, error_in_a_helper_maps_too);
     tcase_add_test(tc, signature_errors);
     tcase_add_test(tc, bad_descriptions);
+    tcase_add_test(tc, outputs_beyond_the_array_limit);
     tcase_add_test(tc, loop_budget_is_enforced_where_the_device_has_one);
     tcase_add_test(tc, run_argument_errors);
     tcase_add_test(tc, run_to_errors);

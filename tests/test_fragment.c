@@ -198,6 +198,53 @@ START_TEST(fragment_refusals_say_why)
 }
 END_TEST
 
+/* llvmpipe's loop budget is the same 65,535 iterations per invocation for compute and fragment shaders,
+ * and gpuc counts and guards it alike on both backends: near the budget, each kernel here returns the same
+ * status on both, and the C answer (40,000 per cell) where it runs. An inner loop that always breaks at
+ * once is compiled away (no iteration); one whose break is a run-time test spends one iteration per
+ * outer one, so 40,000 + 40,000 pass the budget and the run is refused on both. */
+START_TEST(loop_budget_agrees_across_backends)
+{
+    static const struct {
+        const char *src;
+        gpuc_status want;
+    } cases[] = {
+        {"float f(int n) { float s = 0.0; for (int i = 0; i < 40000; i++) { s += 1.0; } return s; }", GPUC_OK},
+        {"float f(int n) { float s = 0.0; for (int i = 0; i < n; i++) { s += 1.0; for (int j = 0; j < 10; j++) "
+         "{ break; } } return s; }", GPUC_OK},
+        {"float f(int n) { float s = 0.0; for (int i = 0; i < 40000; i++) { s += 1.0; while (true) { break; } } "
+         "return s; }", GPUC_OK},
+        {"float f(int n) { float s = 0.0; int i = 0; while (i < n) { i++; s += 1.0; for (int j = 0; j < 10; j++) "
+         "{ break; } } return s; }", GPUC_OK},
+        {"float f(int n) { float s = 0.0; for (int i = 0; i < 40000; i++) { s += 1.0; for (int j = 0; j < 10; "
+         "j++) { if (j >= n - 40000) break; s += 1.0; } } return s; }", GPUC_ERROR_LIMIT},
+        {"float f(int n) { float s = 0.0; for (int i = 0; i < 40000; i++) { s += 1.0; for (int j = 0; j < n - "
+         "40000; j++) { s += 1.0; } } return s; }", GPUC_ERROR_LIMIT},
+    };
+    gpuc *backends[2] = {open_backend(GPUC_BACKEND_COMPUTE), open_backend(GPUC_BACKEND_FRAGMENT)};
+    for (size_t i = 0; gpuc_get_info(backends[0])->loop_budget > 0 && /* hardware drivers have no budget */
+                       i < sizeof cases / sizeof cases[0]; i++)
+        for (int b = 0; b < 2; b++) {
+            gpuc_kernel *k = NULL;
+            ck_assert_msg(gpuc_create_kernel(backends[b], cases[i].src, &(gpuc_kernel_desc){.output = {64, 2}}, &k) ==
+                          GPUC_OK, "case %zu, %s: %s", i, b ? "fragment" : "compute", gpuc_errmsg(backends[b]));
+            gpuc_array *r = NULL;
+            gpuc_status st = gpuc_run(k, (gpuc_arg[]){gpuc_arg_i32(40000)}, 1, &r);
+            ck_assert_msg(st == cases[i].want, "case %zu on %s: %s (%s)", i, b ? "fragment" : "compute",
+                          gpuc_status_name(st), gpuc_errmsg(backends[b]));
+            if (st == GPUC_OK) {
+                float *v = fixture_take_floats(r, 128);
+                for (int c = 0; c < 128; c++)
+                    ck_assert_float_eq(v[c], 40000.0f);
+                free(v);
+            }
+            gpuc_kernel_free(k);
+        }
+    gpuc_close(backends[0]);
+    gpuc_close(backends[1]);
+}
+END_TEST
+
 Suite *suite_fragment(void)
 {
     Suite *s = suite_create("fragment");
@@ -206,6 +253,7 @@ Suite *suite_fragment(void)
     tcase_add_test(tc, fragment_matches_compute_bit_for_bit);
     tcase_add_test(tc, fragment_layouts_cover_every_cell_once);
     tcase_add_test(tc, fragment_refusals_say_why);
+    tcase_add_test(tc, loop_budget_agrees_across_backends);
     suite_add_tcase(s, tc);
     return s;
 }

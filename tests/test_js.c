@@ -260,7 +260,13 @@ static const struct rejection {
     {"function (a) {\n  a = 3;\n  return a;\n}", "2:3", "arguments are read-only"},
     {"function (a) {\n  a[0] = 3;\n  return a[0];\n}", "2:3", "read-only"},
     {"function () {\n  return (function (v) { return v; })(1);\n}", "2:11", "only named functions"},
-    {"function () {\n  return this.constants.table[0];\n}", "2:10", "not among the kernel's constants"}, /* array constants are supported (test_array_constants.c) */
+    {"function () {\n  return this.constants.table[0];\n}", "2:10", "not among the kernel's constants"},
+    /* a `var` where a let/const of its name is in scope: JavaScript's SyntaxError, not a second variable */
+    {"function () {\n  let i = 0;\n  { var i = 2; }\n  return i;\n}", "3:9", "block-scoped `i`"},
+    {"function (n) {\n  let c = 0;\n  for (let i = 0; i < 9; i++) {\n    if (c < n) { var i = -1; }\n  }\n  return c;\n}",
+     "4:22", "(SyntaxError)"},
+    /* a `var` over a destructured name: a clear refusal (it was GLSL that refused it, as a gpuc bug) */
+    {"function () { var [a, b] = [1, 2]; { var a = 3; } return a + b; }", "1:42", "taken by a destructuring"}, /* array constants are supported (test_array_constants.c) */
     {"function () {\n  return new Array(3);\n}", "2:10", "`new`"},
     {"function () {\n  return `x`;\n}", "2:10", "strings"},
     {"function () {\n  return Math.hypot(1, 2);\n}", "2:10", "Math.hypot"},
@@ -315,6 +321,120 @@ START_TEST(var_is_function_scoped)
 }
 END_TEST
 
+/* A `var` declared again anywhere in its function (any block depth, a loop's header or body, if/else,
+ * after the loop) is the one function-scoped variable: a loop whose counter is declared again in its body
+ * runs on with the new value. Each kernel returns f(n) for n = 5 and n = 300, where f is the same
+ * function run by node (v20): the expected values are node's answers, as float32. */
+static const struct var_again {
+    const char *js;
+    float expect[2]; /* n = 5, n = 300 */
+} var_again[] = {
+    /* `var i;` again keeps i's value (and i stays an int counter) */
+    {"function (n) { let c = 0; for (var i = 0; i < 10; i++) { var i; c += i; } return c; }",
+     {45, 45}},
+    /* the kernel: the counter declared again in an if inside its loop */
+    {"function (n) { let c = 0; for (var i = 0; i < 10; i++) { c += 1; if (c < n && i == 9) { var i = -1; "
+     "} } return c; }",
+     {10, 300}},
+    /* declared again in a nested loop's header */
+    {"function (n) { let c = 0; for (var i = 0; i < 10; i++) { c += 1; if (c < n && i == 9) { for (var i "
+     "= 0; i > -1; i--) {} } } return c; }",
+     {10, 300}},
+    /* declared again after its loop */
+    {"function (n) { let c = 0; for (var i = 0; i < 10; i++) { c += 1; } var i = i * 2; return c + i; }",
+     {30, 30}},
+    /* in both branches of an if/else */
+    {"function (n) { var x = 1; if (n > 5) { var x = 2; } else { var x = 3; } return x; }",
+     {3, 2}},
+    {"function (n) { var x = 1; if (n < 5) { var x = 2; } else { var x = 3; } return x; }",
+     {3, 3}},
+    /* a helper's own `var i` is another variable */
+    {"function (n) { function h(a) { var i = a * 2; return i; } var i = 1; for (var k = 0; k < 3; k++) { "
+     "var i = i + h(k); } return i; }",
+     {7, 7}},
+    /* declared again in a while loop's body */
+    {"function (n) { let c = 0; var i = 0; while (i < 10) { c += 1; var i = i + 1; if (c < n && i == 10) "
+     "{ var i = 0; } } return c; }",
+     {10, 300}},
+    /* declared again in the same block */
+    {"function (n) { var x = 1; var x = x + 1; return x; }",
+     {2, 2}},
+    /* two counters, each declared again two loops deep */
+    {"function (n) { let c = 0; for (var i = 0; i < 4; i++) { for (var j = 0; j < 3; j++) { c += 1; if (c "
+     "< n && j == 2 && i == 3) { var i = 0; var j = -1; } } } return c; }",
+     {12, 300}},
+    /* declared again three blocks deep */
+    {"function (n) { let c = 0; for (var i = 0; i < 10; i++) { c += 1; { { if (c < n && i == 9) { var i = "
+     "-1; } } } } return c; }",
+     {10, 300}},
+    /* declared again in an else-if */
+    {"function (n) { let c = 0; for (var i = 0; i < 10; i++) { c += 1; if (c >= n) { } else if (i == 9) { "
+     "var i = -1; } } return c; }",
+     {10, 300}},
+    /* declared again holding a float: the counter becomes a float */
+    {"function (n) { let c = 0; for (var i = 0; i < 10; i++) { c += 1; if (c < n && i == 9) { var i = "
+     "-0.5; } } return c + i; }",
+     {20, 30.5}},
+    /* stepped by += 1 */
+    {"function (n) { let c = 0; for (var i = 0; i < 10; i += 1) { c += 1; if (c < n && i == 9) { var i = "
+     "-1; } } return c; }",
+     {10, 300}},
+    /* counting down */
+    {"function (n) { let c = 0; for (var i = 10; i > 0; i--) { c += 1; if (c < n && i == 1) { var i = 11; "
+     "} } return c; }",
+     {10, 300}},
+    /* a do-while's test reads the body's `var` */
+    {"function (n) { let c = 0; do { c += 1; var i = c; } while (i < n); return c + i; }",
+     {10, 600}},
+    /* declared again in the next loop's header: the first loop's i is not read, the second's starts anew */
+    {"function (n) { let c = 0; for (var i = 0; i < 10; i++) { c += i; } for (var i = 0; i < 5; i++) { c += i; } "
+     "return c; }",
+     {55, 55}},
+    /* ...and here the second loop starts from the first one's last value */
+    {"function (n) { let c = 0; for (var i = 0; i < 10; i++) { c += 1; } for (var i = i; i < 15; i++) { c += 10; } "
+     "return c + i; }",
+     {75, 75}},
+    /* a counter declared again in its body, inside an outer let loop */
+    {"function (n) { let c = 0; for (let k = 0; k < 3; k++) { for (var i = 0; i < 4; i++) { c += 1; "
+     "if (c < n && k == 2 && i == 3) { var i = -1; } } } return c; }",
+     {12, 300}},
+};
+
+/* `for (var i ...)` loops in a row, i read only inside each: each keeps its own counter, compiled as
+ * before (no loop guard), since nothing reads one loop's i in the other. */
+START_TEST(var_loops_in_a_row_keep_their_own_counters)
+{
+    gpuc_kernel *k;
+    ck_assert_gpuc_ok(gpuc_create_kernel_js(gpu, "function () { let c = 0; for (var i = 0; i < 10; i++) { c += i; } "
+                                                 "for (var i = 0; i < 5; i++) { c += i; } return c; }",
+                                            &(gpuc_kernel_desc){.output = {1}}, &k));
+    const char *glsl = gpuc_kernel_glsl(k);
+    const char *first = strstr(glsl, "for (int js_i = 0; js_i < 10; js_i++)");
+    ck_assert_msg(first && strstr(first, "for (int js_i = 0; js_i < 5; js_i++)") && !strstr(glsl, "gpuc_continues("),
+                  "%s", glsl);
+    gpuc_kernel_free(k);
+}
+END_TEST
+
+START_TEST(var_declared_again_is_one_variable)
+{
+    const struct var_again *v = &var_again[_i];
+    const float n[2] = {5, 300};
+    gpuc_kernel *k;
+    ck_assert_gpuc_ok(gpuc_create_kernel_js(gpu, v->js, &(gpuc_kernel_desc){.output = {1}}, &k));
+    for (int i = 0; i < 2; i++) {
+        gpuc_array *r;
+        ck_assert_gpuc_ok(gpuc_run(k, (gpuc_arg[]){gpuc_arg_f32(n[i])}, 1, &r));
+        float got;
+        ck_assert_gpuc_ok(gpuc_array_read_f32(r, &got, 1));
+        ck_assert_msg(got == v->expect[i], "%s\nwith n = %g gives %g; JavaScript gives %g", v->js, n[i], got,
+                      v->expect[i]);
+        gpuc_array_free(r);
+    }
+    gpuc_kernel_free(k);
+}
+END_TEST
+
 Suite *suite_js(void)
 {
     Suite *s = suite_create("js");
@@ -328,6 +448,8 @@ Suite *suite_js(void)
     tcase_add_test(tc, nested_functions_and_output_size);
     tcase_add_test(tc, bad_calls);
     tcase_add_test(tc, var_is_function_scoped);
+    tcase_add_test(tc, var_loops_in_a_row_keep_their_own_counters);
+    tcase_add_loop_test(tc, var_declared_again_is_one_variable, 0, (int)(sizeof var_again / sizeof var_again[0]));
     tcase_add_loop_test(tc, corner_cases_compile_and_agree, 0, (int)(sizeof corners / sizeof corners[0]));
     tcase_add_loop_test(tc, rejections_name_line_and_column, 0, (int)(sizeof rejections / sizeof rejections[0]));
     suite_add_tcase(s, tc);

@@ -275,6 +275,7 @@ static void check_destructure(js_ctx *c, js_node *var_stmt, js_node *d)
             v->name = name->name;
             v->glsl = js_mangle(c, "js_", name->name);
             v->is_const = !strcmp(var_stmt->op, "cons");
+            v->destructured = true;
             name->var = v;
         }
         name->var->type = js_is_mat(t) ? js_mat_row(t) : T_FLOAT;
@@ -297,6 +298,12 @@ static void check_decl(js_ctx *c, js_node *var_stmt, js_node *d)
     js_type init = d->a ? js_check_expr(c, d->a) : existing && is_var && existing->is_var ? existing->type : T_FLOAT;
     if (init == T_VOID)
         js_fail(c, d, "`%s` is given the result of a function that returns nothing", d->name);
+    if (is_var && existing && existing->destructured)
+        js_fail(c, d, "`var %s` is declared where `%s` taken by a destructuring (`[%s, ...] = v`, which gpuc scopes "
+                "to its block) is in scope: use another name", d->name, d->name, d->name);
+    if (is_var && existing && !existing->is_var)
+        js_fail(c, d, "`var %s` is declared where a block-scoped `%s` (let or const) is in scope, which JavaScript "
+                "refuses (SyntaxError): use another name", d->name, d->name);
     js_var *v = d->var;
     if (!v && is_var && existing && existing->is_var) {
         v = d->var = existing; /* `var x` again: the same variable, as in JavaScript */
@@ -304,6 +311,15 @@ static void check_decl(js_ctx *c, js_node *var_stmt, js_node *d)
             js_fail(c, d, "`var %s` is declared again holding %s, but it holds %s: use another name", d->name,
                     js_type_words(init), js_type_words(v->type));
     }
+    /* Declared again inside the block of an earlier declaration that is still open (its loop's body, a
+     * nested block, the same block): in GLSL that would be a second variable hiding the first, so the
+     * writes would miss it. Then x is one GLSL variable at the function's top and each declaration an
+     * assignment to it (a loop whose counter is declared again in its body then shows the reader the
+     * write, and is guarded). Declared again after that block ended (`for (var i ...)` twice in a
+     * row), a declaration with a value may start its own variable, as before: nothing reads the old one
+     * there (a read after its block hoists it, js_scope_find). */
+    if (is_var && v && existing == v && !v->outlived)
+        v->hoisted = true;
     if (!v) {
         v = js_alloc(c, sizeof *v, d);
         v->name = d->name;
@@ -314,7 +330,9 @@ static void check_decl(js_ctx *c, js_node *var_stmt, js_node *d)
         d->var = v;
     }
     js_type t = init;
-    if (js_is_numeric(init)) {
+    if (!d->a && existing == v)
+        t = v->type; /* `var x;` again assigns nothing: x keeps its value and its type (an int counter stays int) */
+    else if (js_is_numeric(init)) {
         if (v->is_var && !js_is_intlike(init) && !v->demoted) {
             v->demoted = true; /* given a float anywhere (`var` may be declared again): stays a float */
             c->changed = true;
@@ -444,11 +462,14 @@ static void check_stmt_kind(js_ctx *c, js_node *n)
     case N_FOR: check_for(c, n); break;
     case N_WHILE:
     case N_DOWHILE:
-        check_condition(c, n->a);
+        if (n->kind == N_WHILE)
+            check_condition(c, n->a);
         n->temp = ++c->temps;
         c->loop_depth++;
         check_block(c, &n->b, 1);
         c->loop_depth--;
+        if (n->kind == N_DOWHILE)
+            check_condition(c, n->a); /* after the body, as it runs: it sees the body's `var`s */
         break;
     case N_BREAK:
         if (!c->loop_depth && !c->switch_depth)

@@ -37,6 +37,7 @@ struct js_var {
     bool is_var;        /* declared with `var`: visible to the end of its function, as in JavaScript */
     bool outlived;      /* a `var` whose block has ended in this pass */
     bool hoisted;       /* a `var` used after its block: declared at the top of its function (emit.c) */
+    bool destructured;  /* a name of `const/let/var [a, b] = v` (block-scoped here, whatever the keyword) */
 };
 
 struct js_func {

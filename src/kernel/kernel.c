@@ -378,6 +378,11 @@ static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_
         st = check_kind(k, mask);
     if (st == GPUC_OK)
         st = kernel_map_resolve(k, mask, desc);
+    if (st == GPUC_OK) { /* before compiling: a run could make no array of this size */
+        char what[KERNEL_NAME_MAX + 16];
+        snprintf(what, sizeof what, "kernel '%s'", k->name);
+        st = kernel_output_fits(k, k->output, k->cells, what);
+    }
     if (st != GPUC_OK)
         goto done;
     if (k->scatter) {

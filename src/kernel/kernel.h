@@ -104,6 +104,12 @@ static inline size_t kernel_step_cells(const gpuc_kernel *k)
  * characters, without __ and not starting with gl_ or gpuc_. */
 bool kernel_valid_identifier(const char *s);
 
+/* Whether an output of `size` (`cells` cells) fits the arrays its run makes, the result's and each map
+ * output's (every output is an array a later kernel may read, so the device's texture-buffer limit
+ * bounds it on both backends: the fragment backend's render target bounds only a tile). `what` starts
+ * the message ("kernel 'k'"); the failure names the output and the limit. */
+gpuc_status kernel_output_fits(gpuc_kernel *k, gpuc_dims size, size_t cells, const char *what);
+
 /* Fragment backend: chooses k->row_width and k->tile_rows for the output (kernel creation). */
 void fragment_layout(gpuc_kernel *k);
 

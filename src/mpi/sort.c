@@ -12,6 +12,7 @@
 typedef struct sort_job {
     mpi_call c;
     sort_order order;
+    gpuc_sort_method method;   /* passed on to each rank's local sort */
     mpi_local keys, values;
     bool pairs;
     uint64_t *sizes;           /* keys on each rank */
@@ -64,7 +65,11 @@ static void job_check(sort_job *job, gpuc_arg keys, const gpuc_arg *values, cons
         mpi_call_fail(c, GPUC_ERROR_LIMIT, "keys: %zu elements on this rank; MPI counts hold at most 2^31 - 1",
                       job->keys.n);
     job->order = (sort_order){job->keys.type, desc && desc->descending};
+    job->method = desc ? desc->method : GPUC_SORT_AUTO;
+    if (job->method != GPUC_SORT_AUTO && job->method != GPUC_SORT_BITONIC && job->method != GPUC_SORT_RADIX)
+        mpi_call_fail(c, GPUC_ERROR_INVALID_ARGUMENT, "method %d is not a gpuc_sort_method", (int)job->method);
     mpi_call_param(c, "descending", job->order.descending);
+    mpi_call_param(c, "method", job->method);
     mpi_call_param(c, "key type (0 float, 1 int)", job->keys.type == GPUC_INT);
     if (values)
         mpi_call_param(c, "value type (0 float, 1 int)", job->values.type == GPUC_INT);
@@ -138,7 +143,7 @@ static void job_sort_locally(sort_job *job, bool want_keys)
     bool alone = c->size == 1;
     gpuc_array *k = NULL, *v = NULL;
     gpuc_status st;
-    gpuc_sort_desc d = {.descending = job->order.descending};
+    gpuc_sort_desc d = {.descending = job->order.descending, .method = job->method};
     if (job->pairs)
         DEVICE_TIMED(c, st = gpuc_sort_pairs(c->gpu, job->keys.arg, job->values.arg, &d,
                                              alone && !want_keys ? NULL : &k, &v));

@@ -94,6 +94,7 @@ static uint32_t key_same_int(uint64_t i)
 static void sorts_right(void)
 {
     uint64_t few = wsize > 1 ? (uint64_t)wsize - 1 : 1; /* fewer keys than ranks: some ranks are empty */
+    bool compute = gpuc_get_info(wgpu)->backend == GPUC_BACKEND_COMPUTE; /* the radix method's backend */
     const sort_case cases[] = {
         {"float keys, even parts", 1000, GPUC_FLOAT, key_unit, .balance = 2.0},
         {"float keys descending, device parts", 1003, GPUC_FLOAT, key_signed, .descending = true, .on_device = true,
@@ -114,6 +115,9 @@ static void sorts_right(void)
         {"fewer keys than ranks", few, GPUC_FLOAT, key_signed},
         {"one key", 1, GPUC_INT, key_wide_ints},
         {"one key, descending, on a device", 1, GPUC_FLOAT, key_special, .descending = true, .on_device = true},
+        {"the bitonic method asked for", 1000, GPUC_FLOAT, key_special, .method = GPUC_SORT_BITONIC},
+        {"the radix method asked for, below the size it is chosen at", 2000, GPUC_INT, key_wide_ints,
+         .descending = true, .method = compute ? GPUC_SORT_RADIX : GPUC_SORT_BITONIC},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         sort_check_case(&cases[i]);
@@ -193,12 +197,35 @@ static void failures(void)
         fails_everywhere("descending differs across ranks", c, GPUC_ERROR_INVALID_ARGUMENT, "descending differs",
                          NULL);
         c = fine;
+        c.desc.method = is_last ? GPUC_SORT_BITONIC : GPUC_SORT_AUTO;
+        fails_everywhere("method differs across ranks", c, GPUC_ERROR_INVALID_ARGUMENT, "method differs", NULL);
+        c = fine;
         c.keys = is_last ? ikeys : fkeys;
         fails_everywhere("key type differs across ranks", c, GPUC_ERROR_INVALID_ARGUMENT, "key type", "differs");
         c = fine;
         c.pairs = true;
         c.values = is_last ? gpuc_arg_host_f32(f, (gpuc_dims){4}) : ikeys;
         fails_everywhere("value type differs across ranks", c, GPUC_ERROR_INVALID_ARGUMENT, "value type", "differs");
+    }
+
+    c = fine;
+    c.desc.method = (gpuc_sort_method)99;
+    fails_everywhere("method 99 on every rank", c, GPUC_ERROR_INVALID_ARGUMENT, "rank 0: ",
+                     "method 99 is not a gpuc_sort_method");
+
+    c = fine;
+    if (is_last) { /* a rank without keys, which sorts nothing, checks the method too */
+        c.keys = gpuc_arg_host_f32(NULL, (gpuc_dims){0});
+        c.desc.method = (gpuc_sort_method)-1;
+    }
+    fails_everywhere("method -1 on a rank without keys", c, GPUC_ERROR_INVALID_ARGUMENT, last_says,
+                     "method -1 is not a gpuc_sort_method");
+
+    if (gpuc_get_info(wgpu)->backend != GPUC_BACKEND_COMPUTE) { /* the method is passed on to gpuc_sort */
+        c = fine;
+        c.desc.method = GPUC_SORT_RADIX;
+        fails_everywhere("the radix method on the fragment backend", c, GPUC_ERROR_INVALID_ARGUMENT, "rank 0: ",
+                         "compute-only");
     }
 
     c = fine;

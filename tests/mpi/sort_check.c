@@ -139,7 +139,7 @@ static void single_device_sort(const sort_case *sc, const uint32_t *keys, const 
                                uint32_t *out_keys, uint32_t *out_values)
 {
     gpuc_arg k = sort_host_arg(sc->key_type, keys, sc->n);
-    gpuc_sort_desc desc = {sc->descending};
+    gpuc_sort_desc desc = {sc->descending, sc->method};
     gpuc_array *sk = NULL, *sv = NULL;
     gpuc_status st = sc->pairs ? gpuc_sort_pairs(wgpu, k, sort_host_arg(sc->value_type, values, sc->n), &desc, &sk, &sv)
                                : gpuc_sort(wgpu, k, &desc, &sk);
@@ -264,7 +264,7 @@ void sort_check_case(const sort_case *sc)
     }
     gpuc_arg k = dk ? gpuc_arg_array(dk) : sort_host_arg(sc->key_type, keys + lo, mine);
     gpuc_arg v = dv ? gpuc_arg_array(dv) : sort_host_arg(sc->value_type, values + lo, mine);
-    gpuc_sort_desc desc = {sc->descending};
+    gpuc_sort_desc desc = {sc->descending, sc->method};
     gpuc_array *sk = NULL, *sv = NULL;
     gpuc_mpi_part part = {0};
     gpuc_status st = sc->pairs ? gpuc_mpi_sort_pairs(wgpu, wcomm, k, v, &desc, sc->no_sorted_keys ? NULL : &sk, &sv,

@@ -30,6 +30,7 @@ typedef struct sort_case {
     gpuc_type value_type;
     bool no_sorted_keys;     /* pairs: pass NULL for sorted_keys */
     double balance;          /* when > 0: every slice holds at most balance * n / P + P keys */
+    gpuc_sort_method method; /* asked of gpuc_mpi_sort and of the single-device reference alike */
 } sort_case;
 
 /* Runs the case on every rank (collective) and records its checks. */
