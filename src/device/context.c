@@ -195,6 +195,7 @@ void gpuc_close(gpuc *gpu)
      * objects go with the context when EGL can destroy it (gpuc.h, THREADS). */
     bool gl = gpu->opened && egl_device_make_current(&gpu->device);
     gpuc_children_close(gpu, gl);
+    gpuc_array_spares_free(gpu, gl); /* after the arrays, whose buffers may have joined them */
     if (gl && gpu->debug)
         glDebugMessageCallback(NULL, NULL);
     if (gpu->opened)

@@ -386,11 +386,14 @@ bool egl_device_failed_as_held_elsewhere(void)
 
 bool egl_device_borrow(const egl_device *dev, egl_binding *saved)
 {
+    /* The usual case, a free on the context's own thread, asks EGL one question: each EGL call costs a
+     * getpid system call in glvnd's libEGL (its fork check), and a small kernel call frees an array. */
     EGLContext current = eglGetCurrentContext();
-    *saved = (egl_binding){eglGetCurrentDisplay(), current, eglGetCurrentSurface(EGL_DRAW),
-                           eglGetCurrentSurface(EGL_READ), false};
+    *saved = (egl_binding){EGL_NO_DISPLAY, current, EGL_NO_SURFACE, EGL_NO_SURFACE, false};
     if (current == (EGLContext)dev->context)
         return true;
+    *saved = (egl_binding){eglGetCurrentDisplay(), current, eglGetCurrentSurface(EGL_DRAW),
+                           eglGetCurrentSurface(EGL_READ), false};
     if (!eglMakeCurrent((EGLDisplay)dev->display, EGL_NO_SURFACE, EGL_NO_SURFACE, (EGLContext)dev->context))
         return false;
     saved->switched = true;
