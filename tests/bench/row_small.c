@@ -17,6 +17,9 @@
 #define SMALL_MIN_CALLS 101
 #define SMALL_MAX_CALLS 20001
 #define SMALL_TARGET_MS 100.0 /* about 0.1 s of timed calls per cell */
+/* With --n (a check, as make check runs the bench): the sizes up to n, 11 calls or 10 ms per cell. */
+#define SMALL_CHECK_CALLS 11
+#define SMALL_CHECK_MS 10.0
 
 static const size_t small_cells[] = {1, 64, 1024, 16384};
 #define SMALL_SIZES (sizeof small_cells / sizeof small_cells[0])
@@ -115,16 +118,17 @@ static int small_run(void *vs, float *out)
     return st == GPUC_OK ? 0 : -1;
 }
 
-/* The median of single calls in microseconds (the protocol of bench-gpujs-small.js), or -1. */
-static double small_time(small_call *c, float *out, int *calls)
+/* The median of single calls in microseconds (the protocol of bench-gpujs-small.js), or -1; `check`:
+ * the short protocol of a check run. */
+static double small_time(small_call *c, float *out, int *calls, bool check)
 {
     static double times[SMALL_MAX_CALLS];
     for (int i = 0; i < SMALL_WARMUP; i++)
         if (small_run(c, out) != 0)
             return -1;
-    int n = 0;
-    double start = bench_now_ms();
-    while (n < SMALL_MAX_CALLS && (n < SMALL_MIN_CALLS || bench_now_ms() - start < SMALL_TARGET_MS)) {
+    int n = 0, least = check ? SMALL_CHECK_CALLS : SMALL_MIN_CALLS;
+    double start = bench_now_ms(), target = check ? SMALL_CHECK_MS : SMALL_TARGET_MS;
+    while (n < SMALL_MAX_CALLS && (n < least || bench_now_ms() - start < target)) {
         double t0 = bench_now_ms();
         if (small_run(c, out) != 0)
             return -1;
@@ -215,7 +219,7 @@ static void print_cell(bench_env *env, const char *label, const char *column, do
     char ratio[48] = "";
     if (webasm_us > 0 && us >= 0)
         snprintf(ratio, sizeof ratio, "%.2fx GPU.js webasm", us / webasm_us);
-    printf("%-20s %-34s %10.2f %6d  %-5s %s\n", label, column, us, calls, ok ? "OK" : "WRONG", ratio);
+    printf("small-calls %-18s %-32s %9.2f %6d  %-5s %s\n", label, column, us, calls, ok ? "OK" : "WRONG", ratio);
     if (!ok)
         env->failures++;
     if (env->json) {
@@ -232,16 +236,16 @@ static void print_cell(bench_env *env, const char *label, const char *column, do
 
 /* Times and checks one gpuc column of one case against the C result `want`. */
 static void gpuc_column(bench_env *env, gpuc *gpu, const char *label, const char *column, int kernel,
-                        const small_data *d, const float *want, float *out, double webasm_us)
+                        const small_data *d, const float *want, float *out, double webasm_us, bool check)
 {
     gpuc_kernel_desc desc = {.output = {(uint32_t)d->cells}, .constants = {{"inputs", SMALL_INPUTS, GPUC_INT}}};
     small_call c = {kernel, d, NULL};
     int calls = 0;
     double us = -1;
     if (gpuc_create_kernel_js(gpu, small_js[kernel], &desc, &c.k) == GPUC_OK)
-        us = small_time(&c, out, &calls);
+        us = small_time(&c, out, &calls, check);
     if (us < 0) {
-        printf("%-20s %-34s ERROR %s\n", label, column, gpuc_errmsg(gpu));
+        printf("small-calls %-18s %-32s ERROR %s\n", label, column, gpuc_errmsg(gpu));
         env->failures++;
         gpuc_kernel_free(c.k);
         return;
@@ -255,7 +259,7 @@ static void gpuc_column(bench_env *env, gpuc *gpu, const char *label, const char
 
 int row_small(bench_env *env, const bench_params *p)
 {
-    (void)p; /* the sizes are the row's own: the cases name them */
+    bool check = !p->published; /* --n: the sizes up to n, timed briefly */
     static small_gpujs gpujs;
     static bool gpujs_ran;
     if (!gpujs_ran) {
@@ -287,31 +291,33 @@ int row_small(bench_env *env, const bench_params *p)
         printf("small-calls: out of memory\n");
         env->failures++;
     }
-    for (size_t s = 0; s < SMALL_SIZES && want && out && d.weights && d.inputs && d.biases && d.outputs && d.errors;
-         s++) {
+    bool have = want && out && d.weights && d.inputs && d.biases && d.outputs && d.errors;
+    for (size_t s = 0; s < SMALL_SIZES && have && (!check || small_cells[s] <= p->n); s++) {
         fill_data(&d, small_cells[s]);
         for (int k = 0; k < 2; k++) {
             char label[48];
             snprintf(label, sizeof label, "%s %zu cell%s", small_names[k], d.cells, d.cells == 1 ? "" : "s");
             small_call c = {k, &d, NULL};
             int calls = 0;
-            double c_us = small_time(&c, want, &calls);
+            double c_us = small_time(&c, want, &calls, check);
             double want_sum = small_checksum(want, d.cells);
             print_cell(env, label, "C -O3", c_us, calls, true, gpujs.us[k][s][0]);
             for (int m = 0; m < 2; m++) {
                 const char *column = m ? "GPU.js cpu" : "GPU.js webasm";
                 if (gpujs.us[k][s][m] < 0) {
-                    printf("%-20s %-34s -      (%s)\n", label, column, gpujs.note[0] ? gpujs.note : gpujs.error[k][s][m]);
+                    printf("small-calls %-18s %-32s -      (%s)\n", label, column,
+                           gpujs.note[0] ? gpujs.note : gpujs.error[k][s][m]);
                     continue;
                 }
                 /* node gives a checksum: within 1e-5 of C's, relative to the values' size */
                 bool ok = fabs(gpujs.checksum[k][s][m] - want_sum) <= 1e-5 * (fabs(want_sum) + 0.01);
                 print_cell(env, label, column, gpujs.us[k][s][m], 0, ok, gpujs.us[k][s][0]);
             }
-            gpuc_column(env, env->gpu, label, "gpuc JS, llvmpipe's threads", k, &d, want, out, gpujs.us[k][s][0]);
+            gpuc_column(env, env->gpu, label, "gpuc JS, llvmpipe's threads", k, &d, want, out, gpujs.us[k][s][0],
+                        check);
             if (caller)
                 gpuc_column(env, caller, label, "gpuc JS, in the calling thread", k, &d, want, out,
-                            gpujs.us[k][s][0]);
+                            gpujs.us[k][s][0], check);
         }
     }
     free(want);
