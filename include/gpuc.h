@@ -232,16 +232,19 @@ typedef struct gpuc_options {
     /* llvmpipe's worker threads (software devices only; ignored on a GPU). 0: its default, the
      * environment's LP_NUM_THREADS, else one thread per online CPU. GPUC_THREADS_CALLER: none, every
      * dispatch and draw runs in the calling thread. 1 .. GPUC_MAX_THREADS: that many workers.
-     * Why: a call hands its work to the workers and waits for them, which costs about 30 us a call on
-     * a 2-core machine. Measured (gpuc-bench --row small-calls, 2 cores, loaded machine): a brain.js
-     * layer of 64 cells 41 us a call with the default threads and 11 us in the calling thread, 1,024
-     * cells 151 against 69 us, 16,384 cells 0.86 against 1.1 ms; kernels of whole milliseconds run 1.8-2x
-     * slower without workers (matmul 512: 73 against 41 ms). So: GPUC_THREADS_CALLER for a context that
-     * runs small kernels, the default for large ones; a program may open one of each.
+     * Why: llvmpipe hands every dispatch (one work group too) and every draw to its workers and waits
+     * for them: 15-30 us a call on a 2-core machine. Measured (gpuc-bench --row small-calls, 2 cores,
+     * a loaded machine; host arrays in, result read back): a brain.js sigmoid layer of 64 cells 47 us a
+     * call with the default threads and 7.6 us in the calling thread (GPU.js webasm 19), its delta 40
+     * against 4.7 us (webasm 7.1), a one-cell call 42 against 4.8 us; at 16,384 cells 4.0 against 2.2 ms.
+     * Kernels of whole milliseconds run 1.8-2x slower without workers on a quiet machine (matmul 512:
+     * 73 against 41 ms). So: GPUC_THREADS_CALLER for a context that runs small kernels, the default for
+     * large ones; a program may open one of each (arrays and kernels belong to one context).
      * Limits: llvmpipe reads the count once, when it makes a display's screen, and all contexts on a
      * display share its threads. A non-zero value gives the context a display of its own (shared with
-     * other gpuc contexts asking for the same count); while one is open, a context asking for another
-     * non-zero count fails gpuc_open with GPUC_ERROR_NO_DEVICE. gpuc sets LP_NUM_THREADS (and puts it
+     * other gpuc contexts asking for the same count; the software EGL device's and Mesa's surfaceless
+     * platform's: two non-default counts at once); while both are open with other counts, gpuc_open
+     * fails with GPUC_ERROR_NO_DEVICE, saying why. gpuc sets LP_NUM_THREADS (and puts it
      * back) around that display's first eglInitialize: do not call setenv/getenv on other threads
      * meanwhile, and an EGL display the program initialised itself keeps its threads. Other values
      * fail gpuc_open with GPUC_ERROR_INVALID_ARGUMENT. gpuc_info.device names a non-default count. */
