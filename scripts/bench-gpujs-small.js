@@ -12,6 +12,7 @@
 // Per-call time: the median of single calls, timed one by one after 20 untimed ones, for about 0.1 s
 // (at least 101 calls, at most 20,001), as the C side times gpuc's calls.
 'use strict';
+const path = require('path');
 
 // The kernels, as tests/bench/row_small.c pastes them: a weighted sum of the inputs with a bias and a
 // sigmoid (brain.js's feed-forward layer), and the sigmoid layer's delta (error * output * (1 - output)).
@@ -31,29 +32,8 @@ const SOURCES = {
 
 const WARMUP = 20, MIN_CALLS = 101, MAX_CALLS = 20001, TARGET_MS = 100;
 
-function lcg(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return (s >>> 8) / 16777216;
-  };
-}
-
-function fnv1a(text) {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 16777619) >>> 0;
-  }
-  return '0x' + h.toString(16).padStart(8, '0');
-}
-
-// The bench's checksum: sum v[i] * (1 + i % 17) / count, in double.
-function checksum(v) {
-  let sum = 0;
-  for (let i = 0; i < v.length; i++) sum += v[i] * (1 + (i % 17)) / v.length;
-  return sum;
-}
+// The bench's generator, checksum (sum v[i] * (1 + i % 17) / count), FNV-1a and gpu.js loader.
+const { lcg, checksum, fnv1a, loadGPU } = require(path.join(__dirname, 'bench-gpujs-zoo.js'));
 
 // The data, in the order row_small.c draws it from one stream: weights (cells rows of `inputs`, in
 // [-0.5, 0.5)), inputs, biases (both [-0.5, 0.5)), then outputs in [0, 1) and errors in [-0.5, 0.5).
@@ -92,24 +72,6 @@ function measure(run) {
   const m = times.length;
   const median = m % 2 ? times[(m - 1) / 2] : (times[m / 2 - 1] + times[m / 2]) / 2;
   return { median, calls: m, last };
-}
-
-function loadGPU() {
-  for (const where of ['gpu.js', '/tmp/gpujs-zoo/node_modules/gpu.js']) {
-    try {
-      const lib = require(where);
-      let version = 'unknown';
-      try {
-        version = require(where + '/package.json').version;
-      } catch (e) {
-        // the version line says unknown
-      }
-      return { lib, version };
-    } catch (e) {
-      // try the next place
-    }
-  }
-  return null;
 }
 
 function parseArgs(argv) {
