@@ -62,6 +62,7 @@ struct gpuc {
     js_registry *js;          /* js/api.c: functions added for JavaScript kernels */
     /* kernel/fragment_run.c: the vertex array and framebuffer every draw uses (made on first draw). */
     GLuint fragment_vao, fragment_fbo;
+    const struct gpuc_kernel *fragment_attached; /* whose targets fragment_fbo holds; NULL: unknown */
     /* The word guarded kernels raise when llvmpipe cut a loop short (kernel/kernel_loops.c). */
     GLuint loop_status;
     /* device/array.c: buffers of freed small arrays, kept for the next array of the same size (a
