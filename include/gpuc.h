@@ -234,9 +234,9 @@ typedef struct gpuc_options {
      * dispatch and draw runs in the calling thread. 1 .. GPUC_MAX_THREADS: that many workers.
      * Why: llvmpipe hands every dispatch (one work group too) and every draw to its workers and waits
      * for them: 15-30 us a call on a 2-core machine. Measured (gpuc-bench --row small-calls, 2 cores,
-     * a loaded machine; host arrays in, result read back): a brain.js sigmoid layer of 64 cells 47 us a
-     * call with the default threads and 7.6 us in the calling thread (GPU.js webasm 19), its delta 40
-     * against 4.7 us (webasm 7.1), a one-cell call 42 against 4.8 us; at 16,384 cells 4.0 against 2.2 ms.
+     * a loaded machine, two runs; host arrays in, result read back): a brain.js sigmoid layer of 64
+     * cells 18-47 us a call with the default threads and 7.6 us in the calling thread (GPU.js webasm
+     * 19-20), its delta 15-40 against 4.3-4.7 us (webasm 7.1-7.3), a one-cell call 15-42 against 4.8 us.
      * Kernels of whole milliseconds run 1.8-2x slower without workers on a quiet machine (matmul 512:
      * 73 against 41 ms). So: GPUC_THREADS_CALLER for a context that runs small kernels, the default for
      * large ones; a program may open one of each (arrays and kernels belong to one context).
