@@ -47,6 +47,7 @@ static const double small_tolerance[2] = {1e-5, 1e-6};
 typedef struct small_gpujs {
     double us[2][SMALL_SIZES][2];
     double checksum[2][SMALL_SIZES][2];
+    int calls[2][SMALL_SIZES][2];
     char error[2][SMALL_SIZES][2][120];
     char note[200];
     char versions[96];
@@ -207,6 +208,8 @@ static void run_gpujs(bench_env *env, small_gpujs *g)
         g->us[k][s][m] = strtod(value, NULL);
         zoo_line_value(line, "checksum", value, sizeof value);
         g->checksum[k][s][m] = strtod(value, NULL);
+        zoo_line_value(line, "calls", value, sizeof value);
+        g->calls[k][s][m] = atoi(value);
     }
     int rc = pclose(p);
     if (!g->versions[0] && !g->note[0])
@@ -311,7 +314,7 @@ int row_small(bench_env *env, const bench_params *p)
                 }
                 /* node gives a checksum: within 1e-5 of C's, relative to the values' size */
                 bool ok = fabs(gpujs.checksum[k][s][m] - want_sum) <= 1e-5 * (fabs(want_sum) + 0.01);
-                print_cell(env, label, column, gpujs.us[k][s][m], 0, ok, gpujs.us[k][s][0]);
+                print_cell(env, label, column, gpujs.us[k][s][m], gpujs.calls[k][s][m], ok, gpujs.us[k][s][0]);
             }
             gpuc_column(env, env->gpu, label, "gpuc JS, llvmpipe's threads", k, &d, want, out, gpujs.us[k][s][0],
                         check);
