@@ -153,8 +153,8 @@ static void fill_data(small_data *d, size_t cells)
     d->cells = cells;
 }
 
-/* Runs the node script once (for both backends) into g. */
-static void run_gpujs(bench_env *env, small_gpujs *g)
+/* Runs the node script once (for both backends) into g, for the sizes up to `most` cells. */
+static void run_gpujs(bench_env *env, small_gpujs *g, size_t most)
 {
     for (int k = 0; k < 2; k++)
         for (size_t s = 0; s < SMALL_SIZES; s++)
@@ -172,8 +172,11 @@ static void run_gpujs(bench_env *env, small_gpujs *g)
         snprintf(g->note, sizeof g->note, "node not found on PATH");
         return;
     }
-    char cmd[512], line[1024];
-    snprintf(cmd, sizeof cmd, "node '%s' --inputs %d --seed %u 2>/dev/null", script, SMALL_INPUTS, SMALL_SEED);
+    char cmd[512], line[1024], sizes[64] = "";
+    for (size_t s = 0; s < SMALL_SIZES && small_cells[s] <= most; s++)
+        snprintf(sizes + strlen(sizes), sizeof sizes - strlen(sizes), "%s%zu", s ? "," : "", small_cells[s]);
+    snprintf(cmd, sizeof cmd, "node '%s' --cells %s --inputs %d --seed %u 2>/dev/null", script, sizes, SMALL_INPUTS,
+             SMALL_SEED);
     printf("small-calls  (running GPU.js in node: %s)\n", cmd);
     fflush(stdout);
     FILE *p = popen(cmd, "r");
@@ -266,7 +269,7 @@ int row_small(bench_env *env, const bench_params *p)
     static small_gpujs gpujs;
     static bool gpujs_ran;
     if (!gpujs_ran) {
-        run_gpujs(env, &gpujs);
+        run_gpujs(env, &gpujs, check ? p->n : small_cells[SMALL_SIZES - 1]);
         gpujs_ran = true;
         if (gpujs.versions[0])
             printf("small-calls  (GPU.js: %s)\n", gpujs.versions);
