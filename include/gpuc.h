@@ -229,7 +229,31 @@ typedef struct gpuc_options {
      * at the kernel's next run or stats query (waiting for that run to finish then). GPUC_TRACE=1
      * also prints one line per run on stderr (see gpuc_get_kernel_stats). */
     bool profile;
+    /* llvmpipe's worker threads (software devices only; ignored on a GPU). 0: its default, the
+     * environment's LP_NUM_THREADS, else one thread per online CPU. GPUC_THREADS_CALLER: none, every
+     * dispatch and draw runs in the calling thread. 1 .. GPUC_MAX_THREADS: that many workers.
+     * Why: llvmpipe hands every dispatch (one work group too) and every draw to its workers and waits
+     * for them: 15-30 us a call on a 2-core machine. Measured (gpuc-bench --row small-calls, 2 cores,
+     * a loaded machine, two runs; host arrays in, result read back): a brain.js sigmoid layer of 64
+     * cells 18-47 us a call with the default threads and 7.6 us in the calling thread (GPU.js webasm
+     * 19-20), its delta 15-40 against 4.3-4.7 us (webasm 7.1-7.3), a one-cell call 15-42 against 4.8 us.
+     * Kernels of whole milliseconds run 1.8-2x slower without workers on a quiet machine (matmul 512:
+     * 73 against 41 ms). So: GPUC_THREADS_CALLER for a context that runs small kernels, the default for
+     * large ones; a program may open one of each (arrays and kernels belong to one context).
+     * Limits: llvmpipe reads the count once, when it makes a display's screen, and all contexts on a
+     * display share its threads. A non-zero value gives the context a display of its own (shared with
+     * other gpuc contexts asking for the same count; the software EGL device's and Mesa's surfaceless
+     * platform's: two non-default counts at once); while both are open with other counts, gpuc_open
+     * fails with GPUC_ERROR_NO_DEVICE, saying why. gpuc sets LP_NUM_THREADS (and puts it
+     * back) around that display's first eglInitialize: do not call setenv/getenv on other threads
+     * meanwhile, and an EGL display the program initialised itself keeps its threads. Other values
+     * fail gpuc_open with GPUC_ERROR_INVALID_ARGUMENT. gpuc_info.device names a non-default count. */
+    int threads;
 } gpuc_options;
+
+/* gpuc_options.threads: llvmpipe works in the calling thread; the most worker threads llvmpipe makes. */
+#define GPUC_THREADS_CALLER (-1)
+#define GPUC_MAX_THREADS 32
 
 /* gpuc_options.max_unused_programs: the default (for 0), and the value that keeps none. */
 #define GPUC_DEFAULT_UNUSED_PROGRAMS 64

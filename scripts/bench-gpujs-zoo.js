@@ -371,4 +371,6 @@ async function main() {
   process.exit(0); // worker pools would keep node alive
 }
 
-main();
+// bench-gpujs-small.js shares the data, the checksum, the hash and the loader.
+module.exports = { lcg, checksum, fnv1a, loadGPU };
+if (require.main === module) main();

@@ -14,6 +14,8 @@
 #define GPUC_ERRMSG_MAX 2048
 /* Layers above the device that keep per-context state (program cache, fragment state, JS registry). */
 #define GPUC_MAX_CLOSE_HOOKS 8
+#define GPUC_SPARE_BUFFERS 4                    /* freed buffers kept per context, each ... */
+#define GPUC_SPARE_BUFFER_MAX_BYTES (256 * 1024) /* ... of at most this size */
 
 typedef struct program_entry program_entry; /* kernel/program_table.h */
 typedef struct program_table program_table; /* kernel/program_table.c */
@@ -60,8 +62,12 @@ struct gpuc {
     js_registry *js;          /* js/api.c: functions added for JavaScript kernels */
     /* kernel/fragment_run.c: the vertex array and framebuffer every draw uses (made on first draw). */
     GLuint fragment_vao, fragment_fbo;
+    const struct gpuc_kernel *fragment_attached; /* whose targets fragment_fbo holds; NULL: unknown */
     /* The word guarded kernels raise when llvmpipe cut a loop short (kernel/kernel_loops.c). */
     GLuint loop_status;
+    /* device/array.c: buffers of freed small arrays, kept for the next array of the same size (a
+     * small kernel call makes and frees its result every time; making a buffer costs a microsecond). */
+    struct { GLuint buffer; size_t bytes; } spare_buffers[GPUC_SPARE_BUFFERS];
 };
 
 struct gpuc_array {
@@ -138,8 +144,11 @@ enum {
 gpuc_status gpuc_array_make(gpuc *gpu, gpuc_type type, gpuc_dims dims, unsigned flags, gpuc_array **out);
 /* Destroys an array now; the context is current. */
 void gpuc_array_destroy(gpuc_array *a);
-/* Destroys an array, deleting its GL objects only when gl (see gpuc_child_destroy_fn). */
+/* Destroys an array, deleting its GL objects only when gl (see gpuc_child_destroy_fn); a small
+ * buffer may be kept for the next array of its size instead (the context's spare_buffers). */
 void gpuc_array_destroy_gl(gpuc_array *a, bool gl);
+/* Deletes the kept buffers (gpuc_close, after the arrays; GL calls only when gl). */
+void gpuc_array_spares_free(gpuc *gpu, bool gl);
 
 /* Uploads host data into an array of the same value count (no checks beyond GL errors). */
 gpuc_status gpuc_array_upload(gpuc_array *a, const void *data);

@@ -65,6 +65,39 @@ START_TEST(new_is_zero_filled_and_writable)
 }
 END_TEST
 
+/* A freed small array's buffer is kept for the next array of its size: that array must still read as
+ * a new one, zero-filled (gpuc_array_new) and with zeros past its values (read as vec4 cells: the
+ * padding of its last texel), whatever the freed array held. */
+START_TEST(recycled_buffers_read_as_new)
+{
+    float ones[8] = {1, 2, 3, 4, 5, 6, 7, 8}, got[8];
+    for (int round = 0; round < 3; round++) {
+        gpuc_array *full, *fresh;
+        ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, ones, (gpuc_dims){8}, &full));
+        gpuc_array_free(full);
+        ck_assert_gpuc_ok(gpuc_array_new(gpu, GPUC_FLOAT, (gpuc_dims){7}, &fresh)); /* the same 2 texels */
+        ck_assert_gpuc_ok(gpuc_array_read_f32(fresh, got, 7));
+        for (int i = 0; i < 7; i++)
+            ck_assert_float_eq(got[i], 0.0f);
+        gpuc_array_free(fresh);
+        ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, ones, (gpuc_dims){8}, &full));
+        gpuc_array_free(full);
+        gpuc_array *five;
+        ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, ones, (gpuc_dims){5}, &five));
+        gpuc_kernel *k;
+        ck_assert_gpuc_ok(gpuc_create_kernel(gpu, "float pad(vec4 a[]) { return a[1].x + a[1].y + a[1].z + a[1].w; }",
+                                             &(gpuc_kernel_desc){.output = {1}}, &k));
+        gpuc_array *r;
+        ck_assert_gpuc_ok(gpuc_run(k, (gpuc_arg[]){gpuc_arg_array(five)}, 1, &r));
+        ck_assert_gpuc_ok(gpuc_array_read_f32(r, got, 1));
+        ck_assert_float_eq(got[0], 5.0f); /* value 5, then three zeros of padding */
+        gpuc_array_free(r);
+        gpuc_kernel_free(k);
+        gpuc_array_free(five);
+    }
+}
+END_TEST
+
 START_TEST(bad_shapes_are_refused)
 {
     gpuc_array *a = NULL;
@@ -148,6 +181,7 @@ Suite *suite_arrays(void)
     tcase_add_test(tc, float_round_trip);
     tcase_add_test(tc, int_round_trip_2d);
     tcase_add_test(tc, new_is_zero_filled_and_writable);
+    tcase_add_test(tc, recycled_buffers_read_as_new);
     tcase_add_test(tc, bad_shapes_are_refused);
     tcase_add_test(tc, array_over_the_texture_buffer_limit);
     tcase_add_test(tc, copies_check_count_and_type);

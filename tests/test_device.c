@@ -3,6 +3,7 @@
 #include "fixture.h"
 #include "suites.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,6 +176,68 @@ START_TEST(two_contexts_live_side_by_side)
 }
 END_TEST
 
+/* Threads of this process (Linux: /proc/self/task), to see llvmpipe's workers come. */
+static int process_threads(void)
+{
+    int n = 0;
+    DIR *d = opendir("/proc/self/task");
+    if (!d)
+        return -1;
+    for (struct dirent *e; (e = readdir(d));)
+        n += e->d_name[0] != '.';
+    closedir(d);
+    return n;
+}
+
+/* gpuc_options.threads: a context in the calling thread beside a default one, each computing; a
+ * second count gets the other display gpuc can make; a third is refused while those are open; bad
+ * counts fail; the count takes effect (the workers llvmpipe starts). */
+START_TEST(thread_counts_per_context)
+{
+    gpuc *bad;
+    ck_assert_int_eq(gpuc_open(&bad, &(gpuc_options){.threads = GPUC_THREADS_CALLER - 1}), GPUC_ERROR_INVALID_ARGUMENT);
+    ck_assert_ptr_nonnull(strstr(gpuc_errmsg(bad), "gpuc_options.threads is -2"));
+    gpuc_close(bad);
+    ck_assert_int_eq(gpuc_open(&bad, &(gpuc_options){.threads = GPUC_MAX_THREADS + 1}), GPUC_ERROR_INVALID_ARGUMENT);
+    gpuc_close(bad);
+
+    gpuc *dflt, *caller, *caller2, *four, *five;
+    ck_assert_int_eq(gpuc_open(&dflt, NULL), GPUC_OK);
+    if (!gpuc_get_info(dflt)->software) { /* the option is llvmpipe's */
+        gpuc_close(dflt);
+        return;
+    }
+    int before = process_threads();
+    ck_assert_int_eq(gpuc_open(&caller, &(gpuc_options){.threads = GPUC_THREADS_CALLER}), GPUC_OK);
+    int with_caller = process_threads();
+    ck_assert_ptr_nonnull(strstr(gpuc_get_info(caller)->device, "in the calling thread"));
+    ck_assert_ptr_null(strstr(gpuc_get_info(dflt)->device, "thread"));
+    ck_assert_int_eq(gpuc_open(&caller2, &(gpuc_options){.threads = GPUC_THREADS_CALLER}), GPUC_OK);
+    ck_assert_int_eq(gpuc_open(&four, &(gpuc_options){.threads = 4}), GPUC_OK);
+    int with_four = process_threads();
+    ck_assert_ptr_nonnull(strstr(gpuc_get_info(four)->device, "with 4 threads"));
+    /* llvmpipe starts 4 compute workers and 4 rasteriser threads for the 4-thread screen, none for the
+     * calling-thread one (Mesa may start a thread or so of its own per screen). */
+    ck_assert_int_ge(with_four - with_caller, 8);
+    ck_assert_int_le(with_caller - before, 2);
+    ck_assert_int_eq(gpuc_open(&five, &(gpuc_options){.threads = 5}), GPUC_ERROR_NO_DEVICE);
+    ck_assert_ptr_nonnull(strstr(gpuc_errmsg(five), "once per display"));
+    gpuc_close(five);
+    check_context_computes(caller, 64);
+    check_context_computes(dflt, 64);
+    check_context_computes(four, 64);
+    check_context_computes(caller2, 64);
+    gpuc_close(caller);
+    gpuc_close(caller2);
+    /* Once no context holds it, the display may be made again with another count. */
+    ck_assert_int_eq(gpuc_open(&five, &(gpuc_options){.threads = 5}), GPUC_OK);
+    check_context_computes(five, 64);
+    gpuc_close(five);
+    gpuc_close(four);
+    gpuc_close(dflt);
+}
+END_TEST
+
 START_TEST(debug_context_runs)
 {
     gpuc *ctx;
@@ -222,6 +285,7 @@ Suite *suite_device(void)
     tcase_add_test(tc, gpu_only_fails_clearly_without_hardware);
     tcase_add_test(tc, null_arguments);
     tcase_add_test(tc, two_contexts_live_side_by_side);
+    tcase_add_test(tc, thread_counts_per_context);
     tcase_add_test(tc, debug_context_runs);
     tcase_add_test(tc, runtime_version_matches_header);
     suite_add_tcase(s, tc);

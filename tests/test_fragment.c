@@ -169,6 +169,49 @@ END_TEST
 
 /* What the fragment backend cannot do fails with a message saying why: compaction's scatter method
  * (gather works), and outputs past gpuc's size limit. */
+/* The framebuffer keeps the targets of the kernel that drew last: kernels of other sizes taking turns,
+ * and a kernel made after one was freed, each get their own cells (GPUC_THREADS_CALLER too). */
+START_TEST(fragment_kernels_take_turns)
+{
+    for (int threads = 0; threads >= GPUC_THREADS_CALLER; threads--) {
+        fixture_pin_driver();
+        gpuc *f = NULL;
+        ck_assert_int_eq(gpuc_open(&f, &(gpuc_options){.backend = GPUC_BACKEND_FRAGMENT, .threads = threads}), GPUC_OK);
+        const uint32_t sizes[3] = {5, 3, 1000};
+        gpuc_kernel *k[3];
+        char src[128];
+        for (int i = 0; i < 3; i++) {
+            snprintf(src, sizeof src, "int tag() { return %d * 100000 + thread.x; }", i + 1);
+            ck_assert_int_eq(gpuc_create_kernel(f, src, &(gpuc_kernel_desc){.output = {sizes[i]}}, &k[i]), GPUC_OK);
+        }
+        for (int turn = 0; turn < 7; turn++) {
+            int i = turn % 3;
+            if (turn == 4 && i == 1) { /* kernel 1 draws, goes, and a larger one drawing next takes its place */
+                gpuc_array *r = NULL;
+                ck_assert_int_eq(gpuc_run(k[1], NULL, 0, &r), GPUC_OK);
+                gpuc_array_free(r);
+                gpuc_kernel_free(k[1]);
+                ck_assert_int_eq(gpuc_create_kernel(f, "int tag() { return 9 * 100000 + thread.x; }",
+                                                    &(gpuc_kernel_desc){.output = {800}}, &k[1]),
+                                 GPUC_OK);
+            }
+            uint32_t n = turn >= 4 && i == 1 ? 800 : sizes[i];
+            int id = turn >= 4 && i == 1 ? 9 : i + 1;
+            gpuc_array *r = NULL;
+            ck_assert_int_eq(gpuc_run(k[i], NULL, 0, &r), GPUC_OK);
+            int32_t got[1000];
+            ck_assert_int_eq(gpuc_array_read_i32(r, got, n), GPUC_OK);
+            for (uint32_t x = 0; x < n; x++)
+                ck_assert_int_eq(got[x], id * 100000 + (int32_t)x);
+            gpuc_array_free(r);
+        }
+        for (int i = 0; i < 3; i++)
+            gpuc_kernel_free(k[i]);
+        gpuc_close(f);
+    }
+}
+END_TEST
+
 START_TEST(fragment_refusals_say_why)
 {
     gpuc *f = open_backend(GPUC_BACKEND_FRAGMENT);
@@ -252,6 +295,7 @@ Suite *suite_fragment(void)
     tcase_add_test(tc, backend_is_chosen_by_option_and_environment);
     tcase_add_test(tc, fragment_matches_compute_bit_for_bit);
     tcase_add_test(tc, fragment_layouts_cover_every_cell_once);
+    tcase_add_test(tc, fragment_kernels_take_turns);
     tcase_add_test(tc, fragment_refusals_say_why);
     tcase_add_test(tc, loop_budget_agrees_across_backends);
     suite_add_tcase(s, tc);

@@ -69,6 +69,40 @@ static void array_child_destroy(gpuc_child *child, bool gl)
     gpuc_array_destroy_gl((gpuc_array *)((char *)child - offsetof(gpuc_array, child)), gl);
 }
 
+/* A kept buffer of exactly `bytes`, taken out of the context's spares, or 0. Its old contents are as
+ * undefined as a new buffer's: gpuc_array_make clears what it must either way. */
+static GLuint take_spare_buffer(gpuc *gpu, size_t bytes)
+{
+    for (int i = 0; i < GPUC_SPARE_BUFFERS; i++)
+        if (gpu->spare_buffers[i].buffer && gpu->spare_buffers[i].bytes == bytes) {
+            GLuint b = gpu->spare_buffers[i].buffer;
+            gpu->spare_buffers[i].buffer = 0;
+            return b;
+        }
+    return 0;
+}
+
+/* Keeps a freed array's buffer for the next array of its size when it is small and a slot is free. */
+static bool keep_spare_buffer(gpuc *gpu, GLuint buffer, size_t bytes)
+{
+    for (int i = 0; bytes <= GPUC_SPARE_BUFFER_MAX_BYTES && i < GPUC_SPARE_BUFFERS; i++)
+        if (!gpu->spare_buffers[i].buffer) {
+            gpu->spare_buffers[i].buffer = buffer;
+            gpu->spare_buffers[i].bytes = bytes;
+            return true;
+        }
+    return false;
+}
+
+void gpuc_array_spares_free(gpuc *gpu, bool gl)
+{
+    for (int i = 0; i < GPUC_SPARE_BUFFERS; i++) {
+        if (gl && gpu->spare_buffers[i].buffer)
+            glDeleteBuffers(1, &gpu->spare_buffers[i].buffer);
+        gpu->spare_buffers[i].buffer = 0;
+    }
+}
+
 gpuc_status gpuc_array_make(gpuc *gpu, gpuc_type type, gpuc_dims dims, unsigned flags, gpuc_array **out)
 {
     int components = gpuc_type_components(type);
@@ -100,9 +134,14 @@ gpuc_status gpuc_array_make(gpuc *gpu, gpuc_type type, gpuc_dims dims, unsigned 
     a->internal = (flags & ARRAY_INTERNAL) != 0;
 
     glGetError(); /* start clean: the allocation's own error is what we want to see */
-    glGenBuffers(1, &a->buffer);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, a->buffer);
-    glBufferData(GL_COPY_WRITE_BUFFER, (GLsizeiptr)a->bytes, NULL, GL_DYNAMIC_COPY);
+    a->buffer = take_spare_buffer(gpu, a->bytes);
+    if (a->buffer) {
+        glBindBuffer(GL_COPY_WRITE_BUFFER, a->buffer);
+    } else {
+        glGenBuffers(1, &a->buffer);
+        glBindBuffer(GL_COPY_WRITE_BUFFER, a->buffer);
+        glBufferData(GL_COPY_WRITE_BUFFER, (GLsizeiptr)a->bytes, NULL, GL_DYNAMIC_COPY);
+    }
     /* Reads past the end of the data (into the padding) must see 0. Clearing data that the caller is
      * about to overwrite anyway would cost a full pass over memory. */
     GLuint zero = 0;
@@ -130,7 +169,8 @@ void gpuc_array_destroy_gl(gpuc_array *a, bool gl)
             glDeleteTextures(1, &a->view);
         if (a->scalar_view)
             glDeleteTextures(1, &a->scalar_view);
-        glDeleteBuffers(1, &a->buffer);
+        if (!keep_spare_buffer(a->gpu, a->buffer, a->bytes))
+            glDeleteBuffers(1, &a->buffer);
     }
     free(a->mirror);
     free(a);

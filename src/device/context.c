@@ -165,8 +165,12 @@ gpuc_status gpuc_open(gpuc **out, const gpuc_options *opts)
                                : opts->max_unused_programs < 0 ? 0
                                                                : opts->max_unused_programs;
 
+    if (opts->threads < GPUC_THREADS_CALLER || opts->threads > GPUC_MAX_THREADS)
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
+                         "gpuc_options.threads is %d; give 0 (llvmpipe's default), GPUC_THREADS_CALLER (-1) or "
+                         "1 .. GPUC_MAX_THREADS (%d)", opts->threads, GPUC_MAX_THREADS);
     char err[GPUC_ERRMSG_MAX];
-    if (!egl_device_open(choice, gpu->debug, &gpu->device, err, sizeof err))
+    if (!egl_device_open(choice, gpu->debug, opts->threads, &gpu->device, err, sizeof err))
         return gpuc_fail(gpu, GPUC_ERROR_NO_DEVICE, "%s", err);
     gpu->opened = true;
     if (gpu->debug)
@@ -191,6 +195,7 @@ void gpuc_close(gpuc *gpu)
      * objects go with the context when EGL can destroy it (gpuc.h, THREADS). */
     bool gl = gpu->opened && egl_device_make_current(&gpu->device);
     gpuc_children_close(gpu, gl);
+    gpuc_array_spares_free(gpu, gl); /* after the arrays, whose buffers may have joined them */
     if (gl && gpu->debug)
         glDebugMessageCallback(NULL, NULL);
     if (gpu->opened)

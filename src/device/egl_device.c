@@ -23,13 +23,16 @@ static pthread_mutex_t display_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
     EGLDisplay display;
     int users;
-} display_users[MAX_EGL_DEVICES + 1];
+    int threads; /* the thread count its contexts asked for (gpuc_options.threads; 0: llvmpipe's default) */
+} display_users[2 * (MAX_EGL_DEVICES + 1)]; /* each software display has a twin for thread counts */
 
-static void display_retain(EGLDisplay dpy)
+#define DISPLAY_SLOTS ((int)(sizeof display_users / sizeof display_users[0]))
+
+static void display_retain(EGLDisplay dpy, int threads)
 {
     pthread_mutex_lock(&display_lock);
     int free_slot = -1;
-    for (int i = 0; i <= MAX_EGL_DEVICES; i++) {
+    for (int i = 0; i < DISPLAY_SLOTS; i++) {
         if (display_users[i].display == dpy) {
             display_users[i].users++;
             pthread_mutex_unlock(&display_lock);
@@ -41,6 +44,7 @@ static void display_retain(EGLDisplay dpy)
     if (free_slot >= 0) {
         display_users[free_slot].display = dpy;
         display_users[free_slot].users = 1;
+        display_users[free_slot].threads = threads;
     }
     pthread_mutex_unlock(&display_lock);
 }
@@ -50,7 +54,7 @@ static bool display_release(EGLDisplay dpy)
 {
     bool last = true;
     pthread_mutex_lock(&display_lock);
-    for (int i = 0; i <= MAX_EGL_DEVICES; i++) {
+    for (int i = 0; i < DISPLAY_SLOTS; i++) {
         if (display_users[i].display == dpy) {
             last = --display_users[i].users == 0;
             if (last)
@@ -62,12 +66,24 @@ static bool display_release(EGLDisplay dpy)
     return last;
 }
 
+/* The thread count the contexts on dpy asked for when gpuc made its screen; 0 when unknown. */
+static int display_threads(EGLDisplay dpy)
+{
+    int threads = 0;
+    pthread_mutex_lock(&display_lock);
+    for (int i = 0; i < DISPLAY_SLOTS; i++)
+        if (display_users[i].users > 0 && display_users[i].display == dpy)
+            threads = display_users[i].threads;
+    pthread_mutex_unlock(&display_lock);
+    return threads;
+}
+
 /* Whether gpuc uses `dpy` (or, for EGL_NO_DISPLAY, any display) now. */
 static bool display_in_use(EGLDisplay dpy)
 {
     bool used = false;
     pthread_mutex_lock(&display_lock);
-    for (int i = 0; i <= MAX_EGL_DEVICES; i++)
+    for (int i = 0; i < DISPLAY_SLOTS; i++)
         used = used || (display_users[i].users > 0 && (dpy == EGL_NO_DISPLAY || display_users[i].display == dpy));
     pthread_mutex_unlock(&display_lock);
     return used;
@@ -125,8 +141,32 @@ static void note(char *err, size_t errlen, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Creates the context on an already-obtained display. `label` names the candidate in messages. */
-static bool open_on_display(EGLDisplay dpy, const char *label, bool debug, egl_device *dev, char *err,
+/* llvmpipe reads LP_NUM_THREADS once, when it makes a display's screen (the display's first
+ * eglInitialize in the process), and every context on that display shares the screen's threads. A
+ * context asking for a thread count of its own therefore gets a display of its own: Mesa tells
+ * displays apart by platform, native display and attribute list, and an empty list is not the
+ * default's NULL one. The variable is set only around that display's first eglInitialize. */
+static const EGLAttrib own_threads_display[] = {EGL_NONE};
+
+static EGLBoolean initialize_with_threads(EGLDisplay dpy, int threads)
+{
+    const char *old = getenv("LP_NUM_THREADS");
+    char *saved = old ? strdup(old) : NULL;
+    char value[16];
+    snprintf(value, sizeof value, "%d", threads < 0 ? 0 : threads);
+    setenv("LP_NUM_THREADS", value, 1);
+    EGLBoolean ok = eglInitialize(dpy, NULL, NULL);
+    if (saved)
+        setenv("LP_NUM_THREADS", saved, 1);
+    else
+        unsetenv("LP_NUM_THREADS");
+    free(saved);
+    return ok;
+}
+
+/* Creates the context on an already-obtained display. `label` names the candidate in messages;
+ * threads (non-zero only for a software display of its own) is set for the display's screen. */
+static bool open_on_display(EGLDisplay dpy, const char *label, bool debug, int threads, egl_device *dev, char *err,
                             size_t errlen)
 {
     if (dpy == EGL_NO_DISPLAY) {
@@ -134,7 +174,15 @@ static bool open_on_display(EGLDisplay dpy, const char *label, bool debug, egl_d
         return false;
     }
     bool was_in_use = display_in_use(dpy);
-    if (!eglInitialize(dpy, NULL, NULL)) {
+    if (threads && was_in_use && display_threads(dpy) != threads) {
+        int other = display_threads(dpy);
+        note(err, errlen, "  %s: llvmpipe makes its threads once per display and process, and another gpuc "
+                          "context of this process runs %s (gpuc_options.threads %d): close it first or ask for "
+                          "the same count\n", label, other < 0 ? "in its calling thread" : "its own thread count",
+             other);
+        return false;
+    }
+    if (!(threads && !was_in_use ? initialize_with_threads(dpy, threads) : eglInitialize(dpy, NULL, NULL))) {
         note(err, errlen, "  %s: eglInitialize failed (%s)\n", label, egl_error_name(eglGetError()));
         return false;
     }
@@ -166,7 +214,7 @@ static bool open_on_display(EGLDisplay dpy, const char *label, bool debug, egl_d
         eglDestroyContext(dpy, ctx);
         goto fail;
     }
-    display_retain(dpy);
+    display_retain(dpy, threads);
     dev->display = dpy;
     dev->context = ctx;
     return true;
@@ -182,33 +230,49 @@ static bool device_is_software(PFNEGLQUERYDEVICESTRINGEXTPROC query_string, EGLD
     return exts && strstr(exts, "EGL_MESA_device_software");
 }
 
-static bool try_device(EGLDeviceEXT device, int index, bool software, bool debug, egl_device *dev, char *err,
-                       size_t errlen)
+/* The suffix of gpuc_info.device for a display with a thread count of its own. */
+static void describe_threads(int threads, char *out, size_t size)
 {
-    char label[64];
+    if (threads < 0)
+        snprintf(out, size, ", llvmpipe in the calling thread");
+    else if (threads > 0)
+        snprintf(out, size, ", llvmpipe with %d thread%s", threads, threads == 1 ? "" : "s");
+    else
+        out[0] = '\0';
+}
+
+static bool try_device(EGLDeviceEXT device, int index, bool software, bool debug, int threads, egl_device *dev,
+                       char *err, size_t errlen)
+{
+    char label[64], suffix[48];
     snprintf(label, sizeof label, "EGL device %d (%s)", index, software ? "software" : "hardware");
-    EGLDisplay dpy = eglGetPlatformDisplay(EGL_PLATFORM_DEVICE_EXT, device, NULL);
-    if (!open_on_display(dpy, label, debug, dev, err, errlen))
+    threads = software ? threads : 0; /* a hardware driver has no such threads */
+    EGLDisplay dpy = eglGetPlatformDisplay(EGL_PLATFORM_DEVICE_EXT, device, threads ? own_threads_display : NULL);
+    if (!open_on_display(dpy, label, debug, threads, dev, err, errlen))
         return false;
+    describe_threads(threads, suffix, sizeof suffix);
     dev->index = index;
     dev->software = software;
-    snprintf(dev->how, sizeof dev->how, "%s: EGL device %d", software ? "cpu" : "gpu", index);
+    snprintf(dev->how, sizeof dev->how, "%s: EGL device %d%s", software ? "cpu" : "gpu", index, suffix);
     return true;
 }
 
-static bool try_surfaceless(bool debug, egl_device *dev, char *err, size_t errlen)
+static bool try_surfaceless(bool debug, int threads, egl_device *dev, char *err, size_t errlen)
 {
     const char *client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
     if (!client || !strstr(client, "EGL_MESA_platform_surfaceless")) {
         note(err, errlen, "  Mesa surfaceless platform: not available\n");
         return false;
     }
-    EGLDisplay dpy = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
-    if (!open_on_display(dpy, "Mesa surfaceless platform", debug, dev, err, errlen))
+    EGLDisplay dpy = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY,
+                                           threads ? own_threads_display : NULL);
+    if (!open_on_display(dpy, "Mesa surfaceless platform", debug, threads, dev, err, errlen))
         return false;
+    char suffix[48];
+    describe_threads(threads, suffix, sizeof suffix);
     dev->index = -1;
     dev->software = true; /* without a device we cannot tell; the renderer string decides later */
-    snprintf(dev->how, sizeof dev->how, "cpu: Mesa surfaceless platform");
+    snprintf(dev->how, sizeof dev->how, "cpu: Mesa surfaceless platform%s", suffix);
     return true;
 }
 
@@ -258,7 +322,7 @@ int egl_device_list_hardware(int *indices, int max)
     return hardware;
 }
 
-bool egl_device_open(egl_choice choice, bool debug, egl_device *dev, char *err, size_t errlen)
+bool egl_device_open(egl_choice choice, bool debug, int threads, egl_device *dev, char *err, size_t errlen)
 {
     memset(dev, 0, sizeof *dev);
     err[0] = '\0';
@@ -281,7 +345,7 @@ bool egl_device_open(egl_choice choice, bool debug, egl_device *dev, char *err, 
         if (choice.index >= count) {
             note(err, errlen, "  EGL device %d: there are only %d EGL devices\n", choice.index, (int)count);
         } else if (try_device(devices[choice.index], choice.index, device_is_software(query_string, devices[choice.index]),
-                              debug, dev, err, errlen)) {
+                              debug, threads, dev, err, errlen)) {
             return true;
         }
     } else {
@@ -292,11 +356,11 @@ bool egl_device_open(egl_choice choice, bool debug, egl_device *dev, char *err, 
                 continue;
             for (int i = 0; i < count; i++) {
                 bool software = device_is_software(query_string, devices[i]);
-                if (software == want_software && try_device(devices[i], i, software, debug, dev, err, errlen))
+                if (software == want_software && try_device(devices[i], i, software, debug, threads, dev, err, errlen))
                     return true;
             }
         }
-        if (choice.kind != EGL_CHOICE_GPU && try_surfaceless(debug, dev, err, errlen))
+        if (choice.kind != EGL_CHOICE_GPU && try_surfaceless(debug, threads, dev, err, errlen))
             return true;
         if (choice.kind == EGL_CHOICE_GPU) {
             explain_no_hardware(devices, count, query_string, err, errlen);
@@ -322,11 +386,14 @@ bool egl_device_failed_as_held_elsewhere(void)
 
 bool egl_device_borrow(const egl_device *dev, egl_binding *saved)
 {
+    /* The usual case, a free on the context's own thread, asks EGL one question: each EGL call costs a
+     * getpid system call in glvnd's libEGL (its fork check), and a small kernel call frees an array. */
     EGLContext current = eglGetCurrentContext();
-    *saved = (egl_binding){eglGetCurrentDisplay(), current, eglGetCurrentSurface(EGL_DRAW),
-                           eglGetCurrentSurface(EGL_READ), false};
+    *saved = (egl_binding){EGL_NO_DISPLAY, current, EGL_NO_SURFACE, EGL_NO_SURFACE, false};
     if (current == (EGLContext)dev->context)
         return true;
+    *saved = (egl_binding){eglGetCurrentDisplay(), current, eglGetCurrentSurface(EGL_DRAW),
+                           eglGetCurrentSurface(EGL_READ), false};
     if (!eglMakeCurrent((EGLDisplay)dev->display, EGL_NO_SURFACE, EGL_NO_SURFACE, (EGLContext)dev->context))
         return false;
     saved->switched = true;

@@ -30,7 +30,8 @@ bool egl_choice_parse(const char *text, egl_choice *out);
 /* The EGL indices of the hardware devices (at most max written), and how many there are. */
 int egl_device_list_hardware(int *indices, int max);
 
-bool egl_device_open(egl_choice choice, bool debug, egl_device *dev, char *err, size_t errlen);
+/* threads: gpuc_options.threads, for a software device (a display of its own when not 0). */
+bool egl_device_open(egl_choice choice, bool debug, int threads, egl_device *dev, char *err, size_t errlen);
 
 /* Makes dev's context current on this thread if it is not already. */
 bool egl_device_make_current(const egl_device *dev);

@@ -56,6 +56,7 @@ static void fragment_state_release(gpuc *gpu, bool gl)
     if (gl && gpu->fragment_fbo)
         glDeleteFramebuffers(1, &gpu->fragment_fbo);
     gpu->fragment_vao = gpu->fragment_fbo = 0;
+    gpu->fragment_attached = NULL;
 }
 
 static gpuc_status make_targets(gpuc_kernel *k)
@@ -90,13 +91,21 @@ static gpuc_status bind_framebuffer(gpuc_kernel *k)
                                      GL_COLOR_ATTACHMENT3, GL_COLOR_ATTACHMENT4, GL_COLOR_ATTACHMENT5,
                                      GL_COLOR_ATTACHMENT6, GL_COLOR_ATTACHMENT7};
     glBindFramebuffer(GL_FRAMEBUFFER, k->gpu->fragment_fbo);
-    for (int i = 0; i < 8; i++)
-        glFramebufferRenderbuffer(GL_FRAMEBUFFER, buffers[i], GL_RENDERBUFFER, i <= k->nmaps ? k->targets[i] : 0);
-    glDrawBuffers(1 + k->nmaps, buffers);
-    GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
-    if (status != GL_FRAMEBUFFER_COMPLETE)
-        return gpuc_fail(k->gpu, GPUC_ERROR_GL, "kernel '%s': the driver cannot render into its targets (0x%x)",
-                         k->name, (unsigned)status);
+    /* The framebuffer still holds this kernel's targets from its last run when no other kernel drew
+     * since (fragment_targets_free forgets a kernel whose targets go): attaching them again would make
+     * Mesa validate the framebuffer anew, a large part of a small call's time. */
+    if (k->gpu->fragment_attached != k) {
+        for (int i = 0; i < 8; i++)
+            glFramebufferRenderbuffer(GL_FRAMEBUFFER, buffers[i], GL_RENDERBUFFER, i <= k->nmaps ? k->targets[i] : 0);
+        glDrawBuffers(1 + k->nmaps, buffers);
+        GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+        if (status != GL_FRAMEBUFFER_COMPLETE) {
+            k->gpu->fragment_attached = NULL;
+            return gpuc_fail(k->gpu, GPUC_ERROR_GL, "kernel '%s': the driver cannot render into its targets (0x%x)",
+                             k->name, (unsigned)status);
+        }
+        k->gpu->fragment_attached = k;
+    }
     glBindVertexArray(k->gpu->fragment_vao);
     glDisable(GL_DITHER); /* RGBA8 targets: exact rounding, as the compute backend's packUnorm4x8 */
     return GPUC_OK;
@@ -149,6 +158,8 @@ gpuc_status fragment_draw(gpuc_kernel *k, gpuc_array *const *dsts)
 
 void fragment_targets_free(gpuc_kernel *k)
 {
+    if (k->gpu->fragment_attached == k)
+        k->gpu->fragment_attached = NULL;
     glDeleteRenderbuffers(1 + k->nmaps, k->targets);
     for (int i = 0; i <= k->nmaps; i++)
         k->targets[i] = 0;

@@ -97,11 +97,12 @@ static gpuc_status check_array_arg(const gpuc_kernel *k, int i, const gpuc_arg *
                          k->name, i, p->name);
     size_t cells;
     int rank;
-    char what[2 * KERNEL_NAME_MAX + 48];
-    snprintf(what, sizeof what, "kernel '%s', argument %d (`%s`)", k->name, i, p->name);
-    gpuc_status st = gpuc_dims_check(k->gpu, a->dims, what, &cells, &rank);
-    if (st != GPUC_OK)
-        return st;
+    gpuc_status st = gpuc_dims_check(k->gpu, a->dims, "host data", &cells, &rank);
+    if (st != GPUC_OK) { /* the message names the kernel and the argument: made only when needed */
+        char what[2 * KERNEL_NAME_MAX + 48];
+        snprintf(what, sizeof what, "kernel '%s', argument %d (`%s`)", k->name, i, p->name);
+        return gpuc_dims_check(k->gpu, a->dims, what, &cells, &rank);
+    }
     if (!rank_fits(p, rank)) {
         char got[32];
         snprintf(got, sizeof got, "%dD", rank);
@@ -319,6 +320,8 @@ static gpuc_status refuse_map(const gpuc_kernel *k, const char *call)
                      k->name, k->nmaps);
 }
 
+static gpuc_status run_new(gpuc_kernel *k, const gpuc_arg *args, int nargs, gpuc_array **results);
+
 gpuc_status gpuc_run(gpuc_kernel *k, const gpuc_arg *args, int nargs, gpuc_array **result)
 {
     if (!k)
@@ -330,7 +333,7 @@ gpuc_status gpuc_run(gpuc_kernel *k, const gpuc_arg *args, int nargs, gpuc_array
         return refuse_map(k, "gpuc_run");
     if (!result)
         return gpuc_fail(k->gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_run: result is NULL");
-    return gpuc_run_map(k, args, nargs, result);
+    return run_new(k, args, nargs, result);
 }
 
 gpuc_status gpuc_run_map(gpuc_kernel *k, const gpuc_arg *args, int nargs, gpuc_array **results)
@@ -342,7 +345,15 @@ gpuc_status gpuc_run_map(gpuc_kernel *k, const gpuc_arg *args, int nargs, gpuc_a
         return st;
     if (!results)
         return gpuc_fail(k->gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_run_map: results is NULL");
-    st = check_args(k, args, nargs, NULL);
+    return run_new(k, args, nargs, results);
+}
+
+/* gpuc_run and gpuc_run_map once the context is current: runs into new arrays. (gpuc_run does not
+ * call gpuc_run_map, which would ask EGL a second time whether the context is current: each EGL
+ * call costs a system call, a tenth of a small call's host time.) */
+static gpuc_status run_new(gpuc_kernel *k, const gpuc_arg *args, int nargs, gpuc_array **results)
+{
+    gpuc_status st = check_args(k, args, nargs, NULL);
     if (st != GPUC_OK)
         return st;
     gpuc_array *dsts[1 + GPUC_MAX_MAP_OUTPUTS] = {NULL};

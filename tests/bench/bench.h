@@ -75,6 +75,8 @@ int row_topk(bench_env *env, const bench_params *p);
 int row_sort(bench_env *env, const bench_params *p);
 int row_compaction(bench_env *env, const bench_params *p);
 int row_launch(bench_env *env, const bench_params *p);
+/* Small calls (row_small.c): brain.js-style layers on 1 to 16,384 cells beside C and GPU.js, per call. */
+int row_small(bench_env *env, const bench_params *p);
 
 /* The kernel zoo (tests/bench/README.md "Kernel zoo"; opt-in: --row zoo): kernels users write, in GLSL
  * and pasted GPU.js JavaScript, beside naive C -O3 and GPU.js in node. n is the row's size (matmul,

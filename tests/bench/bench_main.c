@@ -153,6 +153,7 @@ static const row_entry rows[] = {
     {"bitonic-sort", row_sort, (size_t)1 << 22, 1, 0x27d4eb2fu, false},
     {"compaction", row_compaction, (size_t)1 << 22, 24, 0xcc9e2d51u, false},
     {"launch-overhead", row_launch, (size_t)1 << 20, 512, 0xc2b2ae35u, false},
+    {"small-calls", row_small, 16384, 1, 0x3c6ef372u, false},
     {"matmul", row_zoo_matmul, 512, 1, 0x9e3779b9u, true},
     {"life", row_zoo_life, 512, 100, 0x85ebca6bu, true},
     {"conv5", row_zoo_conv5, 1024, 1, 0xc2b2ae3du, true},
@@ -173,7 +174,7 @@ static void usage(FILE *f)
     fprintf(f, "usage: gpuc-bench [--row NAME] [--n N] [--rounds R] [--seed S] [--device D] [--backend B] [--json FILE]\n"
                "                  [--no-gpujs]\n"
                "       gpuc-bench --scaling [--n MAX] [--chart FILE.png] [--device D] [--json FILE]\n"
-               "  rows: topk, bitonic-sort, compaction, launch-overhead (the gauntlet: the default run)\n"
+               "  rows: topk, bitonic-sort, compaction, launch-overhead, small-calls (the default run)\n"
                "        matmul, life, conv5, mandelbrot, nbody (the kernel zoo: --row zoo), all (both groups)\n"
                "  zoo rows: --n is the size (side; mandelbrot: width), --rounds life's generations; GPU.js\n"
                "  runs in node (scripts/bench-gpujs-zoo.js) when node and gpu.js are found, unless --no-gpujs\n"

@@ -143,4 +143,10 @@ zoo_gpujs_cell *zoo_gpujs_cells(bench_env *env, const char *row, const bench_par
 /* 32-bit FNV-1a of a text (the node script prints the same of the kernel it ran). */
 uint32_t zoo_fnv1a(const char *text);
 
+/* The value of `key=` in a line of key=value words (a value with spaces in double quotes), or "". */
+void zoo_line_value(const char *line, const char *key, char *out, size_t size);
+
+/* Whether `node` is on PATH. */
+bool zoo_have_node(void);
+
 #endif

@@ -41,8 +41,7 @@ uint32_t zoo_fnv1a(const char *text)
     return h;
 }
 
-/* The value of `key=` in a line of key=value words (a value with spaces in double quotes), or "". */
-static void line_value(const char *line, const char *key, char *out, size_t size)
+void zoo_line_value(const char *line, const char *key, char *out, size_t size)
 {
     size_t klen = strlen(key);
     out[0] = '\0';
@@ -85,26 +84,26 @@ static void parse_cell(gpujs_row *r, const char *line)
         return;
     zoo_gpujs_cell *c = &r->cells[r->ncells++];
     char value[256];
-    line_value(line, "mode", c->mode, sizeof c->mode);
-    line_value(line, "error", c->error, sizeof c->error);
+    zoo_line_value(line, "mode", c->mode, sizeof c->mode);
+    zoo_line_value(line, "error", c->error, sizeof c->error);
     if (c->error[0])
         return;
-    line_value(line, "median_ms", value, sizeof value);
+    zoo_line_value(line, "median_ms", value, sizeof value);
     c->median_ms = strtod(value, NULL);
-    line_value(line, "runs", value, sizeof value);
+    zoo_line_value(line, "runs", value, sizeof value);
     c->runs = atoi(value);
-    line_value(line, "kernel", c->kernel, sizeof c->kernel);
-    line_value(line, "fallback", c->fallback, sizeof c->fallback);
-    line_value(line, "source_fnv1a", value, sizeof value);
+    zoo_line_value(line, "kernel", c->kernel, sizeof c->kernel);
+    zoo_line_value(line, "fallback", c->fallback, sizeof c->fallback);
+    zoo_line_value(line, "source_fnv1a", value, sizeof value);
     c->source_fnv1a = (uint32_t)strtoul(value, NULL, 16);
-    line_value(line, "file", value, sizeof value);
+    zoo_line_value(line, "file", value, sizeof value);
     if (!value[0] || !read_file(value, &c->data, &c->bytes))
         snprintf(c->error, sizeof c->error, "no result file from node (%.150s)", value[0] ? value : "none named");
     if (value[0])
         remove(value);
 }
 
-static bool have_node(void)
+bool zoo_have_node(void)
 {
     int rc = system("command -v node >/dev/null 2>&1");
     return rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 0;
@@ -118,7 +117,7 @@ static void run_script(struct zoo_gpujs *g, gpujs_row *r)
         snprintf(r->note, sizeof r->note, "%s not found: run from the source tree, or set GPUC_ZOO_SCRIPT", script);
         return;
     }
-    if (!have_node()) {
+    if (!zoo_have_node()) {
         snprintf(r->note, sizeof r->note, "node not found on PATH");
         return;
     }
@@ -143,7 +142,7 @@ static void run_script(struct zoo_gpujs *g, gpujs_row *r)
         if (!strncmp(line, "gpujs-zoo version ", 18)) {
             snprintf(g->versions, sizeof g->versions, "%.*s", (int)strcspn(line + 18, "\n"), line + 18);
         } else if (!strncmp(line, "gpujs-zoo unavailable ", 22)) {
-            line_value(line, "reason", r->note, sizeof r->note);
+            zoo_line_value(line, "reason", r->note, sizeof r->note);
         } else if (!strncmp(line, "gpujs-zoo row=", 14)) {
             parse_cell(r, line);
         }
