@@ -587,6 +587,15 @@ START_TEST(run_refuses_bad_input)
     expect("run k.glsl --output 4 empty.npy", 2, "dimension of size 0");
     expect("run k.glsl --output 4 huge.npy", 2, "int64 value outside int32");
     expect("run k.glsl --output 4 junk.npy", 2, "argument 0 \"junk.npy\": not a NumPy .npy file");
+    /* Shapes the file cannot hold, refused before anything is allocated: 2^48 cells in 137 bytes (once
+     * "out of memory", an abort under ASan), and 16 GiB of float64 (once allocated, then found short). */
+    char path[1024];
+    ck_assert_ptr_nonnull(getcwd(path, sizeof path - 128));
+    char args[1200];
+    snprintf(args, sizeof args, "run k.glsl --output 4 '%s/tests/fixtures/npy/h-size-2^48-cells.npy'", path);
+    expect(args, 2, "the shape has more than gpuc's limit of 2147483647 cells");
+    snprintf(args, sizeof args, "run k.glsl --output 4 '%s/tests/fixtures/npy/h-size-16-GiB.npy'", path);
+    expect(args, 2, "shorter than its shape says (8 bytes of values; the shape and dtype need 17179869176)");
     expect("run k.glsl --output 4 missing.npy", 2, "argument 0 \"missing.npy\": No such file");
     expect("run k.glsl --output 4 a.npy banana", 2, "argument 1 \"banana\": neither a .npy or .png file nor a finite number");
     expect("run k.glsl --output 4 missing.png", 2, "argument 0 \"missing.png\": cannot open");

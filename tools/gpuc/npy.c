@@ -21,9 +21,16 @@ static const char MAGIC[6] = {'\x93', 'N', 'U', 'M', 'P', 'Y'};
 /* gpuc's limit on an array's cells (README "Limits"): 2^31 - 1. */
 #define NPY_MAX_CELLS 2147483647u
 
+static FILE *messages; /* where refusals are printed: stderr unless npy_set_messages chose */
+
+void npy_set_messages(FILE *f)
+{
+    messages = f;
+}
+
 static int fail(const char *what, const char *msg, const char *detail)
 {
-    fprintf(stderr, "gpuc: %s: %s%s\n", what, msg, detail ? detail : "");
+    fprintf(messages ? messages : stderr, "gpuc: %s: %s%s\n", what, msg, detail ? detail : "");
     return -1;
 }
 
@@ -219,7 +226,7 @@ int npy_read_stream(FILE *f, uint64_t file_bytes, const char *what, npy_array *a
         done += n;
     }
     if (!(t.kind == 'f' && t.size == 4) && !(t.kind == 'i' && t.size == 4))
-        fprintf(stderr, "gpuc: note: %s: %s converted to %s\n", what, dtype_name(&t), is_float ? "float32" : "int32");
+        fprintf(messages ? messages : stderr, "gpuc: note: %s: %s converted to %s\n", what, dtype_name(&t), is_float ? "float32" : "int32");
     a->is_int = !is_float;
     a->rank = h.rank;
     a->count = (size_t)count;

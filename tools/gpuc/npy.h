@@ -27,6 +27,10 @@ int npy_write(const char *path, int is_int, const size_t *shape, int rank, const
  * target reads). Leaves f open. */
 int npy_read_stream(FILE *f, uint64_t file_bytes, const char *what, npy_array *a);
 
+/* Where the reader prints why it refuses a file and its notes: stderr by default (the fuzz target
+ * sends them elsewhere). */
+void npy_set_messages(FILE *f);
+
 void npy_free(npy_array *a);
 
 #endif
