@@ -368,10 +368,10 @@ GPUC_API gpuc_status gpuc_array_clear(gpuc_array *a);
  * the parameter GPU.js's type, "HTMLImage" (or "ImageData", "HTMLCanvas", "vec4[][]"). Every PNG kind
  * is read as 8-bit RGBA: gray and palette pictures expanded to RGB, 16-bit channels cut to their high
  * byte, transparency chunks turned into alpha, alpha 1 where the file has none; values are taken as
- * stored (no gamma or colour profile is applied: the chunks other than IHDR, PLTE, tRNS, IDAT and IEND
- * are skipped, but for their CRC). Fails with GPUC_ERROR_INVALID_ARGUMENT naming the file when it
- * cannot be opened, is not a PNG or is corrupt in any chunk (a CRC, a chunk's content, the image data:
- * libpng's message), GPUC_ERROR_LIMIT when it has more pixels than gpuc_options.max_image_pixels
+ * stored (no gamma or colour profile is applied). Fails with GPUC_ERROR_INVALID_ARGUMENT naming the
+ * file when it cannot be opened, is not a PNG or is corrupt in any chunk (a CRC, a chunk's content
+ * libpng refuses or warns about, an ancillary chunk over 8 MB, the image data, a palette index past
+ * the palette: libpng's message or gpuc's), GPUC_ERROR_LIMIT when it has more pixels than gpuc_options.max_image_pixels
  * allows or one array may hold (checked from the header, before any pixel memory is taken). The load
  * takes little host memory beside the array: a block of rows (an interlaced file: its 8-bit pixels,
  * 4 bytes a pixel). *out is NULL on failure. */

@@ -377,6 +377,54 @@ START_TEST(a_corrupt_chunk_of_any_kind_fails)
     memcpy(bytes + at + sizeof trns4 + 4, good + old_end, n - old_end);
     write_bytes(path, bytes, n + 2);
     ck_assert_gpuc_fails(gpuc_array_from_png(gpu, path, &a), GPUC_ERROR_INVALID_ARGUMENT, "tRNS");
+    /* An iCCP chunk (one gpuc never applies) whose CRC is right but whose profile is a cut-off zlib
+     * stream, after IHDR (8 + 25 bytes in). */
+    static const uint8_t iccp[] = {0, 0, 0, 4, 'i', 'C', 'C', 'P', 'x', 0, 0, 0x78};
+    memcpy(bytes, good, 33);
+    memcpy(bytes + 33, iccp, sizeof iccp);
+    crc = chunk_crc(iccp + 4, 8);
+    uint8_t iccp_crc[4] = {(uint8_t)(crc >> 24), (uint8_t)(crc >> 16), (uint8_t)(crc >> 8), (uint8_t)crc};
+    memcpy(bytes + 33 + sizeof iccp, iccp_crc, 4);
+    memcpy(bytes + 33 + sizeof iccp + 4, good + 33, n - 33);
+    write_bytes(path, bytes, n + sizeof iccp + 4);
+    ck_assert_gpuc_fails(gpuc_array_from_png(gpu, path, &a), GPUC_ERROR_INVALID_ARGUMENT, "iCCP");
+    unlink(path);
+}
+END_TEST
+
+/* Palette indices of 2 bits, packed four to a byte: each pixel its palette entry (tRNS alpha, opaque
+ * past it); an index past the palette's entries (the PNG specification's error; libpng's expansion
+ * would paint it opaque black) fails the load. */
+START_TEST(palette_indices_are_checked)
+{
+    static const png_color palette[3] = {{255, 0, 0}, {0, 128, 255}, {10, 20, 30}};
+    static const png_byte trns[1] = {40};
+    char path[128];
+    temp_path(path, sizeof path, "pal2");
+    uint8_t packed[H * 2], want[W * H * 4];
+    for (int last = 2; last <= 3; last++) {
+        memset(packed, 0, sizeof packed);
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++) {
+                int index = (x + y) % 3;
+                if (last == 3 && y == 2 && x == 5)
+                    index = 3; /* one entry past the palette */
+                packed[y * 2 + x / 4] |= (uint8_t)(index << (6 - 2 * (x % 4)));
+                if (index < 3) {
+                    const png_color *c = &palette[index];
+                    memcpy(want + 4 * (y * W + x), (uint8_t[]){c->red, c->green, c->blue, index == 0 ? 40 : 255}, 4);
+                }
+            }
+        write_png(path, &(test_png){PNG_COLOR_TYPE_PALETTE, 2, palette, 3, trns, 1}, W, H, packed, 2);
+        if (last == 2)
+            expect_picture(path, want);
+        else {
+            gpuc_array *a = NULL;
+            ck_assert_gpuc_fails(gpuc_array_from_png(gpu, path, &a), GPUC_ERROR_INVALID_ARGUMENT,
+                                 "pixel (5, 2) has palette index 3; the palette has 3 entries");
+            ck_assert_ptr_null(a);
+        }
+    }
     unlink(path);
 }
 END_TEST
@@ -489,6 +537,7 @@ Suite *suite_png_input(void)
     tcase_add_test(tc, gpujs_image_kernels_run_on_a_file);
     tcase_add_test(tc, missing_and_broken_files_are_named);
     tcase_add_test(tc, a_corrupt_chunk_of_any_kind_fails);
+    tcase_add_test(tc, palette_indices_are_checked);
     tcase_add_test(tc, max_image_pixels_caps_a_picture);
     tcase_add_test(tc, a_tall_picture_loads_block_by_block);
     suite_add_tcase(s, tc);

@@ -10,9 +10,9 @@
 /* Rows are converted and handed over in blocks of about this many bytes of floats. */
 enum { BLOCK_BYTES = 1 << 20 };
 
-/* libpng reports errors through longjmp; the message is kept for the caller. Warnings are errors too:
- * with the unused chunks skipped, what is left to warn about is a damaged palette, transparency or
- * image stream. */
+/* libpng reports errors through longjmp; the message is kept for the caller. Its warnings are errors
+ * too: on reading they mean a chunk it drops (a malformed sPLT, an ancillary chunk over the memory
+ * limit) or colour chunks that contradict each other. */
 typedef struct decode_state {
     char *err;
     volatile gpuc_status st; /* for an error raised on the sink's behalf (volatile: read after longjmp) */
@@ -31,11 +31,40 @@ static void on_warning(png_structp png, png_const_charp message)
     on_error(png, message);
 }
 
-/* Asks libpng for 8-bit RGBA whatever the file holds: palettes and gray expanded, 16-bit channels
- * cut to their high byte, transparency chunks turned into alpha, opaque alpha added where none is. */
-static void want_rgba8(png_structp png, png_infop info)
+/* A palette file's colours as RGBA8 for each index (tRNS giving alpha, opaque past it); entries past
+ * the palette are marked by count. */
+typedef struct palette_map {
+    int count;
+    png_byte rgba[256][4];
+} palette_map;
+
+/* Asks libpng for 8-bit RGBA whatever the file holds: gray expanded, 16-bit channels cut to their high
+ * byte, transparency chunks turned into alpha, opaque alpha added where none is. A palette file is
+ * read as one index byte per pixel and expanded here (into map): libpng's own expansion would give an
+ * index past the palette as opaque black without a word, where the PNG specification calls it an
+ * error. */
+static void want_rgba8(png_structp png, png_infop info, palette_map *map)
 {
     png_byte color = png_get_color_type(png, info);
+    if (color == PNG_COLOR_TYPE_PALETTE) {
+        png_colorp colors = NULL;
+        png_bytep alpha = NULL;
+        int ncolors = 0, nalpha = 0;
+        png_get_PLTE(png, info, &colors, &ncolors);
+        if (png_get_valid(png, info, PNG_INFO_tRNS))
+            png_get_tRNS(png, info, &alpha, &nalpha, NULL);
+        map->count = ncolors;
+        for (int i = 0; i < ncolors; i++) {
+            map->rgba[i][0] = colors[i].red;
+            map->rgba[i][1] = colors[i].green;
+            map->rgba[i][2] = colors[i].blue;
+            map->rgba[i][3] = i < nalpha ? alpha[i] : 0xff;
+        }
+        png_set_packing(png); /* 1, 2 and 4-bit indices one to a byte */
+        png_set_interlace_handling(png);
+        png_read_update_info(png, info);
+        return;
+    }
     png_set_expand(png);
     png_set_strip_16(png);
     if (color == PNG_COLOR_TYPE_GRAY || color == PNG_COLOR_TYPE_GRAY_ALPHA)
@@ -46,17 +75,29 @@ static void want_rgba8(png_structp png, png_infop info)
     png_read_update_info(png, info);
 }
 
-/* Scanlines [s0, s0 + n) of 8-bit RGBA (row(k) gives scanline s0 + k) as floats into block, bottom
- * row first, then to the sink: they are array rows [h - s0 - n, h - s0). */
+/* Scanlines [s0, s0 + n) of 8-bit RGBA, or of palette indices where map (scanlines[k] is scanline
+ * s0 + k), as floats into block, bottom row first, then to the sink: they are array rows
+ * [h - s0 - n, h - s0). */
 static gpuc_status deliver(const png_sink *sink, uint32_t w, uint32_t h, uint32_t s0, uint32_t n,
-                           const png_byte *const *scanlines, float *block, char *err)
+                           const png_byte *const *scanlines, const palette_map *map, float *block, char *err)
 {
     size_t row_values = (size_t)w * 4;
     for (uint32_t k = 0; k < n; k++) {
         const png_byte *src = scanlines[k];
         float *dst = block + (size_t)(n - 1 - k) * row_values;
-        for (size_t i = 0; i < row_values; i++)
-            dst[i] = (float)(src[i] / 255.0); /* the float32 nearest v / 255, as GPU.js's Float32Array */
+        for (size_t x = 0; x < w; x++) {
+            const png_byte *px = src + 4 * x;
+            if (map) {
+                if (src[x] >= map->count) {
+                    snprintf(err, 256, "pixel (%zu, %u) has palette index %d; the palette has %d entries", x, s0 + k,
+                             src[x], map->count);
+                    return GPUC_ERROR_INVALID_ARGUMENT;
+                }
+                px = map->rgba[src[x]];
+            }
+            for (int c = 0; c < 4; c++)
+                dst[4 * x + (size_t)c] = (float)(px[c] / 255.0); /* the float32 nearest v / 255, as GPU.js's */
+        }
     }
     return sink->rows(sink->ctx, h - s0 - n, n, block, err);
 }
@@ -86,8 +127,11 @@ gpuc_status png_decode(FILE *f, uint64_t max_pixels, const png_sink *sink, char 
      * warning by default), and so do its "benign" errors (a bad tRNS length, extra image data). */
     png_set_crc_action(png, PNG_CRC_ERROR_QUIT, PNG_CRC_ERROR_QUIT);
     png_set_benign_errors(png, 0);
-    /* Chunks gpuc does not use (colour space, text, times...) are skipped unread but for their CRC. */
-    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, -1);
+    /* gpuc applies no colour profile: an embedded sRGB profile libpng knows to be outdated does not
+     * matter here (every other check of an iCCP chunk stays). */
+    png_set_option(png, PNG_SKIP_sRGB_CHECK_PROFILE, PNG_OPTION_ON);
+    /* An ancillary chunk (decompressed text or profile) may take at most 8 MB. */
+    png_set_chunk_malloc_max(png, 8000000);
     /* The size limit is gpuc's (below, on width x height); libpng's own default would refuse a
      * picture more than 1,000,000 pixels wide. */
     png_set_user_limits(png, PNG_UINT_31_MAX, PNG_UINT_31_MAX);
@@ -99,10 +143,13 @@ gpuc_status png_decode(FILE *f, uint64_t max_pixels, const png_sink *sink, char 
         png_destroy_read_struct(&png, &info, NULL);
         return GPUC_ERROR_LIMIT;
     }
-    want_rgba8(png, info);
-    if (png_get_rowbytes(png, info) != (size_t)w * 4) {
+    palette_map map;
+    bool palette = png_get_color_type(png, info) == PNG_COLOR_TYPE_PALETTE;
+    want_rgba8(png, info, &map);
+    if (png_get_rowbytes(png, info) != (size_t)w * (palette ? 1 : 4)) {
         char why[96];
-        snprintf(why, sizeof why, "libpng gives %zu bytes per row, not 4 per pixel", (size_t)png_get_rowbytes(png, info));
+        snprintf(why, sizeof why, "libpng gives %zu bytes per row, not %d per pixel", (size_t)png_get_rowbytes(png, info),
+                 palette ? 1 : 4);
         png_error(png, why);
     }
     gpuc_status st = sink->size(sink->ctx, w, h, err);
@@ -134,7 +181,7 @@ gpuc_status png_decode(FILE *f, uint64_t max_pixels, const png_sink *sink, char 
         if (!interlaced)
             png_read_rows(png, rows, NULL, n);
         st = deliver(sink, w, h, s0, n, interlaced ? (const png_byte *const *)rows + s0 : (const png_byte *const *)rows,
-                     block, err);
+                     palette ? &map : NULL, block, err);
         if (st != GPUC_OK) {
             state.st = st;
             png_error(png, err);

@@ -20,8 +20,8 @@ typedef struct png_sink {
 } png_sink;
 
 /* Reads the PNG file f (from its start) as 8-bit RGBA and hands it to sink in blocks of rows. Any
- * corrupt chunk is an error (a bad CRC of any chunk, libpng's benign errors and warnings); the chunks
- * gpuc does not use (all but IHDR, PLTE, tRNS, IDAT, IEND) are skipped, their CRCs checked. A picture
+ * corrupt chunk is an error (a bad CRC of any chunk, libpng's benign errors and warnings, a palette
+ * index past the palette; an ancillary chunk over 8 MB is refused too). A picture
  * of more than max_pixels pixels (0: no limit) is refused with GPUC_ERROR_LIMIT before any pixel
  * memory is taken. Memory: one block of rows (about 1 MiB) beside the sink's, and for an interlaced
  * file its 8-bit pixels (4 bytes a pixel). On failure err says why (libpng's words for a corrupt file:
