@@ -330,8 +330,8 @@ static void write_busy_png(const char *path)
     png_text after = {.compression = PNG_TEXT_COMPRESSION_NONE, .key = "Comment", .text = "after"};
     png_set_text(png, end, &after, 1);
     png_write_end(png, end);
+    png_destroy_info_struct(png, &end);
     png_destroy_write_struct(&png, &info);
-    png_destroy_info_struct(NULL, &end);
     fclose(f);
 }
 
