@@ -82,6 +82,9 @@ static gpuc_status deliver(const png_sink *sink, uint32_t w, uint32_t h, uint32_
                            const png_byte *const *scanlines, const palette_map *map, float *block, char *err)
 {
     size_t row_values = (size_t)w * 4;
+    float value[256]; /* the float32 nearest v / 255, as GPU.js's Float32Array has it */
+    for (int v = 0; v < 256; v++)
+        value[v] = (float)(v / 255.0);
     for (uint32_t k = 0; k < n; k++) {
         const png_byte *src = scanlines[k];
         float *dst = block + (size_t)(n - 1 - k) * row_values;
@@ -96,7 +99,7 @@ static gpuc_status deliver(const png_sink *sink, uint32_t w, uint32_t h, uint32_
                 px = map->rgba[src[x]];
             }
             for (int c = 0; c < 4; c++)
-                dst[4 * x + (size_t)c] = (float)(px[c] / 255.0); /* the float32 nearest v / 255, as GPU.js's */
+                dst[4 * x + (size_t)c] = value[px[c]];
         }
     }
     return sink->rows(sink->ctx, h - s0 - n, n, block, err);
