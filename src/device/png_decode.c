@@ -151,8 +151,8 @@ gpuc_status png_decode(FILE *f, uint64_t max_pixels, const png_sink *sink, char 
     want_rgba8(png, info, &map);
     if (png_get_rowbytes(png, info) != (size_t)w * (palette ? 1 : 4)) {
         char why[96];
-        snprintf(why, sizeof why, "libpng gives %zu bytes per row, not %d per pixel", (size_t)png_get_rowbytes(png, info),
-                 palette ? 1 : 4);
+        snprintf(why, sizeof why, "libpng gives %zu bytes per row, not %d per pixel",
+                 (size_t)png_get_rowbytes(png, info), palette ? 1 : 4);
         png_error(png, why);
     }
     gpuc_status st = sink->size(sink->ctx, w, h, err);

@@ -194,8 +194,8 @@ int npy_read_stream(FILE *f, uint64_t file_bytes, const char *what, npy_array *a
         char sizes[128];
         snprintf(sizes, sizeof sizes, " (%llu bytes of values; the shape and dtype need %llu)",
                  (unsigned long long)have, (unsigned long long)want);
-        return fail(what, have < want ? "the file is shorter than its shape says" : "the file is longer than its shape says",
-                    sizes);
+        return fail(what, have < want ? "the file is shorter than its shape says"
+                                      : "the file is longer than its shape says", sizes);
     }
     bool is_float = t.kind == 'f';
     void *values = malloc((size_t)count * 4);
@@ -226,7 +226,8 @@ int npy_read_stream(FILE *f, uint64_t file_bytes, const char *what, npy_array *a
         done += n;
     }
     if (!(t.kind == 'f' && t.size == 4) && !(t.kind == 'i' && t.size == 4))
-        fprintf(messages ? messages : stderr, "gpuc: note: %s: %s converted to %s\n", what, dtype_name(&t), is_float ? "float32" : "int32");
+        fprintf(messages ? messages : stderr, "gpuc: note: %s: %s converted to %s\n", what, dtype_name(&t),
+                is_float ? "float32" : "int32");
     a->is_int = !is_float;
     a->rank = h.rank;
     a->count = (size_t)count;

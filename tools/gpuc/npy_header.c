@@ -98,7 +98,10 @@ static void keep_char(value *v, unsigned ch)
 
 static int hex_digit(unsigned char ch)
 {
-    return ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
+    if (ch >= '0' && ch <= '9')
+        return ch - '0';
+    ch |= 0x20;
+    return ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
 }
 
 /* One escape after a backslash in a non-raw literal (c->p past the backslash). */
