@@ -105,7 +105,7 @@ help:
 	@echo "  make uninstall PREFIX=...        remove what install put there"
 	@echo "  make deps            install the Debian packages the build and tests need (scripts/install-deps.sh)"
 	@echo "  make glad            regenerate the committed GL 4.3 loader in src/glad/ (scripts/gen-glad.sh)"
-	@echo "  make fuzz            build the libFuzzer targets (clang; JS front end, GLSL source readers) and run each FUZZ_SECONDS (60)"
+	@echo "  make fuzz            build the libFuzzer targets (clang; JS front end, GLSL source readers, .npy and PNG readers) and run each FUZZ_SECONDS (60)"
 	@echo "  make clean           remove build/"
 	@echo "Variables: DEBUG=1 (-O0), SANITIZE=1, PREFIX, CC, CFLAGS; GPUC_DEVICE=auto|gpu|cpu|N picks the device,"
 	@echo "           GPUC_BACKEND=compute|fragment the backend."
@@ -355,9 +355,9 @@ uninstall:
 	rmdir $(CMAKE_DIR) 2>/dev/null || true
 	$(if $(RUN_LDCONFIG),ldconfig)
 
-# libFuzzer over the source readers, no GL in either: the JavaScript front end (parser, checker, GLSL
-# writer) and the GLSL kernel's readers (mask, signature scan, accessor rewrite, kernel map wrapping,
-# call finders, loop budget). `make fuzz` runs each for FUZZ_SECONDS. The corpus directories in
+# libFuzzer over the source readers, no GL in any: the JavaScript front end (parser, checker, GLSL
+# writer), the GLSL kernel's readers (mask, signature scan, accessor rewrite, kernel map wrapping,
+# call finders, loop budget), and the readers of files from outside (.npy, PNG). `make fuzz` runs each for FUZZ_SECONDS. The corpus directories in
 # tests/fuzz keep seeds and the inputs that found bugs; new finds go to build/fuzz/.
 FUZZ_SECONDS ?= 60
 FUZZ_CC := clang -std=c11 $(WARNFLAGS) -Wno-missing-field-initializers -g -O1 -fsanitize=fuzzer,address,undefined \
@@ -369,6 +369,11 @@ FUZZ_GLSL_SRC := tests/fuzz/fuzz_glsl.c src/kernel/source_scan.c src/kernel/sour
 	src/kernel/kernel_map_wrap.c src/kernel/source_preprocessor.c src/kernel/loop_scan.c src/kernel/loop_trips.c \
 	src/kernel/loop_budget.c src/kernel/loop_guard.c src/kernel/constant_reads.c src/util/strbuf.c
 FUZZ_GLSL_BIN := build/fuzz/fuzz_glsl
+# The readers of files from outside: the gpuc program's .npy reader and the PNG decoder.
+FUZZ_NPY_SRC := tests/fuzz/fuzz_npy.c tools/gpuc/npy.c tools/gpuc/npy_header.c
+FUZZ_NPY_BIN := build/fuzz/fuzz_npy
+FUZZ_PNG_SRC := tests/fuzz/fuzz_png.c src/device/png_decode.c
+FUZZ_PNG_BIN := build/fuzz/fuzz_png
 
 $(FUZZ_BIN): $(FUZZ_SRC) $(wildcard src/js/*.h)
 	@mkdir -p $(dir $@) build/fuzz/corpus
@@ -378,13 +383,25 @@ $(FUZZ_GLSL_BIN): $(FUZZ_GLSL_SRC) $(wildcard src/kernel/*.h) src/util/strbuf.h
 	@mkdir -p $(dir $@) build/fuzz/corpus_glsl
 	$(FUZZ_CC) -o $@ $(FUZZ_GLSL_SRC) -lm
 
+$(FUZZ_NPY_BIN): $(FUZZ_NPY_SRC) $(wildcard tools/gpuc/npy*.h)
+	@mkdir -p $(dir $@) build/fuzz/corpus_npy
+	$(FUZZ_CC) -Itools/gpuc -o $@ $(FUZZ_NPY_SRC)
+
+$(FUZZ_PNG_BIN): $(FUZZ_PNG_SRC) src/device/png_decode.h
+	@mkdir -p $(dir $@) build/fuzz/corpus_png
+	$(FUZZ_CC) -o $@ $(FUZZ_PNG_SRC) -lpng
+
 # First every kept input once at its full length (fuzzing cuts inputs to -max_len, and the deep-nesting
 # crashers are longer), then the fuzzing itself.
-fuzz: $(FUZZ_BIN) $(FUZZ_GLSL_BIN)
+fuzz: $(FUZZ_BIN) $(FUZZ_GLSL_BIN) $(FUZZ_NPY_BIN) $(FUZZ_PNG_BIN)
 	$(FUZZ_BIN) -timeout=10 tests/fuzz/corpus/*
 	$(FUZZ_GLSL_BIN) -timeout=10 tests/fuzz/corpus_glsl/*
+	$(FUZZ_NPY_BIN) -timeout=10 tests/fuzz/corpus_npy/* 2>/dev/null
+	$(FUZZ_PNG_BIN) -timeout=10 tests/fuzz/corpus_png/*
 	$(FUZZ_BIN) $(FUZZ_RUN) build/fuzz/corpus tests/fuzz/corpus
 	$(FUZZ_GLSL_BIN) $(FUZZ_RUN) -dict=tests/fuzz/glsl.dict build/fuzz/corpus_glsl tests/fuzz/corpus_glsl
+	$(FUZZ_NPY_BIN) $(FUZZ_RUN) -dict=tests/fuzz/npy.dict build/fuzz/corpus_npy tests/fuzz/corpus_npy
+	$(FUZZ_PNG_BIN) $(FUZZ_RUN) -dict=tests/fuzz/png.dict build/fuzz/corpus_png tests/fuzz/corpus_png
 
 clean:
 	rm -rf build

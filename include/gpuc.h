@@ -249,6 +249,12 @@ typedef struct gpuc_options {
      * meanwhile, and an EGL display the program initialised itself keeps its threads. Other values
      * fail gpuc_open with GPUC_ERROR_INVALID_ARGUMENT. gpuc_info.device names a non-default count. */
     int threads;
+    /* The most pixels (width x height) gpuc_array_from_png accepts from one picture, checked from
+     * the file's header before any pixel memory is taken: a PNG of a few hundred KB can claim
+     * 11,585 x 11,585 pixels, 2 GiB as a vec4 array. 0 means GPUC_DEFAULT_MAX_IMAGE_PIXELS;
+     * GPUC_NO_IMAGE_PIXEL_LIMIT leaves only gpuc's and the device's array limits; any other negative
+     * value fails gpuc_open with GPUC_ERROR_INVALID_ARGUMENT. */
+    int64_t max_image_pixels;
 } gpuc_options;
 
 /* gpuc_options.threads: llvmpipe works in the calling thread; the most worker threads llvmpipe makes. */
@@ -258,6 +264,10 @@ typedef struct gpuc_options {
 /* gpuc_options.max_unused_programs: the default (for 0), and the value that keeps none. */
 #define GPUC_DEFAULT_UNUSED_PROGRAMS 64
 #define GPUC_NO_UNUSED_PROGRAMS (-1)
+/* gpuc_options.max_image_pixels: the default (for 0: 8192 x 8192, 1 GiB as vec4 floats), and the
+ * value that sets no limit of its own. */
+#define GPUC_DEFAULT_MAX_IMAGE_PIXELS 67108864
+#define GPUC_NO_IMAGE_PIXEL_LIMIT (-1)
 
 /* The hardware GPUs EGL shows on this machine, for choosing one per process (gpuc_mpi_open does): fills
  * indices[0 .. min(count, max)) with their EGL device indices (give "N" as gpuc_options.device) and
@@ -382,9 +392,13 @@ GPUC_API gpuc_status gpuc_array_clear(gpuc_array *a);
  * the parameter GPU.js's type, "HTMLImage" (or "ImageData", "HTMLCanvas", "vec4[][]"). Every PNG kind
  * is read as 8-bit RGBA: gray and palette pictures expanded to RGB, 16-bit channels cut to their high
  * byte, transparency chunks turned into alpha, alpha 1 where the file has none; values are taken as
- * stored (no gamma or colour profile is applied). Fails with GPUC_ERROR_INVALID_ARGUMENT naming the file
- * when it cannot be opened, is not a PNG or is corrupt (libpng's message), GPUC_ERROR_LIMIT when it has
- * more pixels than one array may hold. */
+ * stored (no gamma or colour profile is applied). Fails with GPUC_ERROR_INVALID_ARGUMENT naming the
+ * file when it cannot be opened, is not a PNG or is corrupt in any chunk (a CRC, a chunk's content
+ * libpng refuses or warns about, an ancillary chunk over 8 MB, the image data, a palette index past
+ * the palette: libpng's message or gpuc's), GPUC_ERROR_LIMIT when it has more pixels than gpuc_options.max_image_pixels
+ * allows or one array may hold (checked from the header, before any pixel memory is taken). The load
+ * takes little host memory beside the array: a block of rows (an interlaced file: its 8-bit pixels,
+ * 4 bytes a pixel). *out is NULL on failure. */
 GPUC_API gpuc_status gpuc_array_from_png(gpuc *gpu, const char *path, gpuc_array **out);
 
 /* Shape queries; a NULL array gives zeros / GPUC_TYPE_NONE. */

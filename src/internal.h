@@ -59,6 +59,7 @@ struct gpuc {
     /* State of the layers above, owned by them and torn down by their close hooks. */
     program_table *programs;  /* kernel/program_table.c: compiled programs, keyed by their GLSL text */
     int max_unused_programs;  /* gpuc_options.max_unused_programs, resolved: programs no kernel uses kept */
+    uint64_t max_image_pixels; /* gpuc_options.max_image_pixels, resolved: 0 for no limit */
     js_registry *js;          /* js/api.c: functions added for JavaScript kernels */
     /* kernel/fragment_run.c: the vertex array and framebuffer every draw uses (made on first draw). */
     GLuint fragment_vao, fragment_fbo;
@@ -152,6 +153,8 @@ void gpuc_array_spares_free(gpuc *gpu, bool gl);
 
 /* Uploads host data into an array of the same value count (no checks beyond GL errors). */
 gpuc_status gpuc_array_upload(gpuc_array *a, const void *data);
+/* Uploads values [first, first + count) of the array (not counted as an upload in the stats). */
+gpuc_status gpuc_array_upload_part(gpuc_array *a, size_t first, size_t count, const void *data);
 
 /* The buffer-texture view kernels read the array through (made on first use): four components per
  * texel, or with `scalar` one (for a float or int array that fits GL_MAX_TEXTURE_BUFFER_SIZE texels). */

@@ -195,13 +195,18 @@ gpuc_status gpuc_array_new(gpuc *gpu, gpuc_type type, gpuc_dims dims, gpuc_array
 
 gpuc_status gpuc_array_upload(gpuc_array *a, const void *data)
 {
+    a->gpu->stats.uploads++;
+    return gpuc_array_upload_part(a, 0, a->values, data);
+}
+
+gpuc_status gpuc_array_upload_part(gpuc_array *a, size_t first, size_t count, const void *data)
+{
     glBindBuffer(GL_COPY_WRITE_BUFFER, a->buffer);
-    glBufferSubData(GL_COPY_WRITE_BUFFER, 0, (GLsizeiptr)(a->values * 4), data);
+    glBufferSubData(GL_COPY_WRITE_BUFFER, (GLintptr)(first * 4), (GLsizeiptr)(count * 4), data);
     glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
     a->mirror_valid = false;
     a->truncated_by[0] = '\0';
-    a->gpu->stats.uploads++;
-    a->gpu->stats.bytes_uploaded += a->values * 4;
+    a->gpu->stats.bytes_uploaded += count * 4;
     return gpuc_check_gl(a->gpu, "uploading an array");
 }
 

@@ -164,6 +164,14 @@ gpuc_status gpuc_open(gpuc **out, const gpuc_options *opts)
     gpu->max_unused_programs = opts->max_unused_programs == 0 ? GPUC_DEFAULT_UNUSED_PROGRAMS
                                : opts->max_unused_programs < 0 ? 0
                                                                : opts->max_unused_programs;
+    if (opts->max_image_pixels < GPUC_NO_IMAGE_PIXEL_LIMIT)
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
+                         "gpuc_options.max_image_pixels is %lld; give a count, 0 for the default (%lld) or "
+                         "GPUC_NO_IMAGE_PIXEL_LIMIT (-1) for the device's limits only",
+                         (long long)opts->max_image_pixels, (long long)GPUC_DEFAULT_MAX_IMAGE_PIXELS);
+    gpu->max_image_pixels = opts->max_image_pixels == 0 ? GPUC_DEFAULT_MAX_IMAGE_PIXELS
+                            : opts->max_image_pixels < 0 ? 0
+                                                         : (uint64_t)opts->max_image_pixels;
 
     if (opts->threads < GPUC_THREADS_CALLER || opts->threads > GPUC_MAX_THREADS)
         return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,

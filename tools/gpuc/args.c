@@ -133,12 +133,12 @@ int cli_parse(int argc, char **argv, bool with_run, cli_options *o)
             continue;
         }
         static const char *const valued[] = {"--output", "--constant", "--arg-types", "--loop-max", "--backend",
-                                             "--device", "--out"};
+                                             "--device", "--out", "--max-image-pixels"};
         const char *name = NULL;
         for (size_t n = 0; n < sizeof valued / sizeof valued[0]; n++)
             if (is_option(a, valued[n]))
                 name = valued[n];
-        if (name && !with_run && (!strcmp(name, "--out")))
+        if (name && !with_run && (!strcmp(name, "--out") || !strcmp(name, "--max-image-pixels")))
             return cli_bad("glsl: unknown option %s (see gpuc glsl --help)", a);
         if (name) {
             char *v = option_value(argc, argv, &i, name);
@@ -166,6 +166,14 @@ int cli_parse(int argc, char **argv, bool with_run, cli_options *o)
                     o->open.backend = GPUC_BACKEND_FRAGMENT;
                 else
                     return cli_bad("--backend \"%s\": expected compute or fragment", v);
+            } else if (!strcmp(name, "--max-image-pixels")) {
+                long n;
+                if (!strcmp(v, "none"))
+                    o->open.max_image_pixels = GPUC_NO_IMAGE_PIXEL_LIMIT;
+                else if (parse_count(v, LONG_MAX, &n))
+                    o->open.max_image_pixels = n;
+                else
+                    return cli_bad("--max-image-pixels \"%s\": expected a whole number >= 1 or none", v);
             } else if (!strcmp(name, "--device")) {
                 if (!*v)
                     return cli_bad("--device: empty (auto, gpu, cpu, llvmpipe or an EGL device index)");

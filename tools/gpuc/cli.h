@@ -18,7 +18,7 @@ typedef struct cli_options {
     bool is_js;
     gpuc_kernel_desc desc; /* output, constants, arg_types, loop_max_iterations, graphical, precise_math */
     int nconstants;
-    gpuc_options open;     /* device, backend */
+    gpuc_options open;     /* device, backend, max_image_pixels */
     const char *out_path;  /* run: --out */
     bool time;             /* run: --time */
     const char *args[GPUC_MAX_ARGS];

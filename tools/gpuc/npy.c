@@ -1,75 +1,238 @@
 /* npy.c - NumPy's .npy format (numpy.lib.format): a magic string, a version, a Python dict literal
- * giving descr, fortran_order and shape, then the values. Only what gpuc can run is accepted:
- * little-endian float32 / int32 (float64 / int64 converted, with a note on stderr), 1-3 dimensions,
- * C order. Everything else is refused with a message saying what the file holds. */
+ * giving descr, fortran_order and shape (read by npy_header.c as NumPy reads it), then the values.
+ * Only what gpuc can run is accepted: float32 and int32 cells of 1-3 dimensions in C order (other
+ * whole-number and float64 dtypes, either byte order, converted with a note on stderr). The shape is
+ * checked against gpuc's cell limit and the bytes the file holds before any memory is taken for the
+ * values. Everything else is refused with a message saying what the file holds. */
 #include "npy.h"
+#include "npy_header.h"
 
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
-/* The values are copied as they lie in the file: this reader assumes a little-endian host, as every
- * machine gpuc builds for is (x86-64, arm64). */
+/* The values are written as this host holds them: the reader assumes a little-endian host, as every
+ * machine gpuc builds for is (x86-64, arm64), and swaps big-endian data. */
 static const char MAGIC[6] = {'\x93', 'N', 'U', 'M', 'P', 'Y'};
+
+/* gpuc's limit on an array's cells (README "Limits"): 2^31 - 1. */
+#define NPY_MAX_CELLS 2147483647u
+
+static FILE *messages; /* where refusals are printed: stderr unless npy_set_messages chose */
+
+void npy_set_messages(FILE *f)
+{
+    messages = f;
+}
 
 static int fail(const char *what, const char *msg, const char *detail)
 {
-    fprintf(stderr, "gpuc: %s: %s%s\n", what, msg, detail ? detail : "");
+    fprintf(messages ? messages : stderr, "gpuc: %s: %s%s\n", what, msg, detail ? detail : "");
     return -1;
 }
 
-/* The value text after `'key':` in the header dict, or NULL. */
-static const char *dict_value(const char *header, const char *key)
+/* A dtype gpuc reads: its kind ('f' float, 'i' signed, 'u' unsigned, 'b' bool), size in bytes and
+ * byte order. */
+typedef struct npy_dtype {
+    char kind;
+    int size;
+    bool big_endian;
+} npy_dtype;
+
+/* The descr strings NumPy writes and numpy.dtype reads for plain numbers: an optional byte order
+ * (<, >, = or |: | and = mean this host's) then kind and size ("<f4", "|u1", ">i8", "f4"). */
+static bool parse_descr(const npy_header *h, npy_dtype *t)
 {
-    char quoted[32];
-    snprintf(quoted, sizeof quoted, "'%s'", key);
-    const char *p = strstr(header, quoted);
-    if (!p) {
-        snprintf(quoted, sizeof quoted, "\"%s\"", key);
-        p = strstr(header, quoted);
+    const char *d = h->descr;
+    size_t n = h->descr_len;
+    if (!h->descr_is_str || n >= sizeof h->descr || n < 2)
+        return false;
+    t->big_endian = *d == '>';
+    if (strchr("<>=|", *d))
+        d++, n--;
+    if (n < 2 || !strchr("fiub", *d))
+        return false;
+    int size = 0;
+    for (size_t i = 1; i < n; i++) {
+        if (d[i] < '0' || d[i] > '9' || size > 100)
+            return false;
+        size = size * 10 + (d[i] - '0');
     }
-    if (!p)
-        return NULL;
-    p += strlen(quoted);
-    while (*p == ' ')
-        p++;
-    if (*p != ':')
-        return NULL;
-    p++;
-    while (*p == ' ')
-        p++;
-    return p;
+    t->kind = *d;
+    t->size = size;
+    if (*d == 'f')
+        return size == 4 || size == 8;
+    if (*d == 'b')
+        return size == 1;
+    return size == 1 || size == 2 || size == 4 || size == 8;
 }
 
-/* Parses "(3, 4)" / "(5,)" / "()" into shape; returns the rank, or -1. */
-static int parse_shape(const char *p, size_t shape[], int max)
+/* Value i of `in` (count values of type t) as a float or int32 into out; false for an int outside
+ * int32. */
+static bool convert(const npy_dtype *t, const unsigned char *in, size_t count, void *out, size_t first,
+                    size_t *bad_at, long long *bad_value)
 {
-    if (*p++ != '(')
-        return -1;
-    int rank = 0;
-    for (;;) {
-        while (*p == ' ')
-            p++;
-        if (*p == ')')
-            return rank;
-        char *end;
-        errno = 0;
-        unsigned long long v = strtoull(p, &end, 10);
-        if (end == p || errno || *p == '-')
-            return -1;
-        if (rank == max)
-            return max + 1; /* too many dimensions: the caller says so */
-        shape[rank++] = (size_t)v;
-        p = end;
-        while (*p == ' ')
-            p++;
-        if (*p == ',')
-            p++;
-        else if (*p != ')')
-            return -1;
+    for (size_t i = 0; i < count; i++) {
+        unsigned char b[8];
+        for (int k = 0; k < t->size; k++) /* to little-endian */
+            b[k] = in[i * (size_t)t->size + (size_t)(t->big_endian ? t->size - 1 - k : k)];
+        uint64_t u = 0;
+        for (int k = t->size - 1; k >= 0; k--)
+            u = u << 8 | b[k];
+        if (t->kind == 'f') {
+            float f;
+            if (t->size == 4) {
+                uint32_t w = (uint32_t)u;
+                memcpy(&f, &w, 4);
+            } else {
+                double v;
+                memcpy(&v, &u, 8);
+                f = (float)v;
+            }
+            ((float *)out)[first + i] = f;
+            continue;
+        }
+        int64_t v;
+        if (t->kind == 'b')
+            v = u != 0;
+        else if (t->kind == 'u')
+            v = u > INT64_MAX ? INT64_MAX : (int64_t)u;
+        else {
+            int shift = 64 - 8 * t->size; /* sign-extend */
+            v = (int64_t)(u << shift) >> shift;
+        }
+        if (v < INT32_MIN || v > INT32_MAX) {
+            *bad_at = first + i;
+            *bad_value = t->kind == 'u' && u > INT64_MAX ? -1 : v;
+            return false;
+        }
+        ((int32_t *)out)[first + i] = (int32_t)v;
     }
+    return true;
+}
+
+static const char *dtype_name(const npy_dtype *t)
+{
+    static const char *names[] = {"float32", "float64", "int8", "int16", "int32", "int64",
+                                  "uint8", "uint16", "uint32", "uint64", "bool"};
+    int log = t->size == 1 ? 0 : t->size == 2 ? 1 : t->size == 4 ? 2 : 3;
+    return t->kind == 'f' ? names[log - 2] : t->kind == 'i' ? names[2 + log] : t->kind == 'u' ? names[6 + log]
+                                                                                           : names[10];
+}
+
+int npy_read_stream(FILE *f, uint64_t file_bytes, const char *what, npy_array *a)
+{
+    memset(a, 0, sizeof *a);
+    unsigned char pre[12];
+    if (fread(pre, 1, 8, f) != 8 || memcmp(pre, MAGIC, 6))
+        return fail(what, "not a NumPy .npy file (no \\x93NUMPY magic)", NULL);
+    if ((pre[6] < 1 || pre[6] > 3) || pre[7] != 0)
+        return fail(what, "unknown .npy format version (1.0, 2.0 and 3.0 are read)", NULL);
+    size_t len_bytes = pre[6] == 1 ? 2 : 4;
+    if (fread(pre + 8, 1, len_bytes, f) != len_bytes)
+        return fail(what, "truncated .npy header", NULL);
+    uint64_t header_len = (uint64_t)pre[8] | (uint64_t)pre[9] << 8;
+    if (len_bytes == 4)
+        header_len |= (uint64_t)pre[10] << 16 | (uint64_t)pre[11] << 24;
+    uint64_t data_at = 8 + len_bytes + header_len;
+    /* A header of more bytes than NumPy's character limit: refused before reading it (UTF-8 takes at
+     * most 4 bytes a character). */
+    if (header_len > 4 * (uint64_t)NPY_MAX_HEADER_CHARS)
+        return fail(what, "the header is longer than NumPy's limit of 10000 characters", NULL);
+    if (data_at > file_bytes)
+        return fail(what, "truncated .npy header", NULL);
+    char *text = malloc((size_t)header_len + 1);
+    if (!text)
+        return fail(what, "out of memory", NULL);
+    if (fread(text, 1, (size_t)header_len, f) != header_len) {
+        free(text);
+        return fail(what, "truncated .npy header", NULL);
+    }
+    npy_header h;
+    char why[128];
+    int st = npy_header_parse(text, (size_t)header_len, pre[6], &h, why);
+    free(text);
+    if (st)
+        return fail(what, "NumPy would not read this header: ", why);
+
+    npy_dtype t;
+    if (!parse_descr(&h, &t)) {
+        if (!h.descr_is_str)
+            return fail(what, "a structured or sub-array dtype (gpuc reads arrays of plain numbers)", NULL);
+        char shown[40];
+        snprintf(shown, sizeof shown, "'%.*s'", (int)(h.descr_len < sizeof h.descr ? h.descr_len : 12), h.descr);
+        return fail(what, shown, " is not a dtype gpuc reads (float32, float64, bool, and ints of 8-64 bits in either "
+                                 "byte order, written as NumPy writes them)");
+    }
+    if (h.rank == 0)
+        return fail(what, "a 0-dimensional array (give a number instead)", NULL);
+    if (h.rank > 3)
+        return fail(what, "more than 3 dimensions (gpuc arrays are 1D-3D)", NULL);
+    /* Before any memory for the values: the cells within gpuc's limit, the bytes within the file. */
+    uint64_t count = 1;
+    for (int i = 0; i < h.rank; i++) {
+        if (h.shape[i] == 0)
+            return fail(what, "an empty array (a dimension of size 0)", NULL);
+        if ((uint64_t)h.shape[i] > NPY_MAX_CELLS || count * (uint64_t)h.shape[i] > NPY_MAX_CELLS) {
+            char limit[160];
+            snprintf(limit, sizeof limit, "the shape has more than gpuc's limit of %u cells (2^31 - 1)", NPY_MAX_CELLS);
+            return fail(what, limit, NULL);
+        }
+        count *= (uint64_t)h.shape[i];
+        a->shape[i] = (size_t)h.shape[i];
+    }
+    int several = 0;
+    for (int i = 0; i < h.rank; i++)
+        several += h.shape[i] > 1;
+    if (h.fortran_order && several > 1)
+        return fail(what, "the array is in Fortran order: save it in C order (numpy.ascontiguousarray)", NULL);
+    uint64_t want = count * (uint64_t)t.size, have = file_bytes - data_at;
+    if (have != want) {
+        char sizes[128];
+        snprintf(sizes, sizeof sizes, " (%llu bytes of values; the shape and dtype need %llu)",
+                 (unsigned long long)have, (unsigned long long)want);
+        return fail(what, have < want ? "the file is shorter than its shape says"
+                                      : "the file is longer than its shape says", sizes);
+    }
+    bool is_float = t.kind == 'f';
+    void *values = malloc((size_t)count * 4);
+    if (!values)
+        return fail(what, "out of memory", NULL);
+    /* Read and convert in blocks: the values' own memory and one block is all this takes. */
+    unsigned char block[65536];
+    size_t per_block = sizeof block / (size_t)t.size;
+    for (size_t done = 0; done < count;) {
+        size_t n = count - done < per_block ? (size_t)(count - done) : per_block;
+        size_t bad_at;
+        long long bad_value;
+        if (fread(block, (size_t)t.size, n, f) != n) {
+            free(values);
+            return fail(what, "the file is shorter than its shape says", NULL);
+        }
+        if (!convert(&t, block, n, values, done, &bad_at, &bad_value)) {
+            free(values);
+            char at[96];
+            if (bad_value < 0 && t.kind == 'u')
+                snprintf(at, sizeof at, "a value past 2^63 at flat index %zu", bad_at);
+            else
+                snprintf(at, sizeof at, "%lld at flat index %zu", bad_value, bad_at);
+            char msg[64];
+            snprintf(msg, sizeof msg, "%s value outside int32 (gpuc's ints are 32-bit): ", dtype_name(&t));
+            return fail(what, msg, at);
+        }
+        done += n;
+    }
+    if (!(t.kind == 'f' && t.size == 4) && !(t.kind == 'i' && t.size == 4))
+        fprintf(messages ? messages : stderr, "gpuc: note: %s: %s converted to %s\n", what, dtype_name(&t),
+                is_float ? "float32" : "int32");
+    a->is_int = !is_float;
+    a->rank = h.rank;
+    a->count = (size_t)count;
+    a->data = values;
+    return 0;
 }
 
 int npy_read(const char *path, const char *what, npy_array *a)
@@ -78,134 +241,14 @@ int npy_read(const char *path, const char *what, npy_array *a)
     FILE *f = fopen(path, "rb");
     if (!f)
         return fail(what, strerror(errno), NULL);
-    unsigned char pre[12];
-    if (fread(pre, 1, 8, f) != 8 || memcmp(pre, MAGIC, 6)) {
+    struct stat sb;
+    if (fstat(fileno(f), &sb) || !S_ISREG(sb.st_mode)) {
         fclose(f);
-        return fail(what, "not a NumPy .npy file (no \\x93NUMPY magic)", NULL);
+        return fail(what, "not a regular file (gpuc checks a .npy file's size before reading it)", NULL);
     }
-    size_t header_len;
-    if (pre[6] == 1) {
-        if (fread(pre + 8, 1, 2, f) != 2) {
-            fclose(f);
-            return fail(what, "truncated .npy header", NULL);
-        }
-        header_len = (size_t)pre[8] | (size_t)pre[9] << 8;
-    } else if (pre[6] == 2 || pre[6] == 3) {
-        if (fread(pre + 8, 1, 4, f) != 4) {
-            fclose(f);
-            return fail(what, "truncated .npy header", NULL);
-        }
-        header_len = (size_t)pre[8] | (size_t)pre[9] << 8 | (size_t)pre[10] << 16 | (size_t)pre[11] << 24;
-    } else {
-        fclose(f);
-        return fail(what, "unknown .npy format version (1, 2 and 3 are read)", NULL);
-    }
-    if (header_len > 1 << 20) {
-        fclose(f);
-        return fail(what, ".npy header longer than 1 MiB", NULL);
-    }
-    char *header = malloc(header_len + 1);
-    if (!header || fread(header, 1, header_len, f) != header_len) {
-        free(header);
-        fclose(f);
-        return fail(what, "truncated .npy header", NULL);
-    }
-    header[header_len] = '\0';
-
-    const char *descr = dict_value(header, "descr");
-    const char *order = dict_value(header, "fortran_order");
-    const char *shape_text = dict_value(header, "shape");
-    int st = 0;
-    char dtype[8] = "";
-    if (!descr || !order || !shape_text || (*descr != '\'' && *descr != '"'))
-        st = fail(what, "the .npy header lacks descr, fortran_order or shape", NULL);
-    else {
-        size_t n = strcspn(descr + 1, "'\"");
-        if (n >= sizeof dtype || n == 0)
-            st = fail(what, "unsupported dtype (a structured or long descr)", NULL);
-        else
-            memcpy(dtype, descr + 1, n);
-    }
-    int src_bytes = 4, src_int = 0;
-    if (!st) {
-        if (!strcmp(dtype, "<f4"))
-            src_bytes = 4, src_int = 0;
-        else if (!strcmp(dtype, "<i4"))
-            src_bytes = 4, src_int = 1;
-        else if (!strcmp(dtype, "<f8"))
-            src_bytes = 8, src_int = 0;
-        else if (!strcmp(dtype, "<i8"))
-            src_bytes = 8, src_int = 1;
-        else if (dtype[0] == '>')
-            st = fail(what, "big-endian data is not read: save it little-endian (arr.astype('<f4'))", NULL);
-        else
-            st = fail(what, dtype, " is not a dtype gpuc reads (float32 and int32; float64 and int64 are converted)");
-    }
-    if (!st && strncmp(order, "False", 5))
-        st = fail(what, "the array is in Fortran order: save it in C order (numpy.ascontiguousarray)", NULL);
-    int rank = st ? 0 : parse_shape(shape_text, a->shape, 3);
-    if (!st && rank < 0)
-        st = fail(what, "cannot read the .npy shape", NULL);
-    else if (!st && (rank == 0 || rank > 3))
-        st = fail(what, rank ? "more than 3 dimensions (gpuc arrays are 1D-3D)" : "a 0-dimensional array (give a number instead)",
-                  NULL);
-    free(header);
-    size_t count = 1;
-    for (int i = 0; !st && i < rank; i++) {
-        if (a->shape[i] == 0)
-            st = fail(what, "an empty array (a dimension of size 0)", NULL);
-        else if (a->shape[i] > UINT32_MAX || count > (SIZE_MAX / 8) / a->shape[i])
-            st = fail(what, "too large", NULL);
-        else
-            count *= a->shape[i];
-    }
-    void *raw = st ? NULL : malloc(count * (size_t)src_bytes);
-    if (!st && !raw)
-        st = fail(what, "out of memory", NULL);
-    if (!st && fread(raw, (size_t)src_bytes, count, f) != count)
-        st = fail(what, "the file is shorter than its shape says", NULL);
-    if (!st && fgetc(f) != EOF)
-        st = fail(what, "the file is longer than its shape says", NULL);
+    int st = npy_read_stream(f, (uint64_t)sb.st_size, what, a);
     fclose(f);
-    if (st) {
-        free(raw);
-        return -1;
-    }
-    a->is_int = src_int;
-    a->rank = rank;
-    a->count = count;
-    if (src_bytes == 4) {
-        a->data = raw;
-        return 0;
-    }
-    /* 8-byte values become 4-byte ones in place (each write lands before its read). */
-    if (src_int) {
-        const int64_t *in = raw;
-        int32_t *out = raw;
-        for (size_t i = 0; i < count; i++) {
-            int64_t v;
-            memcpy(&v, &in[i], sizeof v);
-            if (v < INT32_MIN || v > INT32_MAX) {
-                free(raw);
-                char at[64];
-                snprintf(at, sizeof at, "%lld at flat index %zu", (long long)v, i);
-                return fail(what, "int64 value outside int32 (gpuc's ints are 32-bit): ", at);
-            }
-            out[i] = (int32_t)v;
-        }
-        fprintf(stderr, "gpuc: note: %s: int64 converted to int32\n", what);
-    } else {
-        const double *in = raw;
-        float *out = raw;
-        for (size_t i = 0; i < count; i++) {
-            double v;
-            memcpy(&v, &in[i], sizeof v);
-            out[i] = (float)v;
-        }
-        fprintf(stderr, "gpuc: note: %s: float64 converted to float32\n", what);
-    }
-    a->data = raw;
-    return 0;
+    return st;
 }
 
 int npy_write(const char *path, int is_int, const size_t *shape, int rank, const void *data)

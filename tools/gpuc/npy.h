@@ -1,10 +1,11 @@
 /* npy.h - NumPy .npy files (format versions 1-3): float32 and int32 arrays of 1-3 dimensions in C
- * order, read (float64 / int64 converted, with a note) and written. */
+ * order, read (other number dtypes converted, with a note) and written. */
 #ifndef GPUC_CLI_NPY_H
 #define GPUC_CLI_NPY_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 typedef struct npy_array {
     int is_int;       /* int32 values, else float32 */
@@ -21,6 +22,14 @@ int npy_read(const char *path, const char *what, npy_array *a);
 /* Writes count values (float32, or int32 when is_int) of the given shape (rank 1-4, outermost first)
  * as a version 1.0 .npy file. Returns -1 after printing why it could not. */
 int npy_write(const char *path, int is_int, const size_t *shape, int rank, const void *data);
+
+/* npy_read's work on an open stream of file_bytes bytes in all (for a file in memory, as the fuzz
+ * target reads). Leaves f open. */
+int npy_read_stream(FILE *f, uint64_t file_bytes, const char *what, npy_array *a);
+
+/* Where the reader prints why it refuses a file and its notes: stderr by default (the fuzz target
+ * sends them elsewhere). */
+void npy_set_messages(FILE *f);
 
 void npy_free(npy_array *a);
 

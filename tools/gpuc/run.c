@@ -293,7 +293,10 @@ int cmd_run(int argc, char **argv)
                                               : gpuc_array_from_f32(gpu, args[i].npy.data, dims, &args[i].device);
         if (st != GPUC_OK) {
             fprintf(stderr, "gpuc: argument %d \"%s\": %s\n", i, o.args[i], gpuc_errmsg(gpu));
-            rc = CLI_FAILED;
+            /* A picture that is corrupt or over a size limit is bad input, as an unreadable .npy is;
+             * running out of memory or a GL failure is the device's. */
+            bool bad_file = args[i].png && (st == GPUC_ERROR_INVALID_ARGUMENT || st == GPUC_ERROR_LIMIT);
+            rc = bad_file ? CLI_BAD_INPUT : CLI_FAILED;
         }
     }
     upload_ms = cli_now_ms() - t0;
