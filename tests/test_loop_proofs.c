@@ -65,6 +65,8 @@ static const write_case writes[] = {
     {"#ifdef between the counter and its assignment", "", "i\n#ifdef GPUC_NEVER_DEFINED\n+\n#endif\n= 0", 1,
      false, NULL},
     {"a swizzle of the scalar counter", "", "i.x = 0", 1, false, NULL},
+    {"a carriage return ending a comment", "", "// a note\ri = 0", 1, false, NULL},
+    {"a carriage return ending a directive", "", "#define GPUC_ONE 1\ri = 0", 1, false, NULL},
     {"the header's step, from a macro",
      "", NULL, 0, false,
      "#define NEXT i = (c < float(n) && i == 99) ? 0 : i + 1\nfloat count(int n) {\n float c = 0.0;\n"

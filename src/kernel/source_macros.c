@@ -17,13 +17,16 @@ char *source_join_lines(const char *src)
         return NULL;
     int pending = 0; /* line breaks removed from the logical line being copied */
     for (size_t i = 0; i < n;) {
-        if (src[i] == '\\' && (src[i + 1] == '\n' || (src[i + 1] == '\r' && src[i + 2] == '\n'))) {
-            i += src[i + 1] == '\r' ? 3 : 2;
+        if (src[i] == '\\' && (src[i + 1] == '\n' || src[i + 1] == '\r')) {
+            i += src[i + 1] == '\r' && src[i + 2] == '\n' ? 3 : 2;
             pending++;
             continue;
         }
-        out[o++] = src[i];
-        if (src[i++] == '\n')
+        /* A carriage return alone ends a line for the compiler (a // comment, a directive) as \n does. */
+        char c = src[i] == '\r' && src[i + 1] != '\n' ? '\n' : src[i];
+        out[o++] = c;
+        i++;
+        if (c == '\n')
             for (; pending; pending--)
                 out[o++] = '\n';
     }

@@ -49,7 +49,8 @@ bool source_check_preprocessor(const char *src, char *err, size_t errlen);
 
 /* A copy of src (caller frees; NULL when out of memory) with every line continuation (a backslash
  * right before a line break) removed, as GLSL's compiler removes it before anything else; the line
- * breaks it removes follow the joined line, so later lines keep their numbers. */
+ * breaks it removes follow the joined line, so later lines keep their numbers. A carriage return
+ * not followed by \n becomes \n: it ends a line (a // comment, a directive) for the compiler too. */
 char *source_join_lines(const char *src);
 
 /* Where src (mask is its mask) stops being a text gpuc's readers see as the compiler does: the
