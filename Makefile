@@ -105,7 +105,7 @@ help:
 	@echo "  make uninstall PREFIX=...        remove what install put there"
 	@echo "  make deps            install the Debian packages the build and tests need (scripts/install-deps.sh)"
 	@echo "  make glad            regenerate the committed GL 4.3 loader in src/glad/ (scripts/gen-glad.sh)"
-	@echo "  make fuzz            build the libFuzzer targets (clang; JS front end, GLSL source readers, .npy and PNG readers) and run each FUZZ_SECONDS (60)"
+	@echo "  make fuzz            build the libFuzzer targets (clang; JS front end, GLSL source readers, .npy and PNG readers, loop guard) and run each FUZZ_SECONDS (60)"
 	@echo "  make clean           remove build/"
 	@echo "Variables: DEBUG=1 (-O0), SANITIZE=1, PREFIX, CC, CFLAGS; GPUC_DEVICE=auto|gpu|cpu|N picks the device,"
 	@echo "           GPUC_BACKEND=compute|fragment the backend."
@@ -367,13 +367,22 @@ FUZZ_SRC := tests/fuzz/fuzz_js.c $(filter-out src/js/api.c,$(wildcard src/js/*.c
 FUZZ_BIN := build/fuzz/fuzz_js
 FUZZ_GLSL_SRC := tests/fuzz/fuzz_glsl.c src/kernel/source_scan.c src/kernel/source_calls.c src/kernel/kernel_rewrite.c \
 	src/kernel/kernel_map_wrap.c src/kernel/source_preprocessor.c src/kernel/loop_scan.c src/kernel/loop_trips.c \
-	src/kernel/loop_budget.c src/kernel/loop_guard.c src/kernel/constant_reads.c src/util/strbuf.c
+	src/kernel/loop_budget.c src/kernel/loop_guard.c src/kernel/constant_reads.c src/kernel/source_macros.c \
+	src/kernel/loop_counter.c src/util/strbuf.c
 FUZZ_GLSL_BIN := build/fuzz/fuzz_glsl
 # The readers of files from outside: the gpuc program's .npy reader and the PNG decoder.
 FUZZ_NPY_SRC := tests/fuzz/fuzz_npy.c tools/gpuc/npy.c tools/gpuc/npy_header.c
 FUZZ_NPY_BIN := build/fuzz/fuzz_npy
 FUZZ_PNG_SRC := tests/fuzz/fuzz_png.c src/device/png_decode.c
 FUZZ_PNG_BIN := build/fuzz/fuzz_png
+# The loop guard's promise (tests/fuzz/fuzz_loops.c): generated kernels that write their loop's counter
+# are never proven, by the reader alone (fuzz_loop_reader, no GL) and in runs that must agree with a
+# context guarding every loop (fuzz_loops: links the library and opens two contexts, so it is slower).
+FUZZ_READER_SRC := src/kernel/source_scan.c src/kernel/source_preprocessor.c src/kernel/source_macros.c \
+	src/kernel/loop_scan.c src/kernel/loop_trips.c src/kernel/loop_counter.c src/kernel/loop_budget.c
+FUZZ_LOOP_READER_BIN := build/fuzz/fuzz_loop_reader
+FUZZ_LOOPS_BIN := build/fuzz/fuzz_loops
+FUZZ_LOOPS_SECONDS ?= $(FUZZ_SECONDS)
 
 $(FUZZ_BIN): $(FUZZ_SRC) $(wildcard src/js/*.h)
 	@mkdir -p $(dir $@) build/fuzz/corpus
@@ -391,17 +400,32 @@ $(FUZZ_PNG_BIN): $(FUZZ_PNG_SRC) src/device/png_decode.h
 	@mkdir -p $(dir $@) build/fuzz/corpus_png
 	$(FUZZ_CC) -o $@ $(FUZZ_PNG_SRC) -lpng
 
+$(FUZZ_LOOP_READER_BIN): tests/fuzz/fuzz_loops.c $(FUZZ_READER_SRC) $(wildcard src/kernel/*.h)
+	@mkdir -p $(dir $@) build/fuzz/corpus_loops
+	$(FUZZ_CC) -o $@ tests/fuzz/fuzz_loops.c $(FUZZ_READER_SRC) -lm
+
+# The library as built (no sanitizer inside Mesa); the generator is what the fuzzer steers.
+$(FUZZ_LOOPS_BIN): tests/fuzz/fuzz_loops.c $(STATIC_LIB) $(wildcard src/kernel/*.h)
+	@mkdir -p $(dir $@) build/fuzz/corpus_loops
+	clang -std=c11 $(WARNFLAGS) -Wno-missing-field-initializers -g -O1 -fsanitize=fuzzer -DFUZZ_LOOPS_GL \
+		-Iinclude -Isrc -Isrc/glad/include -D_POSIX_C_SOURCE=200809L -o $@ tests/fuzz/fuzz_loops.c $(STATIC_LIB) $(LIBS)
+
 # First every kept input once at its full length (fuzzing cuts inputs to -max_len, and the deep-nesting
 # crashers are longer), then the fuzzing itself.
-fuzz: $(FUZZ_BIN) $(FUZZ_GLSL_BIN) $(FUZZ_NPY_BIN) $(FUZZ_PNG_BIN)
+fuzz: $(FUZZ_BIN) $(FUZZ_GLSL_BIN) $(FUZZ_NPY_BIN) $(FUZZ_PNG_BIN) $(FUZZ_LOOP_READER_BIN) $(FUZZ_LOOPS_BIN)
 	$(FUZZ_BIN) -timeout=10 tests/fuzz/corpus/*
 	$(FUZZ_GLSL_BIN) -timeout=10 tests/fuzz/corpus_glsl/*
 	$(FUZZ_NPY_BIN) -timeout=10 tests/fuzz/corpus_npy/* 2>/dev/null
 	$(FUZZ_PNG_BIN) -timeout=10 tests/fuzz/corpus_png/*
+	$(FUZZ_LOOP_READER_BIN) -timeout=10 tests/fuzz/corpus_loops/*
+	$(FUZZ_LOOPS_BIN) -timeout=60 tests/fuzz/corpus_loops/*
 	$(FUZZ_BIN) $(FUZZ_RUN) build/fuzz/corpus tests/fuzz/corpus
 	$(FUZZ_GLSL_BIN) $(FUZZ_RUN) -dict=tests/fuzz/glsl.dict build/fuzz/corpus_glsl tests/fuzz/corpus_glsl
 	$(FUZZ_NPY_BIN) $(FUZZ_RUN) -dict=tests/fuzz/npy.dict build/fuzz/corpus_npy tests/fuzz/corpus_npy
 	$(FUZZ_PNG_BIN) $(FUZZ_RUN) -dict=tests/fuzz/png.dict build/fuzz/corpus_png tests/fuzz/corpus_png
+	$(FUZZ_LOOP_READER_BIN) $(FUZZ_RUN) build/fuzz/corpus_loops tests/fuzz/corpus_loops
+	$(FUZZ_LOOPS_BIN) -max_total_time=$(FUZZ_LOOPS_SECONDS) -max_len=64 -timeout=60 -rss_limit_mb=4096 \
+		build/fuzz/corpus_loops tests/fuzz/corpus_loops
 
 clean:
 	rm -rf build

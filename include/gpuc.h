@@ -62,8 +62,15 @@
  *   - A kernel whose loops are bounded under the budget pays nothing. Bounds gpuc counts: `for (int
  *     i = A; i < B; i++)` and its variants (<=, >, >=, !=, steps += / -= a constant, uint counters)
  *     whose A, B and step are numbers, constants.<name>, global `const int` values or `#define`d
- *     numbers, the counter written nowhere else; a test `i < B && more` bounds a loop from above.
- *     Loops in helpers count where they are called, nested loops multiply.
+ *     numbers, the counter only read elsewhere; a test `i < B && more` bounds a loop from above.
+ *     Loops in helpers count where they are called, nested loops multiply. A count is proven or the
+ *     loop is guarded: every other use of the counter must be one gpuc knows to be a read (an
+ *     operand, an index, an `in` argument of a constructor, a built-in or a helper); an assignment of
+ *     any form, ++/--, an out/inout argument (frexp, modf, uaddCarry...), a call gpuc does not know
+ *     or a comma expression around it counts as a write. Nothing is counted in a source that uses a
+ *     macro other than a plain number (`#define N 64`) in its code, or has a conditional other than
+ *     `#if 0` / `#if 1`. Continued lines (a backslash before the line break) are joined first, as the
+ *     compiler joins them. gpuc_options.guard_all_loops guards every loop, counted or not.
  * Loops may nest at most 12 deep (helpers' loops counted at their calls; GPUC_ERROR_LIMIT beyond),
  * because Mesa's compiler doubles its time with every level. A `#define` whose body holds a loop or
  * `break` is refused where there is a budget (gpuc must see every loop to guard it).
@@ -255,6 +262,13 @@ typedef struct gpuc_options {
      * GPUC_NO_IMAGE_PIXEL_LIMIT leaves only gpuc's and the device's array limits; any other negative
      * value fails gpuc_open with GPUC_ERROR_INVALID_ARGUMENT. */
     int64_t max_image_pixels;
+    /* Guard every loop at run time, also those whose trip counts gpuc proves from the source (which
+     * otherwise run unguarded: see gpuc_create_kernel). For checking gpuc itself: a kernel's answer
+     * must not depend on it, only its speed (a guard costs up to about 1.2x on a tight loop), and a
+     * kernel gpuc refuses at creation because its loops must exceed llvmpipe's budget is instead run
+     * and fails with GPUC_ERROR_LIMIT. Also on when the environment variable GPUC_GUARD_ALL_LOOPS is
+     * set to anything but "" or "0". */
+    bool guard_all_loops;
 } gpuc_options;
 
 /* gpuc_options.threads: llvmpipe works in the calling thread; the most worker threads llvmpipe makes. */

@@ -39,6 +39,7 @@ struct gpuc {
     bool opened;          /* false for a handle returned by a failed gpuc_open */
     bool debug;           /* KHR_debug checks on every call */
     bool profile, trace;  /* time kernel runs; print a line per run (kernel/profile.c) */
+    bool guard_all_loops; /* guard every loop, proven or not (kernel/kernel_loops.c) */
     egl_device device;    /* only the device layer looks inside */
     gpuc_info info;
     /* Kernels store texels as two 64-bit words (llvmpipe with GL_ARB_gpu_shader_int64): llvmpipe

@@ -30,6 +30,7 @@
     GPUC_SUITE(graphical) \
     GPUC_SUITE(kernel_map) \
     GPUC_SUITE(loops) \
+    GPUC_SUITE(loop_proofs) \
     GPUC_SUITE(specialise) \
     GPUC_SUITE(program_cache) \
     GPUC_SUITE(hostile) \

@@ -144,6 +144,8 @@ gpuc_status gpuc_open(gpuc **out, const gpuc_options *opts)
     const char *profile_env = getenv("GPUC_PROFILE"), *trace_env = getenv("GPUC_TRACE");
     gpu->trace = trace_env && *trace_env && strcmp(trace_env, "0") != 0;
     gpu->profile = opts->profile || gpu->trace || (profile_env && *profile_env && strcmp(profile_env, "0") != 0);
+    const char *guard_env = getenv("GPUC_GUARD_ALL_LOOPS");
+    gpu->guard_all_loops = opts->guard_all_loops || (guard_env && *guard_env && strcmp(guard_env, "0") != 0);
 
     const char *choice_text = opts->device ? opts->device : getenv("GPUC_DEVICE");
     egl_choice choice;

@@ -37,14 +37,25 @@ static void advance(js_lexer *lx)
     }
 }
 
+/* JavaScript's line terminators end a // comment: \n, \r, U+2028 and U+2029 (UTF-8 E2 80 A8/A9). */
+static bool line_terminator(js_lexer *lx)
+{
+    char c = peek(lx, 0);
+    return c == '\n' || c == '\r' ||
+           (c == '\xe2' && peek(lx, 1) == '\x80' && (peek(lx, 2) == '\xa8' || peek(lx, 2) == '\xa9'));
+}
+
 static void skip_space_and_comments(js_lexer *lx)
 {
     for (;;) {
         char c = peek(lx, 0);
         if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
             advance(lx);
+        } else if (c == '\xe2' && line_terminator(lx)) {
+            for (int i = 0; i < 3; i++)
+                advance(lx);
         } else if (c == '/' && peek(lx, 1) == '/') {
-            while (peek(lx, 0) && peek(lx, 0) != '\n')
+            while (peek(lx, 0) && !line_terminator(lx))
                 advance(lx);
         } else if (c == '/' && peek(lx, 1) == '*') {
             advance(lx);

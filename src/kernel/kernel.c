@@ -473,7 +473,11 @@ gpuc_status kernel_create(gpuc *gpu, const char *source, const gpuc_kernel_desc 
     k->dynamic_output = desc->dynamic_output;
     k->fragment = gpu->info.backend == GPUC_BACKEND_FRAGMENT;
     k->profile.stats.last_device_ms = -1; /* none timed yet */
-    st = build_program(k, source, desc, origin);
+    /* The compiler joins continued lines (and ends lines at a lone \r) before anything else: so do gpuc's readers. */
+    char *joined = source_join_lines(source);
+    st = joined ? build_program(k, joined, desc, origin)
+                : gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "out of host memory reading a kernel");
+    free(joined);
     if (st != GPUC_OK) {
         free(k);
         return st;

@@ -89,6 +89,10 @@ gpuc_status kernel_loops_check(gpuc_kernel *k, const char *source, const char *m
                          "they are called); gpuc allows %d, because the GLSL compiler's time and memory grow "
                          "exponentially with loop nesting", k->name, b.nesting,
                          b.deepest_loop >= 0 ? k->loop_names[b.deepest_loop] : "a helper's loop", LOOP_NESTING_MAX);
+    if (gpu->guard_all_loops) { /* the differential mode: no count is trusted, every loop guarded */
+        b.at_least = 0;
+        b.at_most = LOOP_UNBOUNDED;
+    }
     if (budget > 0 && b.at_least > budget)
         return gpuc_fail(gpu, GPUC_ERROR_LIMIT,
                          "kernel '%s': its loops run at least %lld iterations per output cell (most in %s), but %s "

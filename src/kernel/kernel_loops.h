@@ -9,7 +9,8 @@
 #include "kernel/loop_scan.h"
 
 /* Reads the loops of source (mask is its mask) and checks them: a nest deeper than LOOP_NESTING_MAX
- * or a kernel whose loops must run past the budget fails with GPUC_ERROR_LIMIT. Sets k->loop_guard and
+ * or a kernel whose loops must run past the budget fails with GPUC_ERROR_LIMIT (the latter not where the
+ * context guards every loop, gpuc_options.guard_all_loops: it trusts no count). Sets k->loop_guard and
  * k->loops (how messages name each loop). The scan stays in *scan for the guard (free it always).
  * A source the reader cannot follow is not an error here: *readable says so, and the caller lets
  * the compiler judge the source first (kernel_loops_unreadable); a loop hidden in a macro, which the

@@ -153,8 +153,10 @@ loop_bounds loop_budget_bounds(const char *src, const char *mask, const loop_sca
         w.fn_most[f] = -1;
         w.fn_nesting[f] = -1;
     }
+    /* In a source the compiler may see otherwise than the reader does, no loop is counted. */
+    bool followed = source_unfollowed(src, mask) == (size_t)-1;
     for (int l = 0; l < nl; l++)
-        w.loop_trips[l] = scan->loops[l].kind == LOOP_FOR
+        w.loop_trips[l] = followed && scan->loops[l].kind == LOOP_FOR
                               ? loop_trips_of(mask, scan, &scan->loops[l], constants, nconstants, &named)
                               : (loop_trips){0, -1};
     int64_t most = function_most(&w, kernel);

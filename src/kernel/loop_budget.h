@@ -2,7 +2,8 @@
  * tells: a lower bound (to refuse a kernel that must exceed llvmpipe's budget at creation) and an
  * upper bound (a kernel that cannot exceed it needs no run-time guard), and how deeply its loops
  * nest once helper calls are inlined (Mesa's compiler slows exponentially with nesting). Loops whose
- * trips loop_trips.h cannot count (while and do-while loops among them) have no upper bound and count
+ * trips loop_trips.h cannot count (while and do-while loops among them, and every loop of a source
+ * whose preprocessing the reader does not follow: source_unfollowed) have no upper bound and count
  * zero towards the lower one. */
 #ifndef GPUC_LOOP_BUDGET_H
 #define GPUC_LOOP_BUDGET_H

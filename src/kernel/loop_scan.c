@@ -419,6 +419,14 @@ static bool function_name(const reader *r, size_t open_paren, char *name)
     return true;
 }
 
+/* The `)` that ends the parameters of the function whose body opens at open. */
+static size_t skip_back_to_paren(const reader *r, size_t open)
+{
+    while (open > 0 && r->s[open - 1] != ')')
+        open--;
+    return open > 0 ? open - 1 : 0;
+}
+
 static bool read_function(reader *r, size_t open, size_t open_paren)
 {
     loop_scan *o = r->out;
@@ -428,6 +436,8 @@ static bool read_function(reader *r, size_t open, size_t open_paren)
     if (!function_name(r, open_paren, f->name))
         f->name[0] = '\0';
     f->body_begin = open;
+    f->params_open = open_paren;
+    f->params_close = skip_back_to_paren(r, open);
     r->function = o->nfunctions++;
     r->loop = -1;
     r->break_target = -1;

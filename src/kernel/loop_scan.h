@@ -46,7 +46,8 @@ typedef struct loop_call {
 
 typedef struct loop_function {
     char name[KERNEL_NAME_MAX];
-    size_t body_begin, body_end; /* its `{` and `}` */
+    size_t body_begin, body_end;     /* its `{` and `}` */
+    size_t params_open, params_close; /* the parentheses around its parameters */
 } loop_function;
 
 typedef struct loop_scan {

@@ -1,5 +1,6 @@
 /* loop_trips.c - see loop_trips.h. A small expression reader over the mask, bounded in depth. */
 #include "kernel/loop_trips.h"
+#include "kernel/loop_counter.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -211,57 +212,6 @@ static size_t next_separator(const char *s, size_t pos, size_t end, char sep)
     return end;
 }
 
-/* Whether the identifier at i (inside a call's argument list) is passed to a function of the scan,
- * which might take it as an `out` parameter. */
-static bool passed_to_helper(const char *s, size_t i, const loop_scan *scan)
-{
-    int depth = 0;
-    while (i > 0) {
-        i--;
-        depth += (s[i] == ')') - (s[i] == '(');
-        if (depth < 0)
-            break;
-    }
-    if (depth >= 0)
-        return false;
-    while (i > 0 && strchr(" \t\r\n", s[i - 1]))
-        i--;
-    size_t end = i;
-    while (i > 0 && is_ident_char(s[i - 1]))
-        i--;
-    for (int f = 0; f < scan->nfunctions; f++)
-        if (strlen(scan->functions[f].name) == end - i && !strncmp(scan->functions[f].name, s + i, end - i))
-            return true;
-    return false;
-}
-
-/* Whether [begin, end) may write variable var: an assignment, ++/--, or a helper's argument. */
-static bool writes(const char *s, size_t begin, size_t end, const char *var, const loop_scan *scan)
-{
-    size_t n = strlen(var);
-    for (size_t i = begin; i + n <= end; i++) {
-        if (strncmp(s + i, var, n) || (i > 0 && is_ident_char(s[i - 1])) || is_ident_char(s[i + n]))
-            continue;
-        size_t a = i + n, b = i;
-        while (a < end && strchr(" \t\r\n", s[a]))
-            a++;
-        while (b > begin && strchr(" \t\r\n", s[b - 1]))
-            b--;
-        char next = a < end ? s[a] : ';', after = a + 1 < end ? s[a + 1] : ';';
-        if (next == '=' && after != '=')
-            return true;
-        if (strchr("+-*/%&|^", next) && (after == '=' || (after == next && strchr("+-", next))))
-            return true;
-        if ((next == '<' || next == '>') && after == next && a + 2 < end && s[a + 2] == '=')
-            return true;
-        if (b >= begin + 2 && s[b - 1] == s[b - 2] && strchr("+-", s[b - 1]))
-            return true;
-        if (b > begin && strchr("(,", s[b - 1]) && strchr("),", next) && passed_to_helper(s, i, scan))
-            return true;
-    }
-    return false;
-}
-
 loop_trips loop_trips_of(const char *mask, const loop_scan *scan, const loop_site *l, const loop_constant *c, int nc,
                        const named_values *named)
 {
@@ -305,7 +255,8 @@ loop_trips loop_trips_of(const char *mask, const loop_scan *scan, const loop_sit
     if (!at_end(&r) || step == 0 || !whole(start) || !whole(step))
         return none;
     /* v must change only in the step: not in the body, the rest of the step or the condition's rest. */
-    if (writes(mask, l->body_begin, l->body_end, var, scan) || writes(mask, step_end, l->header_close, var, scan))
+    if (!loop_counter_only_read(mask, l->body_begin, l->body_end, var, scan, l->function) ||
+        !loop_counter_only_read(mask, step_end, l->header_close, var, scan, l->function))
         return none;
     /* The condition: the whole of it, or one of its && terms, tests the counter. */
     comparison cmp;
@@ -316,7 +267,7 @@ loop_trips loop_trips_of(const char *mask, const loop_scan *scan, const loop_sit
         exact = found && b == l->cond_begin && e == l->cond_end;
         b = e + 2;
     }
-    if (!found || !whole(bound) || writes(mask, l->cond_begin, l->cond_end, var, scan))
+    if (!found || !whole(bound) || !loop_counter_only_read(mask, l->cond_begin, l->cond_end, var, scan, l->function))
         return none;
     double n;
     if (cmp == CMP_LT && step > 0)

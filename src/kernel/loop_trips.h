@@ -2,9 +2,10 @@
  * unknown. Counted: `for (int|uint v = A; v < B; v++)` and its variants (<=, >, >=, != with a step
  * of one, += / -= a constant step, the bound on either side) when A, B and the step are integer
  * literals, constants.<name>, or names of global `const int` declarations and `#define` values (each
- * declared once, in a source without #if or #undef), with + - * / and parentheses, and v is written
- * nowhere but in the step. A condition `v < B && other` bounds the loop from above only (the
- * JavaScript front end's capped loops are written so). */
+ * declared once, in a source without #if or #undef), with + - * / and parentheses, and v is only
+ * read anywhere but in the step (loop_counter.h says what counts as a read), in a source whose
+ * preprocessing the reader follows (source_scan.h's source_unfollowed). A condition `v < B && other`
+ * bounds the loop from above only (the JavaScript front end's capped loops are written so). */
 #ifndef GPUC_LOOP_TRIPS_H
 #define GPUC_LOOP_TRIPS_H
 

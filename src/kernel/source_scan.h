@@ -47,6 +47,19 @@ void source_blank_preprocessor(char *mask, size_t *function_at, size_t *directiv
  * gpuc cannot evaluate: the kernel it would pick might not be the one the compiler sees. */
 bool source_check_preprocessor(const char *src, char *err, size_t errlen);
 
+/* A copy of src (caller frees; NULL when out of memory) with every line continuation (a backslash
+ * right before a line break) removed, as GLSL's compiler removes it before anything else; the line
+ * breaks it removes follow the joined line, so later lines keep their numbers. A carriage return
+ * not followed by \n becomes \n: it ends a line (a // comment, a directive) for the compiler too. */
+char *source_join_lines(const char *src);
+
+/* Where src (mask is its mask) stops being a text gpuc's readers see as the compiler does: the
+ * offset of the first conditional other than `#if 0` / `#if 1` (and such #elif), of the first use in
+ * the code of a macro that is not a plain number (function-like ones included), or of a backslash
+ * outside comments; (size_t)-1 when there is none. A reader that proves something of the code
+ * proves nothing in such a source. */
+size_t source_unfollowed(const char *src, const char *mask);
+
 /* Finds the last top-level function in mask and parses its signature (it may return void: only a
  * graphical kernel may, which the caller checks). On failure writes a message
  * (with line:column) into err and returns false. */
