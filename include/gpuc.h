@@ -148,7 +148,8 @@ typedef enum gpuc_status {
     GPUC_ERROR_LIMIT,            /* a device or library limit would be exceeded */
     GPUC_ERROR_OUT_OF_MEMORY,    /* host or device memory ran out */
     GPUC_ERROR_NO_DEVICE,        /* no EGL display / OpenGL 4.3 context could be made */
-    GPUC_ERROR_GL                /* the driver reported an error */
+    GPUC_ERROR_GL,               /* the driver reported an error */
+    GPUC_ERROR_MISUSE            /* a freed kernel or array, or a context used in a fork()ed child (HANDLES) */
 } gpuc_status;
 
 /* A fixed English name for a status ("GPUC_ERROR_LIMIT"...); never NULL. */

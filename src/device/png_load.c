@@ -158,6 +158,6 @@ gpuc_status gpuc_array_from_png(gpuc *gpu, const char *path, gpuc_array **out)
     free(values);
     if (st != GPUC_OK)
         return st;
-    *out = a;
+    *out = gpuc_array_handed_out(a);
     return GPUC_OK;
 }

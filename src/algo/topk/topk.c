@@ -65,8 +65,9 @@ static gpuc_status result_array(gpuc *gpu, const gpuc_topk_desc *desc, const voi
 {
     gpuc_dims dims = {(uint32_t)desc->k, 0, 0};
     gpuc_status st = ints ? gpuc_array_from_i32(gpu, data, dims, out) : gpuc_array_from_f32(gpu, data, dims, out);
-    if (st == GPUC_OK && !desc->pipeline) {
-        st = gpuc_array_mirror_host(*out, data);
+    gpuc_array *body;
+    if (st == GPUC_OK && !desc->pipeline && (st = gpuc_array_open(*out, "gpuc_topk", &body)) == GPUC_OK) {
+        st = gpuc_array_mirror_host(body, data);
         if (st != GPUC_OK) {
             gpuc_array_free(*out);
             *out = NULL;
