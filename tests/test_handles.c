@@ -270,6 +270,13 @@ START_TEST(every_maker_hands_out_checked_arrays)
     assert_handed_out_handle(a, "gpuc_sort");
     ck_assert_gpuc_ok(gpuc_sort(gpu, keys, &(gpuc_sort_desc){.method = GPUC_SORT_BITONIC}, &a));
     assert_handed_out_handle(a, "gpuc_sort (bitonic)");
+    if (!fixture_fragment_backend()) { /* the radix sort is compute-only */
+        ck_assert_gpuc_ok(gpuc_sort(gpu, keys, &(gpuc_sort_desc){.method = GPUC_SORT_RADIX}, &a));
+        assert_handed_out_handle(a, "gpuc_sort (radix)");
+        ck_assert_gpuc_ok(gpuc_sort_pairs(gpu, keys, keys, &(gpuc_sort_desc){.method = GPUC_SORT_RADIX}, &a, &b));
+        assert_handed_out_handle(a, "gpuc_sort_pairs (radix keys)");
+        assert_handed_out_handle(b, "gpuc_sort_pairs (radix values)");
+    }
     ck_assert_gpuc_ok(gpuc_argsort(gpu, keys, NULL, &a, &b));
     assert_handed_out_handle(a, "gpuc_argsort (keys)");
     assert_handed_out_handle(b, "gpuc_argsort (indices)");
@@ -282,6 +289,13 @@ START_TEST(every_maker_hands_out_checked_arrays)
     ck_assert_gpuc_ok(gpuc_compact(gpu, keys, &(gpuc_compact_desc){.op = GPUC_GREATER, .threshold = 3}, &a, &count));
     ck_assert_uint_eq(count, N - 4);
     assert_handed_out_handle(a, "gpuc_compact");
+    if (!fixture_fragment_backend()) { /* the scatter method is compute-only */
+        ck_assert_gpuc_ok(gpuc_compact(
+            gpu, keys, &(gpuc_compact_desc){.op = GPUC_LESS, .threshold = 3, .method = GPUC_COMPACT_SCATTER}, &a,
+            &count));
+        ck_assert_uint_eq(count, 3);
+        assert_handed_out_handle(a, "gpuc_compact (scatter)");
+    }
     ck_assert_gpuc_ok(gpuc_topk(gpu, keys, &(gpuc_topk_desc){.k = 3}, &a, &b));
     assert_handed_out_handle(a, "gpuc_topk (values)");
     assert_handed_out_handle(b, "gpuc_topk (indices)");

@@ -53,9 +53,9 @@ static gpuc_status pick_results(gpuc *gpu, const topk_input *in, const gpuc_topk
         return st;
     }
     if (values_out)
-        *values_out = values;
+        *values_out = gpuc_array_handed_out(values);
     if (indices_out)
-        *indices_out = indices;
+        *indices_out = gpuc_array_handed_out(indices);
     return GPUC_OK;
 }
 
@@ -98,9 +98,9 @@ static gpuc_status pruned_topk(gpuc *gpu, const topk_input *in, const gpuc_topk_
         return st;
     }
     if (values_out)
-        *values_out = v;
+        *values_out = gpuc_array_handed_out(v);
     if (indices_out)
-        *indices_out = i;
+        *indices_out = gpuc_array_handed_out(i);
     return GPUC_OK;
 }
 
