@@ -129,9 +129,6 @@ gpuc_status gpuc_check_gl(gpuc *gpu, const char *what);
 /* A new live handle for body (an array's or a kernel's); NULL when host memory ran out. */
 gpuc_handle *gpuc_handle_new(gpuc *gpu, void *body, bool kernel);
 
-/* Marks a live handle freed: it stays, on its context's list, until gpuc_close frees it. */
-void gpuc_handle_retire(gpuc_handle *h);
-
 /* The failure for a handle gpuc_handle_body cannot use, naming `call`: GPUC_ERROR_MISUSE for a freed
  * handle or one of another kind, GPUC_ERROR_INVALID_ARGUMENT for NULL. */
 gpuc_status gpuc_handle_refuse(const void *p, uint32_t body_tag, const char *call);
@@ -161,6 +158,17 @@ static inline gpuc_status gpuc_array_open(const gpuc_array *handle, const char *
     *a = (gpuc_array *)gpuc_handle_body(handle, GPUC_TAG_ARRAY, call, &st);
     return st;
 }
+
+/* gpuc_array_open, then gpuc_enter on the array's context: the start of a call that touches GL. */
+static inline gpuc_status gpuc_array_enter(const gpuc_array *handle, const char *call, gpuc_array **a)
+{
+    gpuc_status st = gpuc_array_open(handle, call, a);
+    return st != GPUC_OK ? st : gpuc_enter((*a)->gpu);
+}
+
+/* gpuc_array_free and gpuc_kernel_free: retires the caller's handle (*handle, then NULL) and frees
+ * `child` as gpuc_child_free does. */
+void gpuc_child_free_handle(gpuc *gpu, gpuc_child *child, gpuc_handle **handle);
 
 /* Makes `child` the context's, destroyed by `destroy` at gpuc_close unless freed before. */
 void gpuc_child_add(gpuc *gpu, gpuc_child *child, gpuc_child_destroy_fn *destroy);

@@ -5,6 +5,7 @@
 #include "fixture.h"
 #include "suites.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -348,6 +349,39 @@ START_TEST(freed_handle_never_aliases_a_new_one)
 }
 END_TEST
 
+static void *free_both(void *arg)
+{
+    void **objects = arg;
+    gpuc_kernel_free(objects[0]);
+    gpuc_array_free(objects[1]);
+    return NULL;
+}
+
+/* Freed on another thread (the free waits in the context's queue): refused at once on this one. */
+START_TEST(freed_on_another_thread_refused)
+{
+    fill_ramp();
+    gpuc_kernel *k;
+    gpuc_array *a, *r = NULL;
+    ck_assert_gpuc_ok(gpuc_create_kernel(gpu, TWICE, &(gpuc_kernel_desc){.output = {N}}, &k));
+    ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, ramp, (gpuc_dims){N}, &a));
+    void *objects[] = {k, a};
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, free_both, objects), 0);
+    ck_assert_int_eq(pthread_join(t, NULL), 0);
+    gpuc_stats stats;
+    ck_assert_gpuc_ok(gpuc_get_stats(gpu, &stats));
+    ck_assert_uint_eq(stats.frees_pending, 2); /* this thread holds the context: both wait */
+    ck_assert_misuse(gpuc_run(k, (gpuc_arg[]){gpuc_arg_host_f32(ramp, (gpuc_dims){N})}, 1, &r), "gpuc_run");
+    ck_assert_misuse(gpuc_array_read_f32(a, ramp, N), "gpuc_array_read_f32");
+    ck_assert_ptr_null(r);
+    assert_context_usable(); /* its first call on this thread destroys the queued two */
+    ck_assert_gpuc_ok(gpuc_get_stats(gpu, &stats));
+    ck_assert_uint_eq(stats.frees_pending, 0);
+    ck_assert_misuse(gpuc_array_clear(a), "gpuc_array_clear");
+}
+END_TEST
+
 /* A kernel or array of one context given to a call of another: refused, both contexts unharmed. */
 START_TEST(handle_of_another_context_refused)
 {
@@ -417,6 +451,7 @@ Suite *suite_handles(void)
     tcase_add_test(tc, freed_js_kernels_refused);
     tcase_add_test(tc, every_maker_hands_out_checked_arrays);
     tcase_add_test(tc, freed_handle_never_aliases_a_new_one);
+    tcase_add_test(tc, freed_on_another_thread_refused);
     tcase_add_test(tc, handle_of_another_context_refused);
     tcase_add_test(tc, close_with_freed_and_live_handles);
     suite_add_tcase(s, tc);

@@ -218,13 +218,10 @@ static gpuc_status check_copy(const gpuc_array *handle, const void *data, size_t
                               const char *fn, gpuc_array **body)
 {
     gpuc_array *a;
-    gpuc_status st = gpuc_array_open(handle, fn, &a);
+    gpuc_status st = gpuc_array_enter(handle, fn, &a);
     if (st != GPUC_OK)
         return st;
     *body = a;
-    st = gpuc_enter(a->gpu);
-    if (st != GPUC_OK)
-        return st;
     if (!data)
         return gpuc_fail(a->gpu, GPUC_ERROR_INVALID_ARGUMENT, "%s: data is NULL", fn);
     if ((a->type == GPUC_INT) != want_int)
@@ -373,9 +370,5 @@ void gpuc_array_free(gpuc_array *handle)
     gpuc_array *a;
     if (!handle || gpuc_array_open(handle, "gpuc_array_free", &a) != GPUC_OK)
         return; /* NULL is ignored; a second free leaves its message on the context */
-    if (a->handle) {
-        gpuc_handle_retire(a->handle);
-        a->handle = NULL;
-    }
-    gpuc_child_free(a->gpu, &a->child);
+    gpuc_child_free_handle(a->gpu, &a->child, &a->handle);
 }

@@ -8,10 +8,7 @@
 gpuc_status gpuc_array_clone(const gpuc_array *handle, gpuc_array **out)
 {
     gpuc_array *a;
-    gpuc_status st = gpuc_array_open(handle, "gpuc_array_clone", &a);
-    if (st != GPUC_OK)
-        return st;
-    st = gpuc_enter(a->gpu);
+    gpuc_status st = gpuc_array_enter(handle, "gpuc_array_clone", &a);
     if (st != GPUC_OK)
         return st;
     if (!out)
@@ -48,10 +45,7 @@ gpuc_status gpuc_array_clone(const gpuc_array *handle, gpuc_array **out)
 gpuc_status gpuc_array_clear(gpuc_array *handle)
 {
     gpuc_array *a;
-    gpuc_status st = gpuc_array_open(handle, "gpuc_array_clear", &a);
-    if (st != GPUC_OK)
-        return st;
-    st = gpuc_enter(a->gpu);
+    gpuc_status st = gpuc_array_enter(handle, "gpuc_array_clear", &a);
     if (st != GPUC_OK)
         return st;
     GLuint zero = 0;

@@ -13,13 +13,10 @@
 static gpuc_status picture_bytes(const gpuc_array *handle, const char *fn, const uint8_t **bytes, gpuc_array **body)
 {
     gpuc_array *a; /* not const: the mirror is a cache, and filling it is not a visible change */
-    gpuc_status st = gpuc_array_open(handle, fn, &a);
+    gpuc_status st = gpuc_array_enter(handle, fn, &a);
     if (st != GPUC_OK)
         return st;
     *body = a;
-    st = gpuc_enter(a->gpu);
-    if (st != GPUC_OK)
-        return st;
     if (a->type != GPUC_INT || a->dims.z)
         return gpuc_fail(a->gpu, GPUC_ERROR_INVALID_ARGUMENT,
                          "%s: the array is a %uD %s array; pixels come from a graphical kernel's result, a 1D or 2D "

@@ -497,11 +497,7 @@ void gpuc_kernel_free(gpuc_kernel *handle)
     gpuc_kernel *k;
     if (!handle || kernel_open(handle, "gpuc_kernel_free", &k) != GPUC_OK)
         return; /* NULL is ignored; a second free leaves its message on the context */
-    if (k->handle) {
-        gpuc_handle_retire(k->handle);
-        k->handle = NULL;
-    }
-    gpuc_child_free(k->gpu, &k->child);
+    gpuc_child_free_handle(k->gpu, &k->child, &k->handle);
 }
 
 /* The accessors answer "none" for a handle they cannot use (the message is on its context). */

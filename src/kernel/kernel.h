@@ -92,6 +92,13 @@ static inline gpuc_status kernel_open(const gpuc_kernel *handle, const char *cal
     return st;
 }
 
+/* kernel_open, then gpuc_enter on the kernel's context: the start of a call that touches GL. */
+static inline gpuc_status kernel_enter(const gpuc_kernel *handle, const char *call, gpuc_kernel **k)
+{
+    gpuc_status st = kernel_open(handle, call, k);
+    return st != GPUC_OK ? st : gpuc_enter((*k)->gpu);
+}
+
 /* Reads the uniform locations and image units of k->program. */
 void kernel_locate_uniforms(gpuc_kernel *k);
 

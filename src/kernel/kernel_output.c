@@ -8,10 +8,7 @@
 gpuc_status gpuc_kernel_set_output(gpuc_kernel *handle, gpuc_dims output)
 {
     gpuc_kernel *k;
-    gpuc_status st = kernel_open(handle, "gpuc_kernel_set_output", &k);
-    if (st != GPUC_OK)
-        return st;
-    st = gpuc_enter(k->gpu);
+    gpuc_status st = kernel_enter(handle, "gpuc_kernel_set_output", &k);
     if (st != GPUC_OK)
         return st;
     if (!k->dynamic_output)

@@ -119,10 +119,7 @@ void profile_release(gpuc_kernel *k, bool gl)
 gpuc_status gpuc_get_kernel_stats(gpuc_kernel *handle, gpuc_kernel_stats *out)
 {
     gpuc_kernel *k;
-    gpuc_status st = kernel_open(handle, "gpuc_get_kernel_stats", &k);
-    if (st != GPUC_OK)
-        return st;
-    st = gpuc_enter(k->gpu);
+    gpuc_status st = kernel_enter(handle, "gpuc_get_kernel_stats", &k);
     if (st != GPUC_OK)
         return st;
     if (!out)

@@ -349,10 +349,7 @@ static gpuc_status refuse_map(const gpuc_kernel *k, const char *call)
 gpuc_status gpuc_run(gpuc_kernel *handle, const gpuc_arg *args, int nargs, gpuc_array **result)
 {
     gpuc_kernel *k;
-    gpuc_status st = kernel_open(handle, "gpuc_run", &k);
-    if (st != GPUC_OK)
-        return st;
-    st = gpuc_enter(k->gpu);
+    gpuc_status st = kernel_enter(handle, "gpuc_run", &k);
     if (st != GPUC_OK)
         return st;
     if (k->nmaps)
@@ -365,10 +362,7 @@ gpuc_status gpuc_run(gpuc_kernel *handle, const gpuc_arg *args, int nargs, gpuc_
 gpuc_status gpuc_run_map(gpuc_kernel *handle, const gpuc_arg *args, int nargs, gpuc_array **results)
 {
     gpuc_kernel *k;
-    gpuc_status st = kernel_open(handle, "gpuc_run_map", &k);
-    if (st != GPUC_OK)
-        return st;
-    st = gpuc_enter(k->gpu);
+    gpuc_status st = kernel_enter(handle, "gpuc_run_map", &k);
     if (st != GPUC_OK)
         return st;
     if (!results)
@@ -408,10 +402,7 @@ static gpuc_status run_outputs(gpuc_kernel *k, const char *call, const gpuc_arg 
 gpuc_status gpuc_run_to(gpuc_kernel *handle, const gpuc_arg *given, int nargs, gpuc_array *dst_handle)
 {
     gpuc_kernel *k;
-    gpuc_status st = kernel_open(handle, "gpuc_run_to", &k);
-    if (st != GPUC_OK)
-        return st;
-    st = gpuc_enter(k->gpu);
+    gpuc_status st = kernel_enter(handle, "gpuc_run_to", &k);
     if (st != GPUC_OK)
         return st;
     if (k->nmaps)
