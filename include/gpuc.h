@@ -92,8 +92,8 @@
  * before it exits if another thread is to go on with its context.
  *
  * HANDLES. A gpuc_kernel or gpuc_array handle stays valid memory until its context closes, also after
- * it was freed: a freed handle keeps 24 bytes (the kernel or array behind it is released at once), and
- * is never handed out again while its context is open. So, as SQLite's SQLITE_MISUSE, a kernel or
+ * it was freed: a freed handle keeps 24 bytes (32 with malloc's own; the kernel or array behind it is
+ * released at once), and is never handed out again while its context is open. So, as SQLite's SQLITE_MISUSE, a kernel or
  * array freed twice, or used after it was freed, is refused instead of reading freed memory: every
  * function taking one fails with GPUC_ERROR_MISUSE and a message naming the call ("gpuc_run: this
  * kernel was freed ..."), the functions returning a value return none (0, GPUC_TYPE_NONE, NULL, "")
@@ -107,8 +107,9 @@
  * display without the worker threads that serve it, and any GL call there would wait for ever. Check
  * runs each test in a forked child (CK_FORK, its default), so a context opened in main and used in
  * the tests is this case. gpuc refuses it at once instead of hanging: in a fork()ed child, every call
- * on a context (or its kernels and arrays) opened in the parent fails with GPUC_ERROR_MISUSE, naming
- * both processes and what to do; gpuc_*_free and gpuc_close of them free only the child's copy of
+ * that would touch GL or EGL through a context opened in the parent (or its kernels and arrays) fails
+ * with GPUC_ERROR_MISUSE, naming both processes and what to do (queries answered from host memory,
+ * such as gpuc_get_info or gpuc_array_dims, still answer); gpuc_*_free and gpuc_close of them free only the child's copy of
  * gpuc's host memory (the parent's context is untouched); and gpuc_open fails with
  * GPUC_ERROR_NO_DEVICE while the parent had a context open at the fork (a fresh one would hang the
  * same way; once the parent closed all its contexts before forking, the child may open its own).
@@ -172,7 +173,7 @@ typedef enum gpuc_status {
     GPUC_ERROR_COMPILE,          /* the kernel source does not parse or compile */
     GPUC_ERROR_LIMIT,            /* a device or library limit would be exceeded */
     GPUC_ERROR_OUT_OF_MEMORY,    /* host or device memory ran out */
-    GPUC_ERROR_NO_DEVICE,        /* no EGL display / OpenGL 4.3 context could be made */
+    GPUC_ERROR_NO_DEVICE,        /* no EGL display / OpenGL 4.3 context could be made (also: fork(), below) */
     GPUC_ERROR_GL,               /* the driver reported an error */
     GPUC_ERROR_MISUSE            /* a freed kernel or array, or a context used in a fork()ed child (HANDLES) */
 } gpuc_status;
