@@ -91,31 +91,31 @@
  * programs) stay allocated until the process ends. Call gpuc_detach (or gpuc_close) on a thread
  * before it exits if another thread is to go on with its context.
  *
- * HANDLES. A gpuc_kernel or gpuc_array handle stays valid memory until its context closes, also after
- * it was freed: a freed handle keeps 24 bytes (32 with malloc's own; the kernel or array behind it is
- * released at once), and is never handed out again while its context is open. So, as SQLite's SQLITE_MISUSE, a kernel or
- * array freed twice, or used after it was freed, is refused instead of reading freed memory: every
- * function taking one fails with GPUC_ERROR_MISUSE and a message naming the call ("gpuc_run: this
- * kernel was freed ..."), the functions returning a value return none (0, GPUC_TYPE_NONE, NULL, "")
- * and gpuc_*_free do nothing, each leaving that message on the handle's context. A kernel or array of
- * one context passed to another's call fails with GPUC_ERROR_INVALID_ARGUMENT. What stays undefined:
- * any handle after gpuc_close of its context (the context, its kernels and arrays, freed or not, are
- * all released: do not use or free them again), a pointer gpuc never handed out, and one handle freed
- * or used on two threads at once.
+ * HANDLES. A gpuc_kernel or gpuc_array handle stays valid memory until its context closes, also after it
+ * was freed: a freed handle keeps 24 bytes (32 with malloc's own; the kernel or array behind it is
+ * released at once), and is never handed out again while its context is open. So, as SQLite's
+ * SQLITE_MISUSE, a kernel or array freed twice, or used after it was freed, is refused instead of
+ * reading freed memory: every function taking one fails with GPUC_ERROR_MISUSE and a message naming the
+ * call ("gpuc_run: this kernel was freed ..."), the functions returning a value return none (0,
+ * GPUC_TYPE_NONE, NULL, "") and gpuc_*_free do nothing, each leaving that message on the handle's
+ * context. A kernel or array of one context passed to another's call fails with
+ * GPUC_ERROR_INVALID_ARGUMENT. What stays undefined: any handle after gpuc_close of its context (the
+ * context, its kernels and arrays, freed or not, are all released: do not use or free them again), a
+ * pointer gpuc never handed out, and one handle freed or used on two threads at once.
  *
- * TESTING WITH CHECK, AND fork(). A context cannot cross fork(): the child gets a copy of Mesa's
- * display without the worker threads that serve it, and any GL call there would wait for ever. Check
- * runs each test in a forked child (CK_FORK, its default), so a context opened in main and used in
- * the tests is this case. gpuc refuses it at once instead of hanging: in a fork()ed child, every call
- * that would touch GL or EGL through a context opened in the parent (or its kernels and arrays) fails
- * with GPUC_ERROR_MISUSE, naming both processes and what to do (queries answered from host memory,
- * such as gpuc_get_info or gpuc_array_dims, still answer); gpuc_*_free and gpuc_close of them free only the child's copy of
- * gpuc's host memory (the parent's context is untouched); and gpuc_open fails with
- * GPUC_ERROR_NO_DEVICE while the parent had a context open at the fork (a fresh one would hang the
- * same way; once the parent closed all its contexts before forking, the child may open its own).
- * What works: open the context in a checked fixture (tcase_add_checked_fixture: it runs inside each
- * forked test) and none in main, or run the tests in one process (CK_FORK=no, or
- * srunner_set_fork_status(sr, CK_NOFORK)). The same holds for any program that forks.
+ * TESTING WITH CHECK, AND fork(). A context cannot cross fork(): the child gets a copy of Mesa's display
+ * without the worker threads that serve it, and any GL call there would wait for ever. Check runs each
+ * test in a forked child (CK_FORK, its default), so a context opened in main and used in the tests is
+ * this case. gpuc refuses it at once instead of hanging: in a fork()ed child, every call that would
+ * touch GL or EGL through a context opened in the parent (or its kernels and arrays) fails with
+ * GPUC_ERROR_MISUSE, naming both processes and what to do (queries answered from host memory, such as
+ * gpuc_get_info or gpuc_array_dims, still answer); gpuc_*_free and gpuc_close of them free only the
+ * child's copy of gpuc's host memory (the parent's context is untouched); and gpuc_open fails with
+ * GPUC_ERROR_NO_DEVICE while the parent had a context open at the fork (a fresh one would hang the same
+ * way; once the parent closed all its contexts before forking, the child may open its own). What works:
+ * open the context in a checked fixture (tcase_add_checked_fixture: it runs inside each forked test) and
+ * none in main, or run the tests in one process (CK_FORK=no, or srunner_set_fork_status(sr, CK_NOFORK)).
+ * The same holds for any program that forks.
  */
 #ifndef GPUC_H
 #define GPUC_H
