@@ -97,6 +97,32 @@
  * still be closed, which frees gpuc's host memory, but the driver's objects of that context (buffers,
  * programs) stay allocated until the process ends. Call gpuc_detach (or gpuc_close) on a thread
  * before it exits if another thread is to go on with its context.
+ *
+ * HANDLES. A gpuc_kernel or gpuc_array handle stays valid memory until its context closes, also after it
+ * was freed: a freed handle keeps 24 bytes (32 with malloc's own; the kernel or array behind it is
+ * released at once), and is never handed out again while its context is open. So, as SQLite's
+ * SQLITE_MISUSE, a kernel or array freed twice, or used after it was freed, is refused instead of
+ * reading freed memory: every function taking one fails with GPUC_ERROR_MISUSE and a message naming the
+ * call ("gpuc_run: this kernel was freed ..."), the functions returning a value return none (0,
+ * GPUC_TYPE_NONE, NULL, "") and gpuc_*_free do nothing, each leaving that message on the handle's
+ * context. A kernel or array of one context passed to another's call fails with
+ * GPUC_ERROR_INVALID_ARGUMENT. What stays undefined: any handle after gpuc_close of its context (the
+ * context, its kernels and arrays, freed or not, are all released: do not use or free them again), a
+ * pointer gpuc never handed out, and one handle freed or used on two threads at once.
+ *
+ * TESTING WITH CHECK, AND fork(). A context cannot cross fork(): the child gets a copy of Mesa's display
+ * without the worker threads that serve it, and any GL call there would wait for ever. Check runs each
+ * test in a forked child (CK_FORK, its default), so a context opened in main and used in the tests is
+ * this case. gpuc refuses it at once instead of hanging: in a fork()ed child, every call that would
+ * touch GL or EGL through a context opened in the parent (or its kernels and arrays) fails with
+ * GPUC_ERROR_MISUSE, naming both processes and what to do (queries answered from host memory, such as
+ * gpuc_get_info or gpuc_array_dims, still answer); gpuc_*_free and gpuc_close of them free only the
+ * child's copy of gpuc's host memory (the parent's context is untouched); and gpuc_open fails with
+ * GPUC_ERROR_NO_DEVICE while the parent had a context open at the fork (a fresh one would hang the same
+ * way; once the parent closed all its contexts before forking, the child may open its own). What works:
+ * open the context in a checked fixture (tcase_add_checked_fixture: it runs inside each forked test) and
+ * none in main, or run the tests in one process (CK_FORK=no, or srunner_set_fork_status(sr, CK_NOFORK)).
+ * The same holds for any program that forks.
  */
 #ifndef GPUC_H
 #define GPUC_H
@@ -149,13 +175,14 @@ GPUC_API const char *gpuc_version_string(void);
 
 typedef enum gpuc_status {
     GPUC_OK = 0,
-    GPUC_ERROR_INVALID_ARGUMENT, /* NULL, zero or out-of-range input, wrong use of a handle */
+    GPUC_ERROR_INVALID_ARGUMENT, /* NULL, zero or out-of-range input, a handle of another context */
     GPUC_ERROR_TYPE_MISMATCH,    /* an argument's type or shape differs from the kernel's parameter */
     GPUC_ERROR_COMPILE,          /* the kernel source does not parse or compile */
     GPUC_ERROR_LIMIT,            /* a device or library limit would be exceeded */
     GPUC_ERROR_OUT_OF_MEMORY,    /* host or device memory ran out */
-    GPUC_ERROR_NO_DEVICE,        /* no EGL display / OpenGL 4.3 context could be made */
-    GPUC_ERROR_GL                /* the driver reported an error */
+    GPUC_ERROR_NO_DEVICE,        /* no EGL display / OpenGL 4.3 context could be made (also: fork(), below) */
+    GPUC_ERROR_GL,               /* the driver reported an error */
+    GPUC_ERROR_MISUSE            /* a freed kernel or array, or a context used in a fork()ed child (HANDLES) */
 } gpuc_status;
 
 /* A fixed English name for a status ("GPUC_ERROR_LIMIT"...); never NULL. */
@@ -295,8 +322,10 @@ GPUC_API int gpuc_list_devices(int *indices, int max);
  * and what to install, and must be released with gpuc_close. */
 GPUC_API gpuc_status gpuc_open(gpuc **gpu, const gpuc_options *opts);
 
-/* Releases the context and everything still made in it (kernels, arrays): their handles are invalid
- * afterwards, so do not free them again. NULL is ignored. Call it on the thread that holds the context,
+/* Releases the context and everything still made in it (kernels, arrays): their handles, freed or not,
+ * are invalid afterwards, so do not use or free them again (HANDLES). NULL is ignored. In a fork()ed
+ * child, a context of the parent's is only forgotten: the child's copy of gpuc's host memory is freed,
+ * no EGL or GL call is made (TESTING WITH CHECK). Call it on the thread that holds the context,
  * or on any thread once that one called gpuc_detach. Elsewhere (the holder is still running, or it
  * exited without letting go) it frees gpuc's host memory but no GL call can be made: the driver
  * releases the context's objects only when the holding thread lets go of it, never if it exited. */
@@ -415,14 +444,15 @@ GPUC_API gpuc_status gpuc_array_clear(gpuc_array *a);
  * 4 bytes a pixel). *out is NULL on failure. */
 GPUC_API gpuc_status gpuc_array_from_png(gpuc *gpu, const char *path, gpuc_array **out);
 
-/* Shape queries; a NULL array gives zeros / GPUC_TYPE_NONE. */
+/* Shape queries; a NULL or freed array gives zeros / GPUC_TYPE_NONE (HANDLES). */
 GPUC_API gpuc_dims gpuc_array_dims(const gpuc_array *a); /* as given: absent dimensions stay 0 */
 GPUC_API gpuc_type gpuc_array_type(const gpuc_array *a);
 GPUC_API size_t gpuc_array_cells(const gpuc_array *a);  /* x * y * z, absent dimensions counting 1 */
 GPUC_API size_t gpuc_array_values(const gpuc_array *a); /* cells * components per cell */
 
-/* Releases an array. NULL is ignored. May be called on any thread: where another thread holds the
- * context, the array is queued and its memory released at that thread's next call (THREADS, above). */
+/* Releases an array. NULL is ignored; an array freed before is refused with a message on its context
+ * (HANDLES). May be called on any thread: where another thread holds the context, the array is queued
+ * and its memory released at that thread's next call (THREADS, above). */
 GPUC_API void gpuc_array_free(gpuc_array *a);
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -571,7 +601,8 @@ typedef struct gpuc_kernel_desc {
 GPUC_API gpuc_status gpuc_create_kernel(gpuc *gpu, const char *source, const gpuc_kernel_desc *desc,
                                gpuc_kernel **out);
 
-/* Releases a kernel (arrays it returned stay valid). NULL is ignored. Any thread, as gpuc_array_free. */
+/* Releases a kernel (arrays it returned stay valid). NULL is ignored; a kernel freed before is refused
+ * with a message on its context (HANDLES). Any thread, as gpuc_array_free. */
 GPUC_API void gpuc_kernel_free(gpuc_kernel *k);
 
 /* The kernel's parameters as parsed from its signature, and the cell type of its result (the return

@@ -21,6 +21,29 @@ typedef struct program_entry program_entry; /* kernel/program_table.h */
 typedef struct program_table program_table; /* kernel/program_table.c */
 typedef struct js_registry js_registry;     /* js/api.c: gpuc_add_function / gpuc_add_native_function */
 
+/* What a caller holds for a kernel or array: a handle of a few bytes that stays allocated until its
+ * context closes, so that a call given a freed one can say so instead of reading freed memory (as
+ * SQLite's SQLITE_MISUSE). The tag says what it is and whether the thing behind it lives. Bodies
+ * (struct gpuc_array, struct gpuc_kernel) start with a tag of their own: the library's own code works
+ * on bodies and may hand them to the public calls, which accept a handle or a body (device/children.c). */
+enum {
+    GPUC_TAG_ARRAY = 0x61727261,       /* an array's body */
+    GPUC_TAG_ARRAY_HANDLE = 0x61726848, /* a live array's handle */
+    GPUC_TAG_KERNEL = 0x6b726e6c,      /* a kernel's body */
+    GPUC_TAG_KERNEL_HANDLE = 0x6b726e48,
+    GPUC_TAG_FREED = 0x66726565 /* either kind's handle after gpuc_array_free / gpuc_kernel_free */
+};
+typedef struct gpuc_handle gpuc_handle;
+struct gpuc_handle {
+    uint32_t tag;
+    bool kernel; /* which kind it was (for the message once freed) */
+    gpuc *gpu;
+    union {
+        void *body;              /* live: the array or kernel */
+        gpuc_handle *next_freed; /* freed: the context's list of freed handles, released at gpuc_close */
+    };
+};
+
 /* A kernel or array as its context owns it (device/children.c): embedded in the object, with the
  * function that destroys it. gl: the context is current, delete its GL objects; false when it cannot
  * be made current (gpuc_close on a thread that does not hold it): free host memory only. */
@@ -55,6 +78,7 @@ struct gpuc {
     _Atomic(gpuc_child *) queued;         /* freed on a thread that could not use the context */
     atomic_uint_least64_t frees_deferred; /* gpuc_stats.frees_deferred / frees_pending */
     atomic_uint_least64_t frees_pending;
+    _Atomic(gpuc_handle *) freed_handles; /* handles of freed kernels and arrays, kept until gpuc_close */
     gpuc_close_hook *close_hooks[GPUC_MAX_CLOSE_HOOKS];
     int nclose_hooks;
     /* State of the layers above, owned by them and torn down by their close hooks. */
@@ -73,7 +97,9 @@ struct gpuc {
 };
 
 struct gpuc_array {
+    uint32_t tag; /* GPUC_TAG_ARRAY */
     gpuc *gpu;
+    gpuc_handle *handle; /* what the caller holds; NULL for an internal array or once freed */
     gpuc_type type;
     gpuc_dims dims;     /* as given by the user: absent dimensions 0 */
     size_t cells;       /* product of the present dimensions */
@@ -97,6 +123,9 @@ struct gpuc_array {
 gpuc_status gpuc_fail(gpuc *gpu, gpuc_status status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* GPUC_ERROR_MISUSE for a context a fork()ed child inherited (egl_device_inherited). */
+gpuc_status gpuc_refuse_inherited(gpuc *gpu);
+
 /* Makes gpu's context current on this thread; fails with a message if the handle is unusable. */
 gpuc_status gpuc_enter(gpuc *gpu);
 
@@ -104,6 +133,50 @@ gpuc_status gpuc_enter(gpuc *gpu);
 gpuc_status gpuc_check_gl(gpuc *gpu, const char *what);
 
 /* ---- what a context owns (device/children.c) ---- */
+
+/* A new live handle for body (an array's or a kernel's); NULL when host memory ran out. */
+gpuc_handle *gpuc_handle_new(gpuc *gpu, void *body, bool kernel);
+
+/* The failure for a handle gpuc_handle_body cannot use, naming `call`: GPUC_ERROR_MISUSE for a freed
+ * handle or one of another kind, GPUC_ERROR_INVALID_ARGUMENT for NULL. */
+gpuc_status gpuc_handle_refuse(const void *p, uint32_t body_tag, const char *call);
+
+/* The body behind `p`, a caller's handle or the library's own body of the kind whose body tag is
+ * body_tag (GPUC_TAG_ARRAY or GPUC_TAG_KERNEL); NULL with *st set by gpuc_handle_refuse otherwise.
+ * Two loads and two compares: every public call taking a kernel or array makes it. */
+static inline void *gpuc_handle_body(const void *p, uint32_t body_tag, const char *call, gpuc_status *st)
+{
+    uint32_t live = body_tag == GPUC_TAG_ARRAY ? GPUC_TAG_ARRAY_HANDLE : GPUC_TAG_KERNEL_HANDLE;
+    uint32_t tag = p ? *(const uint32_t *)p : 0; /* handles and bodies start with their tag */
+    if (tag == live)
+        return ((const gpuc_handle *)p)->body;
+    if (tag == body_tag)
+        return (void *)p;
+    *st = gpuc_handle_refuse(p, body_tag, call);
+    return NULL;
+}
+
+/* What a public call hands the caller for an array body: its handle (a handle or NULL stays as it is). */
+gpuc_array *gpuc_array_handed_out(gpuc_array *a);
+
+/* The array behind a caller's handle, for `call` (gpuc_handle_body). */
+static inline gpuc_status gpuc_array_open(const gpuc_array *handle, const char *call, gpuc_array **a)
+{
+    gpuc_status st = GPUC_OK;
+    *a = (gpuc_array *)gpuc_handle_body(handle, GPUC_TAG_ARRAY, call, &st);
+    return st;
+}
+
+/* gpuc_array_open, then gpuc_enter on the array's context: the start of a call that touches GL. */
+static inline gpuc_status gpuc_array_enter(const gpuc_array *handle, const char *call, gpuc_array **a)
+{
+    gpuc_status st = gpuc_array_open(handle, call, a);
+    return st != GPUC_OK ? st : gpuc_enter((*a)->gpu);
+}
+
+/* gpuc_array_free and gpuc_kernel_free: retires the caller's handle (*handle, then NULL) and frees
+ * `child` as gpuc_child_free does. */
+void gpuc_child_free_handle(gpuc *gpu, gpuc_child *child, gpuc_handle **handle);
 
 /* Makes `child` the context's, destroyed by `destroy` at gpuc_close unless freed before. */
 void gpuc_child_add(gpuc *gpu, gpuc_child *child, gpuc_child_destroy_fn *destroy);

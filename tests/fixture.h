@@ -1,6 +1,6 @@
-/* fixture.h - what every Check suite shares: a gpuc context opened inside each forked test (an EGL
- * display initialised in Check's parent process makes CK_FORK hang; notes/platform.md), assertions
- * that print gpuc's message, and small oracles. */
+/* fixture.h - what every Check suite shares: a gpuc context opened inside each forked test (a context
+ * cannot cross fork(): one opened in Check's parent process is refused in the forked tests; gpuc.h,
+ * "TESTING WITH CHECK"), assertions that print gpuc's message, and small oracles. */
 #ifndef GPUC_TEST_FIXTURE_H
 #define GPUC_TEST_FIXTURE_H
 

@@ -43,6 +43,8 @@
     GPUC_SUITE(vec_args) \
     GPUC_SUITE(dynamic_output) \
     GPUC_SUITE(array_constants) \
+    GPUC_SUITE(handles) \
+    GPUC_SUITE(fork) \
     GPUC_SUITE(mpi)
 
 #define GPUC_SUITE(name) Suite *suite_##name(void);

@@ -4,10 +4,15 @@
 
 #include <stdlib.h>
 
-static gpuc_status check_array_arg(gpuc *gpu, const char *fn, const char *what, const gpuc_array *a, algo_input *in)
+static gpuc_status check_array_arg(gpuc *gpu, const char *fn, const char *what, const gpuc_array *handle,
+                                   algo_input *in)
 {
-    if (!a)
+    if (!handle)
         return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "%s: %s is a NULL array", fn, what);
+    gpuc_array *a;
+    gpuc_status st = gpuc_array_open(handle, fn, &a);
+    if (st != GPUC_OK)
+        return st;
     if (a->gpu != gpu)
         return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "%s: %s belongs to another gpuc context", fn, what);
     if (a->type != GPUC_FLOAT && a->type != GPUC_INT)
@@ -93,8 +98,10 @@ gpuc_status algo_device_input(gpuc *gpu, gpuc_arg arg, const gpuc_array **array,
 {
     *owned = NULL;
     if (arg.kind == GPUC_ARG_ARRAY) {
-        *array = arg.array;
-        return GPUC_OK;
+        gpuc_array *a;
+        gpuc_status st = gpuc_array_open(arg.array, "gpuc algorithm input", &a);
+        *array = a;
+        return st;
     }
     gpuc_status st = arg.kind == GPUC_ARG_HOST_F32 ? gpuc_array_from_f32(gpu, arg.host, arg.dims, owned)
                                                    : gpuc_array_from_i32(gpu, arg.host, arg.dims, owned);

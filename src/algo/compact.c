@@ -105,6 +105,8 @@ gpuc_status gpuc_compact(gpuc *gpu, gpuc_arg values, const gpuc_compact_desc *de
         st = algo_device_input(gpu, values, &array, &upload);
     if (st == GPUC_OK)
         st = compact_device(gpu, array, in, desc, packed, count);
+    if (st == GPUC_OK)
+        *packed = gpuc_array_handed_out(*packed);
     gpuc_array_free(upload);
     return st;
 }

@@ -42,6 +42,6 @@ gpuc_status gpuc_rank(gpuc *gpu, gpuc_arg values, const gpuc_rank_desc *desc, gp
     gpuc_kernel_free(rank);
     topk_input_release(&in);
     if (st == GPUC_OK)
-        *ranks_out = ranks;
+        *ranks_out = gpuc_array_handed_out(ranks);
     return st;
 }

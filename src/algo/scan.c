@@ -113,7 +113,7 @@ gpuc_status scan_device(gpuc *gpu, const gpuc_array *values, gpuc_type type, uin
             gpuc_array_free(lv.prefix[k]);
     }
     if (st == GPUC_OK)
-        *prefix = lv.prefix[0];
+        *prefix = gpuc_array_handed_out(lv.prefix[0]);
     return st;
 }
 

@@ -19,7 +19,7 @@ gpuc_status sort_outputs_deliver(gpuc_status st, sort_outputs want, gpuc_array *
     gpuc_array **slots[] = {want.keys, want.indices, want.values}, *made[] = {keys, indices, values};
     for (int j = 0; j < 3; j++) {
         if (slots[j])
-            *slots[j] = made[j];
+            *slots[j] = gpuc_array_handed_out(made[j]);
         else
             gpuc_array_free(made[j]);
     }

@@ -125,6 +125,7 @@ gpuc_status gpuc_array_make(gpuc *gpu, gpuc_type type, gpuc_dims dims, unsigned 
     gpuc_array *a = calloc(1, sizeof *a);
     if (!a)
         return gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "out of host memory for an array handle");
+    a->tag = GPUC_TAG_ARRAY;
     a->gpu = gpu;
     a->type = type;
     a->dims = dims;
@@ -132,6 +133,10 @@ gpuc_status gpuc_array_make(gpuc *gpu, gpuc_type type, gpuc_dims dims, unsigned 
     a->values = (size_t)values;
     a->bytes = (size_t)texels * 16;
     a->internal = (flags & ARRAY_INTERNAL) != 0;
+    if (!a->internal && !(a->handle = gpuc_handle_new(gpu, a, false))) {
+        free(a);
+        return gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "out of host memory for an array handle");
+    }
 
     glGetError(); /* start clean: the allocation's own error is what we want to see */
     a->buffer = take_spare_buffer(gpu, a->bytes);
@@ -153,6 +158,7 @@ gpuc_status gpuc_array_make(gpuc *gpu, gpuc_type type, gpuc_dims dims, unsigned 
     st = gpuc_check_gl(gpu, "allocating an array");
     if (st != GPUC_OK) {
         glDeleteBuffers(1, &a->buffer);
+        free(a->handle);
         free(a);
         return st;
     }
@@ -173,7 +179,14 @@ void gpuc_array_destroy_gl(gpuc_array *a, bool gl)
             glDeleteBuffers(1, &a->buffer);
     }
     free(a->mirror);
+    free(a->handle); /* never handed out, or its context is closing; a freed one was retired first */
+    a->tag = 0;
     free(a);
+}
+
+gpuc_array *gpuc_array_handed_out(gpuc_array *a)
+{
+    return a && a->tag == GPUC_TAG_ARRAY && a->handle ? (gpuc_array *)(void *)a->handle : a;
 }
 
 void gpuc_array_destroy(gpuc_array *a)
@@ -190,7 +203,10 @@ gpuc_status gpuc_array_new(gpuc *gpu, gpuc_type type, gpuc_dims dims, gpuc_array
         return st;
     if (!out)
         return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_array_new: out is NULL");
-    return gpuc_array_make(gpu, type, dims, 0, out);
+    st = gpuc_array_make(gpu, type, dims, 0, out);
+    if (st == GPUC_OK)
+        *out = gpuc_array_handed_out(*out);
+    return st;
 }
 
 gpuc_status gpuc_array_upload(gpuc_array *a, const void *data)
@@ -227,7 +243,7 @@ static gpuc_status array_from(gpuc *gpu, gpuc_type type, const void *data, gpuc_
         gpuc_array_destroy(a);
         return st;
     }
-    *out = a;
+    *out = gpuc_array_handed_out(a);
     return GPUC_OK;
 }
 
@@ -243,13 +259,14 @@ gpuc_status gpuc_array_from_i32(gpuc *gpu, const int32_t *data, gpuc_dims dims, 
 
 /* Common checks of the read/write calls: a live array, data, the exact count and a matching
  * element kind (int32 for int arrays, float32 for the rest). */
-static gpuc_status check_copy(const gpuc_array *a, const void *data, size_t count, bool want_int, const char *fn)
+static gpuc_status check_copy(const gpuc_array *handle, const void *data, size_t count, bool want_int,
+                              const char *fn, gpuc_array **body)
 {
-    if (!a)
-        return GPUC_ERROR_INVALID_ARGUMENT;
-    gpuc_status st = gpuc_enter(a->gpu);
+    gpuc_array *a;
+    gpuc_status st = gpuc_array_enter(handle, fn, &a);
     if (st != GPUC_OK)
         return st;
+    *body = a;
     if (!data)
         return gpuc_fail(a->gpu, GPUC_ERROR_INVALID_ARGUMENT, "%s: data is NULL", fn);
     if ((a->type == GPUC_INT) != want_int)
@@ -261,15 +278,17 @@ static gpuc_status check_copy(const gpuc_array *a, const void *data, size_t coun
     return GPUC_OK;
 }
 
-gpuc_status gpuc_array_write_f32(gpuc_array *a, const float *data, size_t count)
+gpuc_status gpuc_array_write_f32(gpuc_array *handle, const float *data, size_t count)
 {
-    gpuc_status st = check_copy(a, data, count, false, "gpuc_array_write_f32");
+    gpuc_array *a;
+    gpuc_status st = check_copy(handle, data, count, false, "gpuc_array_write_f32", &a);
     return st != GPUC_OK ? st : gpuc_array_upload(a, data);
 }
 
-gpuc_status gpuc_array_write_i32(gpuc_array *a, const int32_t *data, size_t count)
+gpuc_status gpuc_array_write_i32(gpuc_array *handle, const int32_t *data, size_t count)
 {
-    gpuc_status st = check_copy(a, data, count, true, "gpuc_array_write_i32");
+    gpuc_array *a;
+    gpuc_status st = check_copy(handle, data, count, true, "gpuc_array_write_i32", &a);
     return st != GPUC_OK ? st : gpuc_array_upload(a, data);
 }
 
@@ -320,12 +339,12 @@ gpuc_status gpuc_array_fetch_mirror(gpuc_array *a)
     return GPUC_OK;
 }
 
-static gpuc_status array_read(const gpuc_array *ca, void *data, size_t count, bool want_int, const char *fn)
+static gpuc_status array_read(const gpuc_array *handle, void *data, size_t count, bool want_int, const char *fn)
 {
-    gpuc_status st = check_copy(ca, data, count, want_int, fn);
+    gpuc_array *a; /* not const: the mirror is a cache, and filling it is not a visible change */
+    gpuc_status st = check_copy(handle, data, count, want_int, fn, &a);
     if (st != GPUC_OK)
         return st;
-    gpuc_array *a = (gpuc_array *)ca; /* the mirror is a cache: filling it is not a visible change */
     if (!a->mirror_valid) {
         st = gpuc_array_fetch_mirror(a);
         if (st != GPUC_OK)
@@ -366,29 +385,35 @@ gpuc_status gpuc_array_view(gpuc_array *a, bool scalar, GLuint *view, GLenum *fo
     return GPUC_OK;
 }
 
-gpuc_dims gpuc_array_dims(const gpuc_array *a)
+/* The accessors answer "none" for a handle they cannot use (the message is on its context). */
+gpuc_dims gpuc_array_dims(const gpuc_array *handle)
 {
-    gpuc_dims none = {0, 0, 0};
-    return a ? a->dims : none;
+    gpuc_array *a;
+    return gpuc_array_open(handle, "gpuc_array_dims", &a) == GPUC_OK ? a->dims : (gpuc_dims){0, 0, 0};
 }
 
-gpuc_type gpuc_array_type(const gpuc_array *a)
+gpuc_type gpuc_array_type(const gpuc_array *handle)
 {
-    return a ? a->type : GPUC_TYPE_NONE;
+    gpuc_array *a;
+    return gpuc_array_open(handle, "gpuc_array_type", &a) == GPUC_OK ? a->type : GPUC_TYPE_NONE;
 }
 
-size_t gpuc_array_cells(const gpuc_array *a)
+size_t gpuc_array_cells(const gpuc_array *handle)
 {
-    return a ? a->cells : 0;
+    gpuc_array *a;
+    return gpuc_array_open(handle, "gpuc_array_cells", &a) == GPUC_OK ? a->cells : 0;
 }
 
-size_t gpuc_array_values(const gpuc_array *a)
+size_t gpuc_array_values(const gpuc_array *handle)
 {
-    return a ? a->values : 0;
+    gpuc_array *a;
+    return gpuc_array_open(handle, "gpuc_array_values", &a) == GPUC_OK ? a->values : 0;
 }
 
-void gpuc_array_free(gpuc_array *a)
+void gpuc_array_free(gpuc_array *handle)
 {
-    if (a)
-        gpuc_child_free(a->gpu, &a->child);
+    gpuc_array *a;
+    if (!handle || gpuc_array_open(handle, "gpuc_array_free", &a) != GPUC_OK)
+        return; /* NULL is ignored; a second free leaves its message on the context */
+    gpuc_child_free_handle(a->gpu, &a->child, &a->handle);
 }

@@ -5,11 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-gpuc_status gpuc_array_clone(const gpuc_array *a, gpuc_array **out)
+gpuc_status gpuc_array_clone(const gpuc_array *handle, gpuc_array **out)
 {
-    if (!a)
-        return GPUC_ERROR_INVALID_ARGUMENT;
-    gpuc_status st = gpuc_enter(a->gpu);
+    gpuc_array *a;
+    gpuc_status st = gpuc_array_enter(handle, "gpuc_array_clone", &a);
     if (st != GPUC_OK)
         return st;
     if (!out)
@@ -39,15 +38,14 @@ gpuc_status gpuc_array_clone(const gpuc_array *a, gpuc_array **out)
         gpuc_array_destroy(c);
         return st;
     }
-    *out = c;
+    *out = gpuc_array_handed_out(c);
     return GPUC_OK;
 }
 
-gpuc_status gpuc_array_clear(gpuc_array *a)
+gpuc_status gpuc_array_clear(gpuc_array *handle)
 {
-    if (!a)
-        return GPUC_ERROR_INVALID_ARGUMENT;
-    gpuc_status st = gpuc_enter(a->gpu);
+    gpuc_array *a;
+    gpuc_status st = gpuc_array_enter(handle, "gpuc_array_clear", &a);
     if (st != GPUC_OK)
         return st;
     GLuint zero = 0;

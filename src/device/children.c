@@ -1,7 +1,39 @@
 /* children.c - what a context owns and how each thing goes: kernels and arrays register as children
  * with the function that destroys them, the layers above register a hook for their per-context
- * state, and a free on a thread that cannot use the context is queued, never run on another context. */
+ * state, and a free on a thread that cannot use the context is queued, never run on another context.
+ * The handles callers hold outlive what they name until gpuc_close, so that misuse is told apart. */
 #include "internal.h"
+
+#include <stdlib.h>
+
+gpuc_handle *gpuc_handle_new(gpuc *gpu, void *body, bool kernel)
+{
+    gpuc_handle *h = malloc(sizeof *h);
+    if (h)
+        *h = (gpuc_handle){.tag = kernel ? GPUC_TAG_KERNEL_HANDLE : GPUC_TAG_ARRAY_HANDLE, .kernel = kernel,
+                           .gpu = gpu, .body = body};
+    return h;
+}
+
+/* Marks a live handle freed: it stays, on its context's list, until gpuc_close frees it. */
+static void handle_retire(gpuc_handle *h)
+{
+    /* A free may come from any thread (gpuc_child_free queues it): push without a lock. */
+    h->tag = GPUC_TAG_FREED;
+    h->next_freed = atomic_load(&h->gpu->freed_handles);
+    while (!atomic_compare_exchange_weak(&h->gpu->freed_handles, &h->next_freed, h))
+        ;
+}
+
+static void free_retired_handles(gpuc *gpu)
+{
+    gpuc_handle *h = atomic_exchange(&gpu->freed_handles, NULL);
+    while (h) {
+        gpuc_handle *next = h->next_freed;
+        free(h);
+        h = next;
+    }
+}
 
 void gpuc_child_add(gpuc *gpu, gpuc_child *child, gpuc_child_destroy_fn *destroy)
 {
@@ -48,6 +80,12 @@ void gpuc_child_free(gpuc *gpu, gpuc_child *child)
     /* GL names are per context: deleting with another context current would delete whatever that
      * context has under the same name. So: this context, now, or later on its own thread. */
     egl_binding saved;
+    if (gpu->opened && egl_device_inherited(&gpu->device)) {
+        /* A context a fork()ed child inherited: its GL objects are the parent's; free host memory only. */
+        gpuc_child_remove(gpu, child);
+        child->destroy(child, false);
+        return;
+    }
     if (gpu->opened && egl_device_borrow(&gpu->device, &saved)) {
         gpuc_child_remove(gpu, child);
         child->destroy(child, true);
@@ -60,6 +98,15 @@ void gpuc_child_free(gpuc *gpu, gpuc_child *child)
         ;
     atomic_fetch_add(&gpu->frees_deferred, 1);
     atomic_fetch_add(&gpu->frees_pending, 1);
+}
+
+void gpuc_child_free_handle(gpuc *gpu, gpuc_child *child, gpuc_handle **handle)
+{
+    if (*handle) {
+        handle_retire(*handle);
+        *handle = NULL;
+    }
+    gpuc_child_free(gpu, child);
 }
 
 gpuc_status gpuc_on_close(gpuc *gpu, gpuc_close_hook *hook)
@@ -85,4 +132,24 @@ void gpuc_children_close(gpuc *gpu, bool gl)
     /* Newest first: a layer set up later may lean on one set up earlier. */
     while (gpu->nclose_hooks > 0)
         gpu->close_hooks[--gpu->nclose_hooks](gpu, gl);
+    free_retired_handles(gpu);
+}
+
+gpuc_status gpuc_handle_refuse(const void *p, uint32_t body_tag, const char *call)
+{
+    const char *want = body_tag == GPUC_TAG_KERNEL ? "kernel" : "array";
+    if (!p)
+        return GPUC_ERROR_INVALID_ARGUMENT; /* no context to carry a message */
+    const gpuc_handle *h = p;
+    uint32_t tag = h->tag;
+    if (tag == GPUC_TAG_FREED)
+        return gpuc_fail(h->gpu, GPUC_ERROR_MISUSE,
+                         "%s: this %s was freed (gpuc_%s_free) and cannot be used again; a freed handle stays "
+                         "recognisable until its context closes", call, h->kernel ? "kernel" : "array",
+                         h->kernel ? "kernel" : "array");
+    if (tag == GPUC_TAG_ARRAY_HANDLE || tag == GPUC_TAG_KERNEL_HANDLE)
+        return gpuc_fail(h->gpu, GPUC_ERROR_MISUSE, "%s: given a gpuc_%s where a gpuc_%s belongs", call,
+                         tag == GPUC_TAG_KERNEL_HANDLE ? "kernel" : "array", want);
+    /* Not a handle of an open context: nothing in it can be trusted to name one. */
+    return GPUC_ERROR_MISUSE;
 }

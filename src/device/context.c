@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const char *gpuc_status_name(gpuc_status status)
 {
@@ -19,6 +20,7 @@ const char *gpuc_status_name(gpuc_status status)
     case GPUC_ERROR_OUT_OF_MEMORY: return "GPUC_ERROR_OUT_OF_MEMORY";
     case GPUC_ERROR_NO_DEVICE: return "GPUC_ERROR_NO_DEVICE";
     case GPUC_ERROR_GL: return "GPUC_ERROR_GL";
+    case GPUC_ERROR_MISUSE: return "GPUC_ERROR_MISUSE";
     }
     return "GPUC_ERROR_UNKNOWN";
 }
@@ -34,12 +36,24 @@ gpuc_status gpuc_fail(gpuc *gpu, gpuc_status status, const char *fmt, ...)
     return status;
 }
 
+gpuc_status gpuc_refuse_inherited(gpuc *gpu)
+{
+    return gpuc_fail(gpu, GPUC_ERROR_MISUSE,
+                     "this gpuc context was opened in process %ld and is used in process %ld, a fork()ed child: "
+                     "a context cannot cross fork() (Mesa's worker threads stayed in the parent; any GL call would "
+                     "wait for ever). Open the context in the process that uses it, after the fork: with Check, in "
+                     "a checked fixture (tcase_add_checked_fixture) rather than in main, or run with CK_FORK=no. "
+                     "gpuc_close here frees only host memory", gpu->device.opener_pid, (long)getpid());
+}
+
 gpuc_status gpuc_enter(gpuc *gpu)
 {
     if (!gpu)
         return GPUC_ERROR_INVALID_ARGUMENT;
     if (!gpu->opened)
         return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "this gpuc context failed to open and cannot be used");
+    if (egl_device_inherited(&gpu->device))
+        return gpuc_refuse_inherited(gpu);
     if (!egl_device_make_current(&gpu->device)) {
         if (egl_device_failed_as_held_elsewhere())
             return gpuc_fail(gpu, GPUC_ERROR_NO_DEVICE, "this gpuc context is in use on another thread: a context "
@@ -203,7 +217,7 @@ void gpuc_close(gpuc *gpu)
     /* On a thread where the context cannot be made current (it is current on another thread, or that
      * thread exited holding it) no GL call may be made: host memory is freed, and the context's GL
      * objects go with the context when EGL can destroy it (gpuc.h, THREADS). */
-    bool gl = gpu->opened && egl_device_make_current(&gpu->device);
+    bool gl = gpu->opened && !egl_device_inherited(&gpu->device) && egl_device_make_current(&gpu->device);
     gpuc_children_close(gpu, gl);
     gpuc_array_spares_free(gpu, gl); /* after the arrays, whose buffers may have joined them */
     if (gl && gpu->debug)
@@ -220,6 +234,8 @@ gpuc_status gpuc_detach(gpuc *gpu)
         return GPUC_ERROR_INVALID_ARGUMENT;
     if (!gpu->opened)
         return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "this gpuc context failed to open and cannot be used");
+    if (egl_device_inherited(&gpu->device))
+        return gpuc_refuse_inherited(gpu);
     if (egl_device_is_current(&gpu->device)) {
         gpuc_children_collect(gpu);
         egl_device_release(&gpu->device);

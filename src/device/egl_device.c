@@ -10,10 +10,12 @@
 #include <glad/gl.h>
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_EGL_DEVICES 16
 
@@ -76,6 +78,49 @@ static int display_threads(EGLDisplay dpy)
             threads = display_users[i].threads;
     pthread_mutex_unlock(&display_lock);
     return threads;
+}
+
+/* fork(): the child gets a copy of Mesa's display state but not its worker threads (llvmpipe's
+ * rasteriser and JIT queues), so a GL call there on an inherited context, or on a new one made on the
+ * inherited display, waits for ever. The child handler counts process images, so that an inherited
+ * context is told from its own with one load, and records whether a display was in use at the fork.
+ * The handlers hold display_lock across the fork, so the child never inherits it locked. */
+static atomic_uint process_image = 1;
+static atomic_bool forked_with_display;
+static pthread_once_t fork_handlers_once = PTHREAD_ONCE_INIT;
+
+static void before_fork(void)
+{
+    pthread_mutex_lock(&display_lock);
+}
+
+static void after_fork_in_parent(void)
+{
+    pthread_mutex_unlock(&display_lock);
+}
+
+static void after_fork_in_child(void)
+{
+    atomic_fetch_add_explicit(&process_image, 1, memory_order_relaxed);
+    for (int i = 0; i < DISPLAY_SLOTS; i++)
+        if (display_users[i].users > 0)
+            atomic_store(&forked_with_display, true);
+    pthread_mutex_unlock(&display_lock);
+}
+
+static void register_fork_handlers(void)
+{
+    pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
+}
+
+bool egl_device_inherited(const egl_device *dev)
+{
+    return dev->process != atomic_load_explicit(&process_image, memory_order_relaxed);
+}
+
+bool egl_device_forked_with_display(void)
+{
+    return atomic_load(&forked_with_display);
 }
 
 /* Whether gpuc uses `dpy` (or, for EGL_NO_DISPLAY, any display) now. */
@@ -326,6 +371,17 @@ bool egl_device_open(egl_choice choice, bool debug, int threads, egl_device *dev
 {
     memset(dev, 0, sizeof *dev);
     err[0] = '\0';
+    pthread_once(&fork_handlers_once, register_fork_handlers);
+    if (egl_device_forked_with_display()) {
+        snprintf(err, errlen, "this process (%ld) was fork()ed while its parent had a gpuc context open: EGL "
+                 "cannot be used again in the child (Mesa's display came along without its worker threads, and "
+                 "any GL call would wait for ever). Open contexts only after the fork, never before it in the "
+                 "parent: with Check, open them in a checked fixture (tcase_add_checked_fixture) and none in "
+                 "main, or run with CK_FORK=no", (long)getpid());
+        return false;
+    }
+    dev->process = atomic_load_explicit(&process_image, memory_order_relaxed);
+    dev->opener_pid = (long)getpid();
     note(err, errlen, "could not create a headless OpenGL 4.3 context; tried:\n");
 
     EGLDeviceEXT devices[MAX_EGL_DEVICES];
@@ -426,6 +482,10 @@ void egl_device_close(egl_device *dev)
 {
     if (!dev->display)
         return;
+    if (egl_device_inherited(dev)) { /* the parent's: no EGL call may be made on it here */
+        memset(dev, 0, sizeof *dev);
+        return;
+    }
     EGLDisplay dpy = (EGLDisplay)dev->display;
     if (eglGetCurrentContext() == (EGLContext)dev->context)
         eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);

@@ -12,6 +12,8 @@ typedef struct egl_device {
     int index;     /* EGL device index, -1 for Mesa's surfaceless platform */
     bool software; /* the device says it is a software renderer */
     char how[128]; /* how it was reached, for gpuc_info.device */
+    unsigned process; /* the process image it was opened in (see egl_device_inherited) */
+    long opener_pid;  /* for messages */
 } egl_device;
 
 typedef enum egl_choice_kind { EGL_CHOICE_AUTO, EGL_CHOICE_GPU, EGL_CHOICE_CPU, EGL_CHOICE_INDEX } egl_choice_kind;
@@ -32,6 +34,15 @@ int egl_device_list_hardware(int *indices, int max);
 
 /* threads: gpuc_options.threads, for a software device (a display of its own when not 0). */
 bool egl_device_open(egl_choice choice, bool debug, int threads, egl_device *dev, char *err, size_t errlen);
+
+/* Whether dev was opened in another process image: this process is a fork()ed child of the one that
+ * opened it. Such a context must not be touched: Mesa's worker threads stayed in the parent, and any
+ * GL or EGL call on it waits for them for ever. One atomic load, no system call. */
+bool egl_device_inherited(const egl_device *dev);
+
+/* Whether this process was fork()ed while the parent had an EGL display in use: Mesa's display state
+ * came along without its threads, and a new context here would hang too (egl_device_open refuses). */
+bool egl_device_forked_with_display(void);
 
 /* Makes dev's context current on this thread if it is not already. */
 bool egl_device_make_current(const egl_device *dev);

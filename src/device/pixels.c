@@ -10,14 +10,13 @@
 #include <string.h>
 
 /* Checks that a is a picture (an int array, 1D or 2D) and makes its host mirror current. */
-static gpuc_status picture_bytes(const gpuc_array *ca, const char *fn, const uint8_t **bytes)
+static gpuc_status picture_bytes(const gpuc_array *handle, const char *fn, const uint8_t **bytes, gpuc_array **body)
 {
-    if (!ca)
-        return GPUC_ERROR_INVALID_ARGUMENT;
-    gpuc_array *a = (gpuc_array *)ca; /* the mirror is a cache: filling it is not a visible change */
-    gpuc_status st = gpuc_enter(a->gpu);
+    gpuc_array *a; /* not const: the mirror is a cache, and filling it is not a visible change */
+    gpuc_status st = gpuc_array_enter(handle, fn, &a);
     if (st != GPUC_OK)
         return st;
+    *body = a;
     if (a->type != GPUC_INT || a->dims.z)
         return gpuc_fail(a->gpu, GPUC_ERROR_INVALID_ARGUMENT,
                          "%s: the array is a %uD %s array; pixels come from a graphical kernel's result, a 1D or 2D "
@@ -31,10 +30,11 @@ static gpuc_status picture_bytes(const gpuc_array *ca, const char *fn, const uin
     return GPUC_OK;
 }
 
-gpuc_status gpuc_array_read_pixels(const gpuc_array *a, uint8_t *rgba, size_t bytes, bool flip)
+gpuc_status gpuc_array_read_pixels(const gpuc_array *handle, uint8_t *rgba, size_t bytes, bool flip)
 {
     const uint8_t *pixels;
-    gpuc_status st = picture_bytes(a, "gpuc_array_read_pixels", &pixels);
+    gpuc_array *a;
+    gpuc_status st = picture_bytes(handle, "gpuc_array_read_pixels", &pixels, &a);
     if (st != GPUC_OK)
         return st;
     if (!rgba || bytes != a->cells * 4)
@@ -88,10 +88,11 @@ static bool write_png(FILE *f, const uint8_t *pixels, uint32_t w, uint32_t h, ch
     return true;
 }
 
-gpuc_status gpuc_array_write_png(const gpuc_array *a, const char *path)
+gpuc_status gpuc_array_write_png(const gpuc_array *handle, const char *path)
 {
     const uint8_t *pixels;
-    gpuc_status st = picture_bytes(a, "gpuc_array_write_png", &pixels);
+    gpuc_array *a;
+    gpuc_status st = picture_bytes(handle, "gpuc_array_write_png", &pixels, &a);
     if (st != GPUC_OK)
         return st;
     if (!path)

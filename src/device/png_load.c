@@ -76,6 +76,6 @@ gpuc_status gpuc_array_from_png(gpuc *gpu, const char *path, gpuc_array **out)
         return gpuc_fail(gpu, st, "gpuc_array_from_png: reading \"%s\" failed: %s", path, err);
     }
     gpu->stats.uploads++; /* one upload, made in blocks */
-    *out = u.array;
+    *out = gpuc_array_handed_out(u.array);
     return GPUC_OK;
 }

@@ -431,6 +431,8 @@ static void kernel_destroy(gpuc_child *child, bool gl)
     kernel_loops_free(k);
     kernel_specialise_free(k, gl);
     program_put(k->gpu, k->cached, gl);
+    free(k->handle); /* its context is closing; a freed kernel's handle was retired first */
+    k->tag = 0;
     free(k);
 }
 
@@ -462,6 +464,7 @@ gpuc_status kernel_create(gpuc *gpu, const char *source, const gpuc_kernel_desc 
     gpuc_kernel *k = calloc(1, sizeof *k);
     if (!k)
         return gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "out of host memory for a kernel");
+    k->tag = GPUC_TAG_KERNEL;
     k->gpu = gpu;
     k->output = desc->output;
     k->cells = cells;
@@ -473,12 +476,14 @@ gpuc_status kernel_create(gpuc *gpu, const char *source, const gpuc_kernel_desc 
     k->dynamic_output = desc->dynamic_output;
     k->fragment = gpu->info.backend == GPUC_BACKEND_FRAGMENT;
     k->profile.stats.last_device_ms = -1; /* none timed yet */
+    k->handle = gpuc_handle_new(gpu, k, true);
     /* The compiler joins continued lines (and ends lines at a lone \r) before anything else: so do gpuc's readers. */
-    char *joined = source_join_lines(source);
+    char *joined = k->handle ? source_join_lines(source) : NULL;
     st = joined ? build_program(k, joined, desc, origin)
-                : gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "out of host memory reading a kernel");
+                : gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "out of host memory for a kernel");
     free(joined);
     if (st != GPUC_OK) {
+        free(k->handle);
         free(k);
         return st;
     }
@@ -486,7 +491,7 @@ gpuc_status kernel_create(gpuc *gpu, const char *source, const gpuc_kernel_desc 
     if (k->fragment)
         fragment_layout(k);
     gpuc_child_add(gpu, &k->child, kernel_destroy);
-    *out = k;
+    *out = (gpuc_kernel *)(void *)k->handle;
     return GPUC_OK;
 }
 
@@ -495,33 +500,43 @@ gpuc_status gpuc_create_kernel(gpuc *gpu, const char *source, const gpuc_kernel_
     return kernel_create(gpu, source, desc, NULL, out);
 }
 
-void gpuc_kernel_free(gpuc_kernel *k)
+void gpuc_kernel_free(gpuc_kernel *handle)
 {
-    if (k)
-        gpuc_child_free(k->gpu, &k->child);
+    gpuc_kernel *k;
+    if (!handle || kernel_open(handle, "gpuc_kernel_free", &k) != GPUC_OK)
+        return; /* NULL is ignored; a second free leaves its message on the context */
+    gpuc_child_free_handle(k->gpu, &k->child, &k->handle);
 }
 
-int gpuc_kernel_arg_count(const gpuc_kernel *k)
+/* The accessors answer "none" for a handle they cannot use (the message is on its context). */
+int gpuc_kernel_arg_count(const gpuc_kernel *handle)
 {
-    return k ? k->sig.nparams : 0;
+    gpuc_kernel *k;
+    return kernel_open(handle, "gpuc_kernel_arg_count", &k) == GPUC_OK ? k->sig.nparams : 0;
 }
 
-gpuc_type gpuc_kernel_return_type(const gpuc_kernel *k)
+gpuc_type gpuc_kernel_return_type(const gpuc_kernel *handle)
 {
-    return k ? k->result_type : GPUC_TYPE_NONE;
+    gpuc_kernel *k;
+    return kernel_open(handle, "gpuc_kernel_return_type", &k) == GPUC_OK ? k->result_type : GPUC_TYPE_NONE;
 }
 
-int gpuc_kernel_map_count(const gpuc_kernel *k)
+int gpuc_kernel_map_count(const gpuc_kernel *handle)
 {
-    return k ? k->nmaps : 0;
+    gpuc_kernel *k;
+    return kernel_open(handle, "gpuc_kernel_map_count", &k) == GPUC_OK ? k->nmaps : 0;
 }
 
-const char *gpuc_kernel_map_name(const gpuc_kernel *k, int i)
+const char *gpuc_kernel_map_name(const gpuc_kernel *handle, int i)
 {
-    return k && i >= 0 && i < k->nmaps ? k->map_names[i] : NULL;
+    gpuc_kernel *k;
+    if (kernel_open(handle, "gpuc_kernel_map_name", &k) != GPUC_OK)
+        return NULL;
+    return i >= 0 && i < k->nmaps ? k->map_names[i] : NULL;
 }
 
-const char *gpuc_kernel_glsl(const gpuc_kernel *k)
+const char *gpuc_kernel_glsl(const gpuc_kernel *handle)
 {
-    return k ? k->glsl : "";
+    gpuc_kernel *k;
+    return kernel_open(handle, "gpuc_kernel_glsl", &k) == GPUC_OK ? k->glsl : "";
 }

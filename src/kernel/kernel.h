@@ -8,7 +8,9 @@
 #include "kernel/source_scan.h"
 
 struct gpuc_kernel {
+    uint32_t tag; /* GPUC_TAG_KERNEL (internal.h: handles) */
     gpuc *gpu;
+    gpuc_handle *handle; /* what the caller holds; NULL once freed */
     char name[KERNEL_NAME_MAX];
     kernel_signature sig;
     gpuc_dims output;
@@ -81,6 +83,21 @@ typedef struct kernel_origin {
  * GLSL it writes is fully parenthesised, so deeper). */
 gpuc_status kernel_create(gpuc *gpu, const char *source, const gpuc_kernel_desc *desc, const kernel_origin *origin,
                           gpuc_kernel **out);
+
+/* The kernel behind a caller's handle, for `call` (gpuc_handle_body). */
+static inline gpuc_status kernel_open(const gpuc_kernel *handle, const char *call, gpuc_kernel **k)
+{
+    gpuc_status st = GPUC_OK;
+    *k = (gpuc_kernel *)gpuc_handle_body(handle, GPUC_TAG_KERNEL, call, &st);
+    return st;
+}
+
+/* kernel_open, then gpuc_enter on the kernel's context: the start of a call that touches GL. */
+static inline gpuc_status kernel_enter(const gpuc_kernel *handle, const char *call, gpuc_kernel **k)
+{
+    gpuc_status st = kernel_open(handle, call, k);
+    return st != GPUC_OK ? st : gpuc_enter((*k)->gpu);
+}
 
 /* Reads the uniform locations and image units of k->program. */
 void kernel_locate_uniforms(gpuc_kernel *k);

@@ -6,11 +6,10 @@
 
 #include <stdio.h>
 
-gpuc_status gpuc_kernel_set_output(gpuc_kernel *k, gpuc_dims output)
+gpuc_status gpuc_kernel_set_output(gpuc_kernel *handle, gpuc_dims output)
 {
-    if (!k)
-        return GPUC_ERROR_INVALID_ARGUMENT;
-    gpuc_status st = gpuc_enter(k->gpu);
+    gpuc_kernel *k;
+    gpuc_status st = kernel_enter(handle, "gpuc_kernel_set_output", &k);
     if (st != GPUC_OK)
         return st;
     if (!k->dynamic_output)
@@ -68,7 +67,8 @@ gpuc_status kernel_output_fits(gpuc_kernel *k, gpuc_dims size, size_t cells, con
     return GPUC_OK;
 }
 
-gpuc_dims gpuc_kernel_output(const gpuc_kernel *k)
+gpuc_dims gpuc_kernel_output(const gpuc_kernel *handle)
 {
-    return k ? k->output : (gpuc_dims){0, 0, 0};
+    gpuc_kernel *k;
+    return kernel_open(handle, "gpuc_kernel_output", &k) == GPUC_OK ? k->output : (gpuc_dims){0, 0, 0};
 }

@@ -116,11 +116,10 @@ void profile_release(gpuc_kernel *k, bool gl)
     k->profile.query[0] = k->profile.query[1] = 0;
 }
 
-gpuc_status gpuc_get_kernel_stats(gpuc_kernel *k, gpuc_kernel_stats *out)
+gpuc_status gpuc_get_kernel_stats(gpuc_kernel *handle, gpuc_kernel_stats *out)
 {
-    if (!k)
-        return GPUC_ERROR_INVALID_ARGUMENT;
-    gpuc_status st = gpuc_enter(k->gpu);
+    gpuc_kernel *k;
+    gpuc_status st = kernel_enter(handle, "gpuc_get_kernel_stats", &k);
     if (st != GPUC_OK)
         return st;
     if (!out)

@@ -313,6 +313,33 @@ static gpuc_status run_into(gpuc_kernel *k, const gpuc_arg *args, gpuc_array *co
     return st;
 }
 
+/* The arguments with each array handle replaced by its array, in `own` (checked later by check_args;
+ * a freed array fails here, naming the call, the kernel and the argument). */
+static gpuc_status open_args(const gpuc_kernel *k, const char *call, const gpuc_arg *args, int nargs,
+                             gpuc_arg own[GPUC_MAX_ARGS], const gpuc_arg **opened)
+{
+    *opened = args;
+    if (!args || nargs <= 0 || nargs > GPUC_MAX_ARGS)
+        return GPUC_OK; /* check_args says what is wrong */
+    for (int i = 0; i < nargs; i++) {
+        own[i] = args[i];
+        if (args[i].kind != GPUC_ARG_ARRAY || !args[i].array)
+            continue;
+        gpuc_status st = GPUC_OK;
+        own[i].array = gpuc_handle_body(args[i].array, GPUC_TAG_ARRAY, call, &st);
+        if (st != GPUC_OK) {
+            char what[KERNEL_NAME_MAX + 64];
+            snprintf(what, sizeof what, "%s: kernel '%s', argument %d", call, k->name, i);
+            return gpuc_handle_refuse(args[i].array, GPUC_TAG_ARRAY, what);
+        }
+    }
+    *opened = own;
+    return GPUC_OK;
+}
+
+static gpuc_status run_outputs(gpuc_kernel *k, const char *call, const gpuc_arg *given, int nargs,
+                               gpuc_array **results);
+
 static gpuc_status refuse_map(const gpuc_kernel *k, const char *call)
 {
     return gpuc_fail(k->gpu, GPUC_ERROR_INVALID_ARGUMENT,
@@ -320,40 +347,41 @@ static gpuc_status refuse_map(const gpuc_kernel *k, const char *call)
                      k->name, k->nmaps);
 }
 
-static gpuc_status run_new(gpuc_kernel *k, const gpuc_arg *args, int nargs, gpuc_array **results);
-
-gpuc_status gpuc_run(gpuc_kernel *k, const gpuc_arg *args, int nargs, gpuc_array **result)
+gpuc_status gpuc_run(gpuc_kernel *handle, const gpuc_arg *args, int nargs, gpuc_array **result)
 {
-    if (!k)
-        return GPUC_ERROR_INVALID_ARGUMENT;
-    gpuc_status st = gpuc_enter(k->gpu);
+    gpuc_kernel *k;
+    gpuc_status st = kernel_enter(handle, "gpuc_run", &k);
     if (st != GPUC_OK)
         return st;
     if (k->nmaps)
         return refuse_map(k, "gpuc_run");
     if (!result)
         return gpuc_fail(k->gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_run: result is NULL");
-    return run_new(k, args, nargs, result);
+    return run_outputs(k, "gpuc_run", args, nargs, result);
 }
 
-gpuc_status gpuc_run_map(gpuc_kernel *k, const gpuc_arg *args, int nargs, gpuc_array **results)
+gpuc_status gpuc_run_map(gpuc_kernel *handle, const gpuc_arg *args, int nargs, gpuc_array **results)
 {
-    if (!k)
-        return GPUC_ERROR_INVALID_ARGUMENT;
-    gpuc_status st = gpuc_enter(k->gpu);
+    gpuc_kernel *k;
+    gpuc_status st = kernel_enter(handle, "gpuc_run_map", &k);
     if (st != GPUC_OK)
         return st;
     if (!results)
         return gpuc_fail(k->gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_run_map: results is NULL");
-    return run_new(k, args, nargs, results);
+    return run_outputs(k, "gpuc_run_map", args, nargs, results);
 }
 
-/* gpuc_run and gpuc_run_map once the context is current: runs into new arrays. (gpuc_run does not
- * call gpuc_run_map, which would ask EGL a second time whether the context is current: each EGL
- * call costs a system call, a tenth of a small call's host time.) */
-static gpuc_status run_new(gpuc_kernel *k, const gpuc_arg *args, int nargs, gpuc_array **results)
+/* gpuc_run and gpuc_run_map once the kernel is open: new arrays for the result and each map output.
+ * (gpuc_run does not call gpuc_run_map, which would ask EGL a second time whether the context is
+ * current: each EGL call costs a system call, a tenth of a small call's host time.) */
+static gpuc_status run_outputs(gpuc_kernel *k, const char *call, const gpuc_arg *given, int nargs,
+                               gpuc_array **results)
 {
-    gpuc_status st = check_args(k, args, nargs, NULL);
+    gpuc_arg own[GPUC_MAX_ARGS];
+    const gpuc_arg *args;
+    gpuc_status st = open_args(k, call, given, nargs, own, &args);
+    if (st == GPUC_OK)
+        st = check_args(k, args, nargs, NULL);
     if (st != GPUC_OK)
         return st;
     gpuc_array *dsts[1 + GPUC_MAX_MAP_OUTPUTS] = {NULL};
@@ -370,21 +398,27 @@ static gpuc_status run_new(gpuc_kernel *k, const gpuc_arg *args, int nargs, gpuc
         return st;
     }
     for (int i = 0; i <= k->nmaps; i++)
-        results[i] = dsts[i];
+        results[i] = gpuc_array_handed_out(dsts[i]);
     return GPUC_OK;
 }
 
-gpuc_status gpuc_run_to(gpuc_kernel *k, const gpuc_arg *args, int nargs, gpuc_array *dst)
+gpuc_status gpuc_run_to(gpuc_kernel *handle, const gpuc_arg *given, int nargs, gpuc_array *dst_handle)
 {
-    if (!k)
-        return GPUC_ERROR_INVALID_ARGUMENT;
-    gpuc_status st = gpuc_enter(k->gpu);
+    gpuc_kernel *k;
+    gpuc_status st = kernel_enter(handle, "gpuc_run_to", &k);
     if (st != GPUC_OK)
         return st;
     if (k->nmaps)
         return refuse_map(k, "gpuc_run_to");
-    if (!dst)
+    if (!dst_handle)
         return gpuc_fail(k->gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_run_to: dst is NULL");
+    gpuc_array *dst;
+    if ((st = gpuc_array_open(dst_handle, "gpuc_run_to: dst", &dst)) != GPUC_OK)
+        return st;
+    gpuc_arg own[GPUC_MAX_ARGS];
+    const gpuc_arg *args;
+    if ((st = open_args(k, "gpuc_run_to", given, nargs, own, &args)) != GPUC_OK)
+        return st;
     if (dst->gpu != k->gpu)
         return gpuc_fail(k->gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_run_to: dst belongs to another gpuc context");
     if (dst->type != k->result_type || dst->cells != k->cells)

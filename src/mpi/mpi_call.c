@@ -176,6 +176,10 @@ bool mpi_local_read(mpi_call *c, gpuc_arg arg, const char *what, mpi_local *out)
         }
         gpuc_dims d = gpuc_array_dims(arg.array);
         gpuc_type t = gpuc_array_type(arg.array);
+        if (t == GPUC_TYPE_NONE) { /* only a handle gpuc cannot use has no type: freed (gpuc.h, HANDLES) */
+            mpi_call_fail(c, GPUC_ERROR_MISUSE, "%s: %s", what, gpuc_errmsg(c->gpu));
+            return false;
+        }
         if (d.y > 1 || d.z > 1 || (t != GPUC_FLOAT && t != GPUC_INT)) {
             mpi_call_fail(c, GPUC_ERROR_TYPE_MISMATCH, "%s: a 1D float or int array is needed", what);
             return false;

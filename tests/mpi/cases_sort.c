@@ -191,6 +191,14 @@ static void failures(void)
     bad_call fine = {wgpu, wcomm, fkeys, ikeys, {false}, false, false, false};
     bad_call c;
 
+    /* A freed device array (gpuc.h, HANDLES): refused on every rank, not read. */
+    gpuc_array *freed = NULL;
+    WCHECK(gpuc_array_from_f32(wgpu, f, (gpuc_dims){4}, &freed) == GPUC_OK, "%s", gpuc_errmsg(wgpu));
+    gpuc_array_free(freed);
+    c = fine;
+    c.keys = gpuc_arg_array(freed);
+    fails_everywhere("freed keys array", c, GPUC_ERROR_MISUSE, "was freed", NULL);
+
     if (wsize > 1) { /* parameters only differ with two ranks or more */
         c = fine;
         c.desc.descending = is_last;

@@ -54,16 +54,20 @@ static gpuc_status check_size(gpuc *gpu, const char *who, size_t n)
     return GPUC_OK;
 }
 
-static gpuc_status device_input(gpuc *gpu, const char *who, const gpuc_array *a, topk_input *in)
+static gpuc_status device_input(gpuc *gpu, const char *who, const gpuc_array *handle, topk_input *in)
 {
-    if (!a)
+    if (!handle)
         return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "%s: values is a NULL device array", who);
+    gpuc_array *a;
+    gpuc_status st = gpuc_array_open(handle, who, &a);
+    if (st != GPUC_OK)
+        return st;
     if (a->gpu != gpu)
         return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "%s: values belongs to another gpuc context", who);
     if (a->type != GPUC_FLOAT || gpuc_dims_rank(a->dims) != 1)
         return gpuc_fail(gpu, GPUC_ERROR_TYPE_MISMATCH, "%s: values must be a 1D float array, got a %dD %s array",
                          who, gpuc_dims_rank(a->dims), gpuc_type_name(a->type));
-    in->array = (gpuc_array *)a;
+    in->array = a;
     in->owned = false;
     in->n = a->cells;
     return GPUC_OK;

@@ -53,9 +53,9 @@ static gpuc_status pick_results(gpuc *gpu, const topk_input *in, const gpuc_topk
         return st;
     }
     if (values_out)
-        *values_out = values;
+        *values_out = gpuc_array_handed_out(values);
     if (indices_out)
-        *indices_out = indices;
+        *indices_out = gpuc_array_handed_out(indices);
     return GPUC_OK;
 }
 
@@ -65,8 +65,9 @@ static gpuc_status result_array(gpuc *gpu, const gpuc_topk_desc *desc, const voi
 {
     gpuc_dims dims = {(uint32_t)desc->k, 0, 0};
     gpuc_status st = ints ? gpuc_array_from_i32(gpu, data, dims, out) : gpuc_array_from_f32(gpu, data, dims, out);
-    if (st == GPUC_OK && !desc->pipeline) {
-        st = gpuc_array_mirror_host(*out, data);
+    gpuc_array *body;
+    if (st == GPUC_OK && !desc->pipeline && (st = gpuc_array_open(*out, "gpuc_topk", &body)) == GPUC_OK) {
+        st = gpuc_array_mirror_host(body, data);
         if (st != GPUC_OK) {
             gpuc_array_free(*out);
             *out = NULL;
@@ -97,9 +98,9 @@ static gpuc_status pruned_topk(gpuc *gpu, const topk_input *in, const gpuc_topk_
         return st;
     }
     if (values_out)
-        *values_out = v;
+        *values_out = gpuc_array_handed_out(v);
     if (indices_out)
-        *indices_out = i;
+        *indices_out = gpuc_array_handed_out(i);
     return GPUC_OK;
 }
 
