@@ -202,6 +202,24 @@ typedef enum gpuc_backend {
     GPUC_BACKEND_FRAGMENT
 } gpuc_backend;
 
+/* The kernel layer's choices that depend on what the driver is. The GL-standard way (HARDWARE) reads
+ * arrays from storage buffers, computes one cell per invocation, stores each cell as it is, runs work
+ * groups of 256 and has no loop budget: loops run as written, GPU.js's loopMaxIterations still caps
+ * loops whose bound is not a constant. A software rasteriser (SOFTWARE: llvmpipe, softpipe, zink on
+ * lavapipe) gets what measured fastest on llvmpipe instead: arrays read through buffer-texture image
+ * views (an SSBO load is a scalar loop over the SIMD lanes there), up to 8 steps per invocation of
+ * loop-free kernels and 16 of kernels with counted loops, neighbouring cells stored as whole 16-byte
+ * texels (two 64-bit words where GL_ARB_gpu_shader_int64 is offered), work groups of 64, and llvmpipe's
+ * loop budget guarded (LOOPS AND LLVMPIPE'S LOOP BUDGET). Both give the same answers. AUTO takes the
+ * driver's own (gpuc_info.software); forcing HARDWARE on llvmpipe exists to test that path there: it
+ * also drops the loop budget (gpuc_info.loop_budget reads 0), and llvmpipe itself still cuts loops
+ * past 65,535 iterations per invocation, unguarded then, so keep such kernels off it. */
+typedef enum gpuc_device_profile {
+    GPUC_PROFILE_AUTO = 0, /* gpuc_options: the environment variable GPUC_DEVICE_PROFILE, else the driver's */
+    GPUC_PROFILE_SOFTWARE,
+    GPUC_PROFILE_HARDWARE
+} gpuc_device_profile;
+
 typedef struct gpuc_options {
     /* Which device: "auto" (a GPU if there is one, else llvmpipe), "gpu" (a hardware device only),
      * "cpu" or "llvmpipe" (Mesa's software rasterizer), or an EGL device index ("0", "1", ...).
@@ -229,6 +247,10 @@ typedef struct gpuc_options {
      * at the kernel's next run or stats query (waiting for that run to finish then). GPUC_TRACE=1
      * also prints one line per run on stderr (see gpuc_get_kernel_stats). */
     bool profile;
+    /* Which device profile shapes the generated programs (see gpuc_device_profile). GPUC_PROFILE_AUTO
+     * reads the environment variable GPUC_DEVICE_PROFILE ("auto", "software" or "hardware"; unset or
+     * "" means auto: the driver decides); anything else there fails gpuc_open. */
+    gpuc_device_profile device_profile;
 } gpuc_options;
 
 /* gpuc_options.max_unused_programs: the default (for 0), and the value that keeps none. */
@@ -281,15 +303,19 @@ typedef struct gpuc_info {
     int64_t max_storage_block_size;  /* bytes one output binding may span */
     int64_t max_texture_buffer_size; /* texels (4 components each) one input array may span */
     int max_shared_memory;           /* bytes */
-    int max_image_units;             /* compute image uniforms: bounds the array arguments */
+    int max_image_units;             /* compute image uniforms: bound the array arguments (software profile) */
     /* Iterations one invocation may loop in total before the driver silently stops its loops
-     * (65,535 on llvmpipe); 0 when the driver has no such budget. */
+     * (65,535 on llvmpipe); 0 when the driver has no such budget, and under the hardware profile. */
     int64_t loop_budget;
     /* The backend kernels run on: GPUC_BACKEND_COMPUTE or GPUC_BACKEND_FRAGMENT (never DEFAULT), and
      * its name, "compute" or "fragment". */
     gpuc_backend backend;
     const char *backend_name;
     int max_target_size; /* fragment backend: widest and tallest render target (texels) */
+    /* The device profile the programs are made for: GPUC_PROFILE_SOFTWARE or GPUC_PROFILE_HARDWARE
+     * (never AUTO; gpuc_options.device_profile), and its name, "software" or "hardware". */
+    gpuc_device_profile device_profile;
+    const char *device_profile_name;
 } gpuc_info;
 
 /* The device that was opened, or NULL for a NULL or failed context. */
