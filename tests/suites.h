@@ -42,6 +42,7 @@
     GPUC_SUITE(vec_args) \
     GPUC_SUITE(dynamic_output) \
     GPUC_SUITE(array_constants) \
+    GPUC_SUITE(device_profile) \
     GPUC_SUITE(mpi)
 
 #define GPUC_SUITE(name) Suite *suite_##name(void);
