@@ -56,4 +56,7 @@ vec4 $NAME(uint i) { return $NAME(int(i)); }
 //@ buffer_block
 layout(std430, binding = $BINDING) readonly buffer gpuc_block_$NAME { $ELEMENT gpuc_data_$NAME[]; };
 uniform ivec3 gpuc_size_$NAME;
-$ELEMENT gpuc_flat_$NAME(int i) { return uint(i) < uint(gpuc_data_$NAME.length()) ? gpuc_data_$NAME[i] : $ELEMENT(0); }
+$ELEMENT gpuc_flat_$NAME(int i)
+{
+    return uint(i) < uint(gpuc_data_$NAME.length()) ? gpuc_data_$NAME[i] : $ELEMENT(0);
+}

@@ -22,8 +22,9 @@
  *     vecN cell's components are `a[y][x][c]` or `a[y][x].x`). They are read-only (a write such as
  *     `a[i] = x`, `a[i]++` or `a[i]` as an out argument is refused at creation, GPUC_ERROR_COMPILE) and
  *     live in device buffers; gpuc reads them through the fastest binding it has (an image view of the
- *     buffer), so inside the kernel `a[i]` is the only way to use them (no a.length, no passing `a` to
- *     a helper).
+ *     buffer on a software rasteriser, the buffer itself as a storage buffer on hardware: see
+ *     gpuc_device_profile), so inside the kernel `a[i]` is the only way to use them (no a.length, no
+ *     passing `a` to a helper).
  *     THE INDEX RULE is GPU.js's: a read is of the flat cell its indices name in the argument's own
  *     shape, a[y][x] = cell y * width + x and a[z][y][x] = cell (z * height + y) * width + x, so an x
  *     past the end of a row reads on into the next row (as GPU.js does); only a flat index outside the
@@ -46,7 +47,8 @@
  * dropped branch does not exist); other conditionals (`#ifdef`, `#if EXPR`) may surround statements and
  * #defines, but a function defined inside one is refused (GPUC_ERROR_COMPILE, naming both lines).
  *
- * LOOPS AND LLVMPIPE'S LOOP BUDGET. llvmpipe (gpuc_info.loop_budget = 65,535; 0 on hardware drivers)
+ * LOOPS AND LLVMPIPE'S LOOP BUDGET. llvmpipe (gpuc_info.loop_budget = 65,535; 0 on hardware drivers
+ * and under the hardware device profile)
  * silently stops all the loops of one invocation after that many iterations in total, counting every
  * loop (for, while, do-while, in helpers too) and every enclosing loop's iterations; a loop whose test
  * is checked first spends one more on the test that ends it. gpuc never returns such a cut result:
@@ -125,7 +127,9 @@ GPUC_API const char *gpuc_version_string(void);
 
 /* Most constants a kernel may declare. */
 #define GPUC_MAX_CONSTANTS 32
-/* Most arguments a kernel may take (further bounded by the device's image units). */
+/* Most arguments a kernel may take (further bounded by the device's image units, or under the hardware
+ * profile by its storage buffers: GPUC_ERROR_LIMIT at creation, and an array read from a storage buffer
+ * must fit one binding, gpuc_info.max_storage_block_size, or the run fails with GPUC_ERROR_LIMIT). */
 #define GPUC_MAX_ARGS 16
 /* Deepest nesting a kernel's source may have, GLSL or JavaScript. One level is each bracket `(` `[` `{`
  * inside another, each if / else / for / while / do body (a braced body counts once), each prefix

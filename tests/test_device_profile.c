@@ -293,7 +293,8 @@ START_TEST(kernel_maps_read_their_arrays_after_their_outputs)
     }
     for (int hw = 0; hw < 2; hw++) {
         gpuc *g = open_profile(hw ? GPUC_PROFILE_HARDWARE : GPUC_PROFILE_SOFTWARE);
-        gpuc_kernel *k = make_in(g, src, (gpuc_kernel_desc){.output = {N}, .map = {{"sum", "add"}, {"double", "twice"}}});
+        gpuc_kernel *k =
+            make_in(g, src, (gpuc_kernel_desc){.output = {N}, .map = {{"sum", "add"}, {"double", "twice"}}});
         gpuc_array *r[3] = {NULL, NULL, NULL};
         gpuc_arg args[] = {gpuc_arg_host_f32(x, (gpuc_dims){N}), gpuc_arg_host_f32(y, (gpuc_dims){N})};
         gpuc_status st = gpuc_run_map(k, args, 2, r);
