@@ -317,6 +317,7 @@ Suite *suite_device_profile(void)
 {
     Suite *s = suite_create("device_profile");
     TCase *tc = fixture_tcase_bare("device_profile");
+    tcase_add_checked_fixture(tc, fixture_pin_driver, NULL); /* the tests open contexts of their own */
     tcase_add_test(tc, auto_follows_the_driver_and_each_profile_says_its_name);
     tcase_add_test(tc, a_profile_that_is_none_is_refused);
     tcase_add_test(tc, the_profile_shapes_a_loop_free_program_and_both_agree);
