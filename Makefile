@@ -63,7 +63,7 @@ MPI_BENCH_SRC := $(sort $(wildcard tests/bench/mpi/*.c))
 MPI_BENCH := $(BUILD)/bench/gpuc-bench-mpi
 
 
-.PHONY: all lib mpi cli check examples tutorials bench bench-zoo bench-mpi call-overhead soak fuzz install installcheck uninstall deps deps-check glad clean help
+.PHONY: all lib mpi cli check check-hardware-profile examples tutorials bench bench-zoo bench-mpi call-overhead soak fuzz install installcheck uninstall deps deps-check glad clean help
 .DEFAULT_GOAL := all
 
 all: lib cli
@@ -77,7 +77,10 @@ help:
 	@echo "  make                 build build/libgpuc.a, build/libgpuc.so and build/bin/gpuc (installs missing Debian packages as root)"
 	@echo "  make check           build and run the Check test suites on the default device, on both backends"
 	@echo "                       (compute, then fragment; GPUC_BACKEND=fragment make check runs one)"
+	@echo "                       then a short leg of suites with the hardware device profile forced on compute"
 	@echo "  make check SANITIZE=1  the same with ASan + UBSan (leak detection on), in build/sanitize/"
+	@echo "  make check-hardware-profile  every suite that holds under GPUC_DEVICE_PROFILE=hardware on llvmpipe"
+	@echo "                       (the GPU's code paths: storage-buffer reads, one cell per invocation; about 7 minutes)"
 	@echo "  make examples        build the example programs into build/examples/"
 	@echo "  make cli             build the gpuc program into build/bin/gpuc (part of make; gpuc --help, man tools/gpuc/gpuc.1)"
 	@echo "  make call-overhead   instructions per kernel call, gpuc against a bare GL dispatch (callgrind)"
@@ -107,14 +110,20 @@ help:
 	@echo "  make glad            regenerate the committed GL 4.3 loader in src/glad/ (scripts/gen-glad.sh)"
 	@echo "  make fuzz            build the libFuzzer targets (clang; JS front end, GLSL source readers, .npy and PNG readers, loop guard) and run each FUZZ_SECONDS (60)"
 	@echo "  make clean           remove build/"
-	@echo "Variables: DEBUG=1 (-O0), SANITIZE=1, PREFIX, CC, CFLAGS; GPUC_DEVICE=auto|gpu|cpu|N picks the device,"
-	@echo "           GPUC_BACKEND=compute|fragment the backend."
+	@echo "  scripts/gpu-check.sh on a machine with an NVIDIA GPU: build, make check, make bench and make bench-zoo on the"
+	@echo "                       GPU, one report (build/gpu-check/report.md) beside the published RTX 5090 figures"
+	@echo "Variables: DEBUG=1 (-O0), SANITIZE=1, PREFIX, CC, CFLAGS, DEPS_CHECK=0 (install nothing);"
+	@echo "           GPUC_DEVICE=auto|gpu|cpu|N picks the device,"
+	@echo "           GPUC_BACKEND=compute|fragment the backend, GPUC_DEVICE_PROFILE=auto|software|hardware the"
+	@echo "           programs' device profile (gpuc.h, gpuc_device_profile)."
 
 # Before anything compiles, missing Debian packages are installed (as root; otherwise the exact
 # apt-get line is printed and the build stops). The check is a few dpkg queries, run on every make;
 # as an order-only prerequisite it never makes anything rebuild.
+# DEPS_CHECK=0 builds with what is there, installing nothing (a machine without the network or dpkg:
+# scripts/gpu-check.sh checks for what it needs itself).
 deps-check:
-	@scripts/install-deps.sh --check 2>/dev/null || scripts/install-deps.sh
+	@[ "$(DEPS_CHECK)" = 0 ] || scripts/install-deps.sh --check 2>/dev/null || scripts/install-deps.sh
 
 deps:
 	scripts/install-deps.sh
@@ -252,7 +261,7 @@ $(BENCH_BIN): $(BENCH_SRC) $(wildcard tests/bench/*.h) $(STATIC_LIB)
 # deps-check asks only for the required ones); otherwise the sweep prints its table and says why no chart.
 bench: $(BENCH_BIN)
 	$(BENCH_BIN) $(if $(BENCH_ARGS),$(BENCH_ARGS),--json $(BUILD)/bench/bench.json)
-	$(if $(BENCH_ARGS),,@command -v gnuplot >/dev/null 2>&1 || [ "$$(id -u)" -ne 0 ] || scripts/install-deps.sh)
+	$(if $(BENCH_ARGS),,@command -v gnuplot >/dev/null 2>&1 || [ "$$(id -u)" -ne 0 ] || [ "$(DEPS_CHECK)" = 0 ] || scripts/install-deps.sh)
 	$(if $(BENCH_ARGS),,$(BENCH_BIN) --scaling --chart $(BUILD)/bench/scaling.png --json $(BUILD)/bench/scaling.json)
 
 # The kernel zoo row group (tests/bench/README.md), opt-in because it doubles make bench's time.
@@ -290,6 +299,18 @@ CHECK_BACKENDS := $(if $(GPUC_BACKEND),$(GPUC_BACKEND),compute fragment)
 # record of the main thread's dynamic TLS goes stale (llvmpipe's rasterizer threads and Mesa's modules),
 # and its exit-time scan then crashes ("Tracer caught signal 11"), failing a passing test. Without it,
 # dynamic TLS is simply not a root: that could only add leak reports, never hide one.
+# The hardware device profile (GPUC_DEVICE_PROFILE=hardware: storage-buffer reads, one cell per
+# invocation, scalar stores, groups of 256, no loop budget) forced on whatever device this is, so that
+# the GPU's code paths run, and cannot rot, on llvmpipe too: make check runs a short subset (about 30 s),
+# check-hardware-profile every suite that holds there. Left out: suites whose loops run past llvmpipe's
+# 65,535 iterations per invocation (unguarded under this profile) and the fragment, examples, cli and
+# bench suites, which the backend legs cover.
+CHECK_HARDWARE_SUITES := device_profile kernels vec_arrays scatter specialise vec_args js_data
+HARDWARE_PROFILE_SUITES := device device_profile arrays kernels errors scatter topk sort compact js js_tutorial \
+	js_features js_order kernel_map loops specialise program_cache hostile threads profile vec_arrays array_copy \
+	png_input js_data vec_args dynamic_output array_constants graphical
+CHECK_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:intercept_tls_get_addr=0 UBSAN_OPTIONS=print_stacktrace=1 \
+	GPUC_EXAMPLES_DIR=$(BUILD)/examples GPUC_CLI=$(CLI_BIN) GPUC_BENCH=$(BENCH_BIN)
 # The mpi suite runs $(MPI_WORKER) and the MPI examples under mpirun where Open MPI is present
 # (GPUC_MPIRUN empty: it says it was skipped).
 check: $(TEST_BIN) $(EXAMPLE_BIN) $(CLI_BIN) $(BENCH_BIN) $(if $(HAVE_MPI),$(MPI_EXAMPLE_BIN) $(MPI_WORKER))
@@ -299,6 +320,11 @@ check: $(TEST_BIN) $(EXAMPLE_BIN) $(CLI_BIN) $(BENCH_BIN) $(if $(HAVE_MPI),$(MPI
 			GPUC_EXAMPLES_DIR=$(BUILD)/examples GPUC_CLI=$(CLI_BIN) GPUC_BENCH=$(BENCH_BIN) \
 			GPUC_MPIRUN="$(if $(HAVE_MPI),$(MPIRUN) $(MPIRUN_FLAGS))" GPUC_MPI_WORKER=$(MPI_WORKER) $(TEST_BIN); \
 	done
+	@echo "==== hardware device profile, compute: $(CHECK_HARDWARE_SUITES)"
+	@$(CHECK_ENV) GPUC_BACKEND=compute GPUC_DEVICE_PROFILE=hardware $(TEST_BIN) $(CHECK_HARDWARE_SUITES)
+
+check-hardware-profile: $(TEST_BIN) $(EXAMPLE_BIN) $(CLI_BIN) $(BENCH_BIN)
+	$(CHECK_ENV) GPUC_BACKEND=compute GPUC_DEVICE_PROFILE=hardware $(TEST_BIN) $(HARDWARE_PROFILE_SUITES)
 
 # What install writes besides the header and libraries: gpuc.pc for pkg-config and the CMake package
 # (gpucConfig.cmake, gpucConfigVersion.cmake), both filled in from templates in scripts/ by sed.

@@ -7,6 +7,11 @@
 // `a[i]` in the kernel is rewritten to `a(i)` (and `a[y][x]` to `a(y, x)`) to call these. A 2D or 3D
 // array has the accessors of every lower rank too: GPU.js lets a kernel read it with fewer indices
 // (a[i] of a 2D array is its flat cell i).
+// buffer_block is the GL-standard read (the hardware device profile, device/device_profile.c): the
+// array's buffer bound as a storage buffer, each element read where it is. An index outside the
+// buffer reads 0 there too: the buffer holds whole 16-byte texels with zeros in the padding, so both
+// ways read the same at every index. A vec3 array is packed floats (12 bytes a cell, where std430
+// would pad a vec3 element to 16), read through its float accessor by read_vec3.
 
 //@ image_float
 layout(binding = $BINDING, rgba32f) readonly uniform imageBuffer gpuc_array_$NAME;
@@ -47,3 +52,11 @@ vec3 $NAME(uint i) { return $NAME(int(i)); }
 //@ read_vec4
 vec4 $NAME(int i) { return imageLoad(gpuc_array_$NAME, i); }
 vec4 $NAME(uint i) { return $NAME(int(i)); }
+
+//@ buffer_block
+layout(std430, binding = $BINDING) readonly buffer gpuc_block_$NAME { $ELEMENT gpuc_data_$NAME[]; };
+uniform ivec3 gpuc_size_$NAME;
+$ELEMENT gpuc_flat_$NAME(int i)
+{
+    return uint(i) < uint(gpuc_data_$NAME.length()) ? gpuc_data_$NAME[i] : $ELEMENT(0);
+}

@@ -22,8 +22,9 @@
  *     vecN cell's components are `a[y][x][c]` or `a[y][x].x`). They are read-only (a write such as
  *     `a[i] = x`, `a[i]++` or `a[i]` as an out argument is refused at creation, GPUC_ERROR_COMPILE) and
  *     live in device buffers; gpuc reads them through the fastest binding it has (an image view of the
- *     buffer), so inside the kernel `a[i]` is the only way to use them (no a.length, no passing `a` to
- *     a helper).
+ *     buffer on a software rasteriser, the buffer itself as a storage buffer on hardware: see
+ *     gpuc_device_profile), so inside the kernel `a[i]` is the only way to use them (no a.length, no
+ *     passing `a` to a helper).
  *     THE INDEX RULE is GPU.js's: a read is of the flat cell its indices name in the argument's own
  *     shape, a[y][x] = cell y * width + x and a[z][y][x] = cell (z * height + y) * width + x, so an x
  *     past the end of a row reads on into the next row (as GPU.js does); only a flat index outside the
@@ -46,7 +47,8 @@
  * dropped branch does not exist); other conditionals (`#ifdef`, `#if EXPR`) may surround statements and
  * #defines, but a function defined inside one is refused (GPUC_ERROR_COMPILE, naming both lines).
  *
- * LOOPS AND LLVMPIPE'S LOOP BUDGET. llvmpipe (gpuc_info.loop_budget = 65,535; 0 on hardware drivers)
+ * LOOPS AND LLVMPIPE'S LOOP BUDGET. llvmpipe (gpuc_info.loop_budget = 65,535; 0 on hardware drivers
+ * and under the hardware device profile)
  * silently stops all the loops of one invocation after that many iterations in total, counting every
  * loop (for, while, do-while, in helpers too) and every enclosing loop's iterations; a loop whose test
  * is checked first spends one more on the test that ends it. gpuc never returns such a cut result:
@@ -158,7 +160,9 @@ GPUC_API const char *gpuc_version_string(void);
 
 /* Most constants a kernel may declare. */
 #define GPUC_MAX_CONSTANTS 32
-/* Most arguments a kernel may take (further bounded by the device's image units). */
+/* Most arguments a kernel may take (further bounded by the device's image units, or under the hardware
+ * profile by its storage buffers: GPUC_ERROR_LIMIT at creation, and an array read from a storage buffer
+ * must fit one binding, gpuc_info.max_storage_block_size, or the run fails with GPUC_ERROR_LIMIT). */
 #define GPUC_MAX_ARGS 16
 /* Deepest nesting a kernel's source may have, GLSL or JavaScript. One level is each bracket `(` `[` `{`
  * inside another, each if / else / for / while / do body (a braced body counts once), each prefix
@@ -236,6 +240,24 @@ typedef enum gpuc_backend {
     GPUC_BACKEND_FRAGMENT
 } gpuc_backend;
 
+/* The kernel layer's choices that depend on what the driver is. The GL-standard way (HARDWARE) reads
+ * arrays from storage buffers, computes one cell per invocation, stores each cell as it is, runs work
+ * groups of 256 and has no loop budget: loops run as written, GPU.js's loopMaxIterations still caps
+ * loops whose bound is not a constant. A software rasteriser (SOFTWARE: llvmpipe, softpipe, zink on
+ * lavapipe) gets what measured fastest on llvmpipe instead: arrays read through buffer-texture image
+ * views (an SSBO load is a scalar loop over the SIMD lanes there), up to 8 steps per invocation of
+ * loop-free kernels and 16 of kernels with counted loops, neighbouring cells stored as whole 16-byte
+ * texels (two 64-bit words where GL_ARB_gpu_shader_int64 is offered), work groups of 64, and llvmpipe's
+ * loop budget guarded (LOOPS AND LLVMPIPE'S LOOP BUDGET). Both give the same answers. AUTO takes the
+ * driver's own (gpuc_info.software); forcing HARDWARE on llvmpipe exists to test that path there: it
+ * also drops the loop budget (gpuc_info.loop_budget reads 0), and llvmpipe itself still cuts loops
+ * past 65,535 iterations per invocation, unguarded then, so keep such kernels off it. */
+typedef enum gpuc_device_profile {
+    GPUC_PROFILE_AUTO = 0, /* gpuc_options: the environment variable GPUC_DEVICE_PROFILE, else the driver's */
+    GPUC_PROFILE_SOFTWARE,
+    GPUC_PROFILE_HARDWARE
+} gpuc_device_profile;
+
 typedef struct gpuc_options {
     /* Which device: "auto" (a GPU if there is one, else llvmpipe), "gpu" (a hardware device only),
      * "cpu" or "llvmpipe" (Mesa's software rasterizer), or an EGL device index ("0", "1", ...).
@@ -296,6 +318,10 @@ typedef struct gpuc_options {
      * and fails with GPUC_ERROR_LIMIT. Also on when the environment variable GPUC_GUARD_ALL_LOOPS is
      * set to anything but "" or "0". */
     bool guard_all_loops;
+    /* Which device profile shapes the generated programs (see gpuc_device_profile). GPUC_PROFILE_AUTO
+     * reads the environment variable GPUC_DEVICE_PROFILE ("auto", "software" or "hardware"; unset or
+     * "" means auto: the driver decides); anything else there fails gpuc_open. */
+    gpuc_device_profile device_profile;
 } gpuc_options;
 
 /* gpuc_options.threads: llvmpipe works in the calling thread; the most worker threads llvmpipe makes. */
@@ -358,15 +384,19 @@ typedef struct gpuc_info {
     int64_t max_storage_block_size;  /* bytes one output binding may span */
     int64_t max_texture_buffer_size; /* texels (4 components each) one array, input or output, may span */
     int max_shared_memory;           /* bytes */
-    int max_image_units;             /* compute image uniforms: bounds the array arguments */
+    int max_image_units;             /* compute image uniforms: bound the array arguments (software profile) */
     /* Iterations one invocation may loop in total before the driver silently stops its loops
-     * (65,535 on llvmpipe); 0 when the driver has no such budget. */
+     * (65,535 on llvmpipe); 0 when the driver has no such budget, and under the hardware profile. */
     int64_t loop_budget;
     /* The backend kernels run on: GPUC_BACKEND_COMPUTE or GPUC_BACKEND_FRAGMENT (never DEFAULT), and
      * its name, "compute" or "fragment". */
     gpuc_backend backend;
     const char *backend_name;
     int max_target_size; /* fragment backend: widest and tallest render target (texels) */
+    /* The device profile the programs are made for: GPUC_PROFILE_SOFTWARE or GPUC_PROFILE_HARDWARE
+     * (never AUTO; gpuc_options.device_profile), and its name, "software" or "hardware". */
+    gpuc_device_profile device_profile;
+    const char *device_profile_name;
 } gpuc_info;
 
 /* The device that was opened, or NULL for a NULL or failed context. */

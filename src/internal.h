@@ -58,6 +58,27 @@ struct gpuc_child {
 /* A layer's teardown of its per-context state at gpuc_close (gl as above). */
 typedef void gpuc_close_hook(gpuc *gpu, bool gl);
 
+/* The choices of the kernel layer that depend on what the driver is (gpuc_device_profile), decided
+ * once at gpuc_open (device/device_profile.c) and read at each choice point. */
+typedef struct device_profile {
+    /* Arrays are read through buffer-texture image views (llvmpipe: image loads are vectorised, SSBO
+     * loads a scalar loop per lane); false: from storage buffers, the GL-standard way. */
+    bool image_reads;
+    /* Loop-free ordinary kernels compute neighbouring cells per step and store whole texels
+     * (kernel/codegen_texels.c); false: one cell per invocation, stored as it is. */
+    bool texel_stores;
+    /* Those texels are stored as two 64-bit words (llvmpipe with GL_ARB_gpu_shader_int64): llvmpipe
+     * stores every component of a storage-buffer write in a scalar loop over the lanes, so two
+     * 64-bit components cost less than four 32-bit ones. */
+    bool store_pairs;
+    /* Steps (cells, or texels' worth of cells) one invocation may compute: loop-free kernels, and
+     * kernels with counted loops (kernel.c's cells_per_invocation); 1 and 1 on hardware. */
+    int most_steps, most_steps_with_loops;
+    int local_size; /* invocations per work group of a kernel's compute program */
+    /* Storage buffers one program of the backend may bind (blocks of its stage, within the bindings). */
+    int max_storage_blocks;
+} device_profile;
+
 struct gpuc {
     bool opened;          /* false for a handle returned by a failed gpuc_open */
     bool debug;           /* KHR_debug checks on every call */
@@ -65,10 +86,7 @@ struct gpuc {
     bool guard_all_loops; /* guard every loop, proven or not (kernel/kernel_loops.c) */
     egl_device device;    /* only the device layer looks inside */
     gpuc_info info;
-    /* Kernels store texels as two 64-bit words (llvmpipe with GL_ARB_gpu_shader_int64): llvmpipe
-     * stores every component of a storage-buffer write in a scalar loop over the lanes, so two
-     * 64-bit components cost less than four 32-bit ones (kernel/codegen_texels.c). */
-    bool store_pairs;
+    device_profile device_profile; /* device/device_profile.c: what the kernel layer's choices follow */
     gpuc_stats stats;
     char errmsg[GPUC_ERRMSG_MAX];
     char gl_debug_error[512]; /* first error reported through KHR_debug since the last check */

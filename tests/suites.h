@@ -45,6 +45,7 @@
     GPUC_SUITE(array_constants) \
     GPUC_SUITE(handles) \
     GPUC_SUITE(fork) \
+    GPUC_SUITE(device_profile) \
     GPUC_SUITE(mpi)
 
 #define GPUC_SUITE(name) Suite *suite_##name(void);

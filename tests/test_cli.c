@@ -178,6 +178,10 @@ START_TEST(info_shows_the_device_and_its_limits)
     expect("info", 0, want);
     snprintf(want, sizeof want, "backend:       %s\n", in->backend_name);
     expect("info", 0, want);
+    snprintf(want, sizeof want, "profile:       %s\n", in->device_profile_name);
+    expect("info", 0, want);
+    snprintf(want, sizeof want, "\"device_profile\": \"%s\",", in->device_profile_name);
+    expect("info --json", 0, want);
     expect("info", 0, "EGL devices seen: ");
     snprintf(want, sizeof want, "\"loop_budget\": %lld,", (long long)in->loop_budget);
     expect("info --json", 0, want);

@@ -2,6 +2,7 @@
  * call makes before it touches GL. */
 #include "internal.h"
 #include "device/device_info.h"
+#include "device/device_profile.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -170,6 +171,9 @@ gpuc_status gpuc_open(gpuc **out, const gpuc_options *opts)
 
     gpuc_backend backend = GPUC_BACKEND_COMPUTE;
     gpuc_status st = choose_backend(gpu, opts->backend, &backend);
+    gpuc_device_profile profile = GPUC_PROFILE_AUTO;
+    if (st == GPUC_OK)
+        st = device_profile_parse(gpu, opts->device_profile, &profile);
     if (st != GPUC_OK)
         return st;
     if (opts->max_unused_programs < GPUC_NO_UNUSED_PROGRAMS)
@@ -200,7 +204,7 @@ gpuc_status gpuc_open(gpuc **out, const gpuc_options *opts)
     if (gpu->debug)
         enable_gl_debug(gpu);
     device_info_query(&gpu->info, &gpu->device, backend);
-    gpu->store_pairs = strstr(gpu->info.renderer, "llvmpipe") && device_has_extension("GL_ARB_gpu_shader_int64");
+    device_profile_choose(gpu, profile);
     st = gpuc_check_gl(gpu, "reading the device's limits");
     if (st != GPUC_OK) {
         gpu->opened = false;

@@ -62,7 +62,6 @@ void device_info_query(gpuc_info *info, const egl_device *dev, gpuc_backend back
     info->max_texture_buffer_size = v64;
     glGetIntegerv(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &info->max_shared_memory);
     glGetIntegerv(GL_MAX_COMPUTE_IMAGE_UNIFORMS, &info->max_image_units);
-    info->loop_budget = llvmpipe ? LLVMPIPE_LOOP_BUDGET : 0;
     info->backend = backend;
     info->backend_name = backend == GPUC_BACKEND_FRAGMENT ? "fragment" : "compute";
     GLint tex = 0, rb = 0, vp[2] = {0, 0};

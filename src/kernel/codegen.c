@@ -55,7 +55,23 @@ static bool emit_constants(strbuf *sb, const resolved_constant *c, int n)
     return ok && constant_arrays_emit(sb, c, n);
 }
 
-static bool emit_param(strbuf *sb, const kernel_param *p, int binding)
+/* An array read from a storage buffer (the hardware profile): its block, then the accessors as below
+ * (a vec2 or vec4 element is one load, so their 1D accessor is read1 too). */
+static bool emit_buffer_param(strbuf *sb, const kernel_param *p, const char *binding)
+{
+    const char *type = codegen_glsl_type(p->type);
+    const char *element = p->type == GPUC_VEC3 ? "float" : type;
+    const char *fields[] = {"BINDING", binding, "NAME", p->name, "TYPE", type, "ELEMENT", element, NULL};
+    bool ok = glsl_emit(sb, gpuc_glsl_array_access, "buffer_block", fields) &&
+              glsl_emit(sb, gpuc_glsl_array_access, p->type == GPUC_VEC3 ? "read_vec3" : "read1", fields);
+    if (p->rank >= 2)
+        ok = ok && glsl_emit(sb, gpuc_glsl_array_access, "read2", fields);
+    if (p->rank >= 3)
+        ok = ok && glsl_emit(sb, gpuc_glsl_array_access, "read3", fields);
+    return ok;
+}
+
+static bool emit_param(strbuf *sb, const kernel_param *p, int binding, bool buffer_reads)
 {
     const char *type = codegen_glsl_type(p->type);
     if (p->rank == 0) {
@@ -64,6 +80,8 @@ static bool emit_param(strbuf *sb, const kernel_param *p, int binding)
     }
     char b[16];
     snprintf(b, sizeof b, "%d", binding);
+    if (buffer_reads)
+        return emit_buffer_param(sb, p, b);
     const char *fields[] = {"BINDING", b, "NAME", p->name, "TYPE", type, NULL};
     bool ok = glsl_emit(sb, gpuc_glsl_array_access, p->type == GPUC_INT ? "image_int" : "image_float", fields);
     /* The 1D accessor of the element type, then the 2D and 3D ones over it (array_access.glsl). */
@@ -168,7 +186,7 @@ static bool emit_main(strbuf *sb, const kernel_signature *sig, codegen_shape sha
                       strbuf *outs)
 {
     char local[16], per[16];
-    snprintf(local, sizeof local, "%d", CODEGEN_LOCAL_SIZE);
+    snprintf(local, sizeof local, "%d", shape.local_size);
     snprintf(per, sizeof per, "%d", shape.cells_per_invocation);
     const char *ret = codegen_glsl_type(sig->return_type);
     const char *call_fields[] = {"RETURN_TYPE", ret, "KERNEL", sig->name, NULL};
@@ -219,8 +237,9 @@ char *codegen_program(const kernel_signature *sig, const char *user_source, code
         ok = ok && glsl_emit(&sb, gpuc_glsl_kernel_prelude, "loop_guard", fields);
     }
     ok = ok && emit_constants(&sb, constants, nconstants);
-    for (int i = 0, binding = 0; ok && i < sig->nparams; i++)
-        ok = emit_param(&sb, &sig->params[i], sig->params[i].rank ? binding++ : -1);
+    int first = codegen_first_input_binding(shape.buffer_reads, shape.fragment, shape.loop_guard, shape.nmaps);
+    for (int i = 0, binding = first; ok && i < sig->nparams; i++)
+        ok = emit_param(&sb, &sig->params[i], sig->params[i].rank ? binding++ : -1, shape.buffer_reads);
 
     strbuf before = {0}, store = {0}, outs = {0};
     bool texels = shape.lane_cells > 0;
@@ -243,6 +262,13 @@ char *codegen_program(const kernel_signature *sig, const char *user_source, code
         return NULL;
     }
     return strbuf_take(&sb);
+}
+
+int codegen_first_input_binding(bool buffer_reads, bool fragment, bool loop_guard, int nmaps)
+{
+    if (!buffer_reads || fragment) /* image units, or a fragment shader's only storage buffers */
+        return 0;
+    return loop_guard ? CODEGEN_LOOP_STATUS_BINDING + 1 : 1 + nmaps;
 }
 
 int codegen_part_of(int source, int line, int *part_line)

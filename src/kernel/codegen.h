@@ -9,8 +9,6 @@
 #include "kernel/source_scan.h"
 #include "util/strbuf.h"
 
-#define CODEGEN_LOCAL_SIZE 64
-
 /* The storage binding of the loop-status word guarded kernels write (after the result and map outputs). */
 #define CODEGEN_LOOP_STATUS_BINDING (1 + GPUC_MAX_MAP_OUTPUTS)
 
@@ -69,7 +67,14 @@ typedef struct codegen_shape {
     int nmaps;
     const codegen_map *maps;
     bool loop_guard;  /* the source's loops are guarded (loop_guard.h): declare what they call, report cuts */
+    int local_size;   /* compute: invocations per work group (device_profile.local_size) */
+    bool buffer_reads; /* arrays are read from storage buffers, not image views (device_profile.image_reads) */
 } codegen_shape;
+
+/* The first binding of the array arguments: image unit 0 for image reads; with buffer reads the
+ * storage binding after the outputs (and the loop-status word, when guarded) on compute, 0 on
+ * fragment (whose outputs are render targets). Array argument j is bound at first + j. */
+int codegen_first_input_binding(bool buffer_reads, bool fragment, bool loop_guard, int nmaps);
 
 /* The compute_main.glsl section that turns a flat cell into `thread` for a grid of this shape. */
 const char *codegen_thread_section(gpuc_dims grid);

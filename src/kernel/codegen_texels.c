@@ -157,7 +157,7 @@ bool codegen_texel_main(strbuf *sb, const kernel_signature *sig, codegen_shape s
         ok = ok && glsl_emit(&helpers, gpuc_glsl_compute_main, "texel_pairs", NULL);
     ok = ok && !cells.failed && !stores.failed && !blocks.failed && !helpers.failed;
     char local[16], per[16], lane[16];
-    snprintf(local, sizeof local, "%d", CODEGEN_LOCAL_SIZE);
+    snprintf(local, sizeof local, "%d", shape.local_size);
     snprintf(per, sizeof per, "%d", shape.cells_per_invocation);
     snprintf(lane, sizeof lane, "%d", shape.lane_cells);
     const char *fields[] = {"LOCAL_SIZE", local, "CELLS_PER_INVOCATION", per, "LANE_CELLS", lane,

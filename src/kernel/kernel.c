@@ -118,11 +118,30 @@ static gpuc_status check_params(gpuc *gpu, const char *kname, const char *mask, 
                          "read-only (a kernel returns its output cell; copy the value into a local variable to "
                          "change it)", kname, line, col, sig->params[written].name);
     }
-    if (arrays > gpu->info.max_image_units)
+    if (gpu->device_profile.image_reads && arrays > gpu->info.max_image_units)
         return gpuc_fail(gpu, GPUC_ERROR_LIMIT,
                          "kernel '%s' takes %d array arguments; the device binds at most %d "
                          "(GL_MAX_COMPUTE_IMAGE_UNIFORMS)", kname, arrays, gpu->info.max_image_units);
     return GPUC_OK;
+}
+
+/* With buffer reads, the arrays take storage bindings after the outputs: the device must have them. */
+static gpuc_status check_storage_bindings(const gpuc_kernel *k)
+{
+    if (!k->buffer_reads)
+        return GPUC_OK;
+    int arrays = 0;
+    for (int i = 0; i < k->sig.nparams; i++)
+        arrays += k->sig.params[i].rank > 0;
+    int first = codegen_first_input_binding(true, k->fragment, k->loop_guard, k->nmaps);
+    int most = k->gpu->device_profile.max_storage_blocks;
+    if (first + arrays <= most)
+        return GPUC_OK;
+    return gpuc_fail(k->gpu, GPUC_ERROR_LIMIT,
+                     "kernel '%s' reads %d array arguments from storage buffers after its %d output%s; the device "
+                     "binds at most %d storage buffers in one %s program (GL_MAX_%s_SHADER_STORAGE_BLOCKS, "
+                     "GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS)", k->name, arrays, first, first == 1 ? "" : "s", most,
+                     k->fragment ? "fragment" : "compute", k->fragment ? "FRAGMENT" : "COMPUTE");
 }
 
 /* What the kernel's kind allows: a void kernel only when graphical, a graphical kernel must paint,
@@ -163,7 +182,7 @@ static gpuc_status check_kind(gpuc_kernel *k, const char *mask)
 static size_t cells_per_dispatch(const gpuc_kernel *k)
 {
     const gpuc *gpu = k->gpu;
-    uint64_t by_groups = (uint64_t)gpu->info.max_work_group_count[0] * CODEGEN_LOCAL_SIZE *
+    uint64_t by_groups = (uint64_t)gpu->info.max_work_group_count[0] * (uint64_t)gpu->device_profile.local_size *
                          (uint64_t)k->cells_per_invocation * (uint64_t)kernel_step_cells(k);
     uint64_t cell_bytes = (uint64_t)gpuc_type_components(k->result_type) * 4;
     for (int i = 0; i < k->nmaps; i++) /* every map output's range must fit its binding too */
@@ -192,7 +211,8 @@ static bool has_loops(const char *mask)
 }
 
 /* Steps each invocation takes (each step computes lane_cells cells, or one), fewer for small grids so
- * that at least ~32 work groups keep every core busy. A loop-free kernel takes up to 8: on llvmpipe an
+ * that at least ~32 work groups keep every core busy; one on hardware (the device profile's most_steps).
+ * Under the software profile a loop-free kernel takes up to 8: on llvmpipe an
  * invocation's fixed cost is comparable to a small kernel's work, and 8 steps of 4 cells measured
  * faster than 4 or 16 (docs/performance/launch.md). llvmpipe's loop budget is per invocation, so a kernel
  * with loops gets as many, up to 16, as its counted iterations per cell (loop_budget.c) allow, main()'s
@@ -201,15 +221,16 @@ static bool has_loops(const char *mask)
  * that share a program (kernel_sizes_uniform) need at most five variants of it. */
 static int cells_per_invocation(const gpuc_kernel *k, const char *mask, size_t grid_cells)
 {
+    const device_profile *profile = &k->gpu->device_profile;
     int64_t budget = k->gpu->info.loop_budget, per_cell = 0;
-    int most = 8;
+    int most = profile->most_steps;
     if (has_loops(mask)) {
         if (k->loop_guard || budget <= 0 || k->loop_most == LOOP_UNBOUNDED)
             return 1;
         per_cell = k->loop_most + 1; /* its loops, and one trip of main()'s */
-        most = 16;
+        most = profile->most_steps_with_loops;
     }
-    size_t room = grid_cells / (32 * CODEGEN_LOCAL_SIZE * kernel_step_cells(k));
+    size_t room = grid_cells / (32 * (size_t)profile->local_size * kernel_step_cells(k));
     int per = 1;
     while (per < most && (size_t)per * 2 <= room && (per_cell == 0 || per * 2 * per_cell + 1 <= budget))
         per *= 2;
@@ -217,11 +238,12 @@ static int cells_per_invocation(const gpuc_kernel *k, const char *mask, size_t g
 }
 
 /* Neighbouring cells per step of a kernel that stores whole texels (main_texels), or 0: only
- * loop-free ordinary compute kernels do (with loops, the cells of a step would share one invocation's
- * loop budget; a scatter kernel writes where it chooses). */
+ * loop-free ordinary compute kernels do, under the software profile (with loops, the cells of a step
+ * would share one invocation's loop budget; a scatter kernel writes where it chooses; hardware stores
+ * each cell as it is). */
 static int lane_cells(const gpuc_kernel *k, const char *mask)
 {
-    if (k->fragment || k->scatter || k->loop_guard || has_loops(mask))
+    if (!k->gpu->device_profile.texel_stores || k->fragment || k->scatter || k->loop_guard || has_loops(mask))
         return 0;
     return codegen_lane_cells(k->result_type, k->maps, k->nmaps);
 }
@@ -246,7 +268,8 @@ void kernel_locate_uniforms(gpuc_kernel *k)
     k->cell_end_location = glGetUniformLocation(k->program, "gpuc_cell_end");
     k->output_size_location = glGetUniformLocation(k->program, "outputSize"); /* -1 when compiled in */
     k->grid_location = glGetUniformLocation(k->program, "gpuc_grid");
-    for (int i = 0, unit = 0; i < k->sig.nparams; i++) {
+    int unit = codegen_first_input_binding(k->buffer_reads, k->fragment, k->loop_guard, k->nmaps);
+    for (int i = 0; i < k->sig.nparams; i++) {
         const kernel_param *p = &k->sig.params[i];
         char name[KERNEL_NAME_MAX + 16];
         snprintf(name, sizeof name, p->rank ? "gpuc_size_%s" : "%s", p->name);
@@ -280,13 +303,15 @@ static char *program_text(gpuc_kernel *k, const char *source, const char *mask, 
                            .scatter = k->scatter,
                            .cells_per_invocation = k->cells_per_invocation,
                            .lane_cells = k->lane_cells,
-                           .store_pairs = k->gpu->store_pairs,
+                           .store_pairs = k->gpu->device_profile.store_pairs,
                            .sizes_uniform = kernel_sizes_uniform(k, source),
                            .fragment = k->fragment,
                            .graphical = k->graphical,
                            .nmaps = k->nmaps,
                            .maps = k->maps,
-                           .loop_guard = scan != NULL};
+                           .loop_guard = scan != NULL,
+                           .local_size = k->gpu->device_profile.local_size,
+                           .buffer_reads = k->buffer_reads};
     char *glsl = text ? codegen_program(&k->sig, text, shape, constants, nconstants) : NULL;
     free(text);
     return glsl;
@@ -383,6 +408,8 @@ static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_
         snprintf(what, sizeof what, "kernel '%s'", k->name);
         st = kernel_output_fits(k, k->output, k->cells, what);
     }
+    if (st == GPUC_OK)
+        st = check_storage_bindings(k);
     if (st != GPUC_OK)
         goto done;
     if (k->scatter) {
@@ -475,6 +502,7 @@ gpuc_status kernel_create(gpuc *gpu, const char *source, const gpuc_kernel_desc 
     k->graphical = desc->graphical;
     k->dynamic_output = desc->dynamic_output;
     k->fragment = gpu->info.backend == GPUC_BACKEND_FRAGMENT;
+    k->buffer_reads = !gpu->device_profile.image_reads;
     k->profile.stats.last_device_ms = -1; /* none timed yet */
     k->handle = gpuc_handle_new(gpu, k, true);
     /* The compiler joins continued lines (and ends lines at a lone \r) before anything else: so do gpuc's readers. */

@@ -45,7 +45,8 @@ struct gpuc_kernel {
     GLint first_cell_location, cell_count_location;
     GLint output_size_location, grid_location; /* set at each run; -1 when the sizes are compiled in */
     GLint param_location[GPUC_MAX_ARGS];  /* scalars: the uniform; arrays: their size uniform */
-    int image_unit[GPUC_MAX_ARGS];        /* arrays: the image unit they are bound to */
+    int image_unit[GPUC_MAX_ARGS];        /* arrays: the image unit (buffer_reads: storage binding) they use */
+    bool buffer_reads;                    /* arrays are read from storage buffers (the hardware profile) */
     gpuc_array *upload[GPUC_MAX_ARGS];    /* reused device copies of host-array arguments */
     GLuint constant_buffers[GPUC_MAX_ARRAY_CONSTANTS]; /* array constants' values (constant_arrays.c) */
     int nconstant_buffers;

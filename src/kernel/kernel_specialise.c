@@ -46,7 +46,7 @@ static void arg_sizes(const gpuc_kernel *k, const gpuc_arg *args, GLint sizes[][
         kernel_array_size(p, kernel_arg_type(p, a), dims, sizes[i]);
         uint64_t cells = (uint64_t)sizes[i][0] * (uint64_t)sizes[i][1] * (uint64_t)sizes[i][2];
         bool rows_of_4 = sizes[i][0] == 4 && cells > 4;
-        scalar[i] = (p->type == GPUC_FLOAT || p->type == GPUC_INT) && !rows_of_4 &&
+        scalar[i] = !k->buffer_reads && (p->type == GPUC_FLOAT || p->type == GPUC_INT) && !rows_of_4 &&
                     (cells + 3) / 4 * 4 <= (uint64_t)k->gpu->info.max_texture_buffer_size;
     }
 }

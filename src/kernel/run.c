@@ -179,6 +179,27 @@ static gpuc_status array_for_arg(gpuc_kernel *k, int i, const gpuc_arg *a, gpuc_
     return gpuc_array_upload(u, a->host);
 }
 
+/* Binds array argument i where the program reads it: its image view, or (buffer_reads) its buffer as a
+ * storage buffer, which must fit one storage binding. */
+static gpuc_status bind_array(const gpuc_kernel *k, int i, gpuc_array *a)
+{
+    if (k->buffer_reads) {
+        if ((int64_t)a->bytes > k->gpu->info.max_storage_block_size)
+            return gpuc_fail(k->gpu, GPUC_ERROR_LIMIT,
+                             "kernel '%s', argument %d (`%s`): the array is %zu bytes; an array read from a storage "
+                             "buffer must fit one binding (GL_MAX_SHADER_STORAGE_BLOCK_SIZE = %lld)", k->name, i,
+                             k->sig.params[i].name, a->bytes, (long long)k->gpu->info.max_storage_block_size);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, (GLuint)k->image_unit[i], a->buffer);
+        return GPUC_OK;
+    }
+    GLuint view;
+    GLenum format;
+    gpuc_status st = gpuc_array_view(a, k->scalar_view[i], &view, &format);
+    if (st == GPUC_OK)
+        glBindImageTexture((GLuint)k->image_unit[i], view, 0, GL_FALSE, 0, GL_READ_ONLY, format);
+    return st;
+}
+
 /* Uniforms the compiler dropped (location -1) are not set: GL would ignore the call, after a lookup
  * that costs as much as setting one (an array's size uniform is unused by 1D reads). */
 static gpuc_status bind_args(gpuc_kernel *k, const gpuc_arg *args)
@@ -201,14 +222,11 @@ static gpuc_status bind_args(gpuc_kernel *k, const gpuc_arg *args)
             continue;
         }
         gpuc_array *a;
-        GLuint view;
-        GLenum format;
         gpuc_status st = array_for_arg(k, i, &args[i], &a);
         if (st == GPUC_OK)
-            st = gpuc_array_view(a, k->scalar_view[i], &view, &format);
+            st = bind_array(k, i, a);
         if (st != GPUC_OK)
             return st;
-        glBindImageTexture((GLuint)k->image_unit[i], view, 0, GL_FALSE, 0, GL_READ_ONLY, format);
         if (k->param_location[i] < 0)
             continue;
         GLint size[3];
@@ -256,7 +274,8 @@ static void dispatch(gpuc_kernel *k, gpuc_array *const *dsts)
         for (int i = 0; !k->scatter && i <= k->nmaps; i++)
             bind_output(k, i, dsts[i], first, count);
         set_range(k, (GLuint)first, (GLuint)count);
-        size_t per_group = (size_t)CODEGEN_LOCAL_SIZE * (size_t)k->cells_per_invocation * kernel_step_cells(k);
+        size_t per_group = (size_t)k->gpu->device_profile.local_size * (size_t)k->cells_per_invocation *
+                           kernel_step_cells(k);
         glDispatchCompute((GLuint)((count + per_group - 1) / per_group), 1, 1);
         k->gpu->stats.dispatches++;
     }

@@ -73,6 +73,8 @@ static void print_json(const gpuc_info *in, const seen_device *seen, int n)
     printf(",\n  \"device_index\": %d,\n  \"software\": %s,\n  \"backend\": ", in->device_index,
            in->software ? "true" : "false");
     json_string(in->backend_name);
+    printf(",\n  \"device_profile\": ");
+    json_string(in->device_profile_name);
     printf(",\n  \"limits\": {\n    \"loop_budget\": %lld,\n", (long long)in->loop_budget);
     printf("    \"max_work_group_count\": [%d, %d, %d],\n", in->max_work_group_count[0], in->max_work_group_count[1],
            in->max_work_group_count[2]);
@@ -102,6 +104,7 @@ static void print_text(const gpuc_info *in, const seen_device *seen, int n)
     printf("GLSL version:  %s\n", in->glsl_version);
     printf("software:      %s\n", in->software ? "yes" : "no");
     printf("backend:       %s\n", in->backend_name);
+    printf("profile:       %s\n", in->device_profile_name);
     printf("limits:\n");
     printf("  loop budget:               %lld%s\n", (long long)in->loop_budget,
            in->loop_budget ? " iterations per invocation" : " (none)");
