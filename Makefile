@@ -300,14 +300,13 @@ CHECK_BACKENDS := $(if $(GPUC_BACKEND),$(GPUC_BACKEND),compute fragment)
 # and its exit-time scan then crashes ("Tracer caught signal 11"), failing a passing test. Without it,
 # dynamic TLS is simply not a root: that could only add leak reports, never hide one.
 # The hardware device profile (GPUC_DEVICE_PROFILE=hardware: storage-buffer reads, one cell per
-# invocation, scalar stores, groups of 256, no loop budget) forced on whatever device this is, so that
-# the GPU's code paths run, and cannot rot, on llvmpipe too: make check runs a short subset (about 30 s),
-# check-hardware-profile every suite that holds there. Left out: suites whose loops run past llvmpipe's
-# 65,535 iterations per invocation (unguarded under this profile) and the fragment, examples, cli and
-# bench suites, which the backend legs cover.
+# invocation, scalar stores, groups of 256) forced on whatever device this is, so that the GPU's code
+# paths run, and cannot rot, on llvmpipe too (the loop budget and its guard follow the driver, not the
+# profile): make check runs a short subset (about 30 s), check-hardware-profile every suite that holds
+# there. Left out: the fragment, examples, cli and bench suites, which the backend legs cover.
 CHECK_HARDWARE_SUITES := device_profile kernels vec_arrays scatter specialise vec_args js_data
 HARDWARE_PROFILE_SUITES := device device_profile arrays kernels errors scatter topk sort compact js js_tutorial \
-	js_features js_order kernel_map loops specialise program_cache hostile threads profile vec_arrays array_copy \
+	js_features js_order kernel_map loops loop_proofs specialise program_cache hostile threads profile vec_arrays array_copy \
 	png_input js_data vec_args dynamic_output array_constants graphical
 CHECK_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:intercept_tls_get_addr=0 UBSAN_OPTIONS=print_stacktrace=1 \
 	GPUC_EXAMPLES_DIR=$(BUILD)/examples GPUC_CLI=$(CLI_BIN) GPUC_BENCH=$(BENCH_BIN)

@@ -249,9 +249,9 @@ typedef enum gpuc_backend {
  * loop-free kernels and 16 of kernels with counted loops, neighbouring cells stored as whole 16-byte
  * texels (two 64-bit words where GL_ARB_gpu_shader_int64 is offered), work groups of 64, and llvmpipe's
  * loop budget guarded (LOOPS AND LLVMPIPE'S LOOP BUDGET). Both give the same answers. AUTO takes the
- * driver's own (gpuc_info.software); forcing HARDWARE on llvmpipe exists to test that path there: it
- * also drops the loop budget (gpuc_info.loop_budget reads 0), and llvmpipe itself still cuts loops
- * past 65,535 iterations per invocation, unguarded then, so keep such kernels off it. */
+ * driver's own (gpuc_info.software); forcing HARDWARE on llvmpipe exists to test that path there. The
+ * loop budget is not part of the profile: it follows the driver (gpuc_info.loop_budget), so a forced
+ * profile on llvmpipe still refuses or guards loops that llvmpipe would cut. */
 typedef enum gpuc_device_profile {
     GPUC_PROFILE_AUTO = 0, /* gpuc_options: the environment variable GPUC_DEVICE_PROFILE, else the driver's */
     GPUC_PROFILE_SOFTWARE,
@@ -386,7 +386,8 @@ typedef struct gpuc_info {
     int max_shared_memory;           /* bytes */
     int max_image_units;             /* compute image uniforms: bound the array arguments (software profile) */
     /* Iterations one invocation may loop in total before the driver silently stops its loops
-     * (65,535 on llvmpipe); 0 when the driver has no such budget, and under the hardware profile. */
+     * (65,535 on llvmpipe); 0 when the driver has no such budget. It follows the driver, not the
+     * device profile: a hardware profile forced on llvmpipe keeps the budget and its loop guard. */
     int64_t loop_budget;
     /* The backend kernels run on: GPUC_BACKEND_COMPUTE or GPUC_BACKEND_FRAGMENT (never DEFAULT), and
      * its name, "compute" or "fragment". */

@@ -61,13 +61,16 @@ void device_profile_choose(gpuc *gpu, gpuc_device_profile asked)
                                : info->software            ? GPUC_PROFILE_SOFTWARE
                                                            : GPUC_PROFILE_HARDWARE;
     info->device_profile = kind;
+    /* gallivm's loop limiter: llvmpipe's own, and zink's on lavapipe (the same code underneath). The
+     * budget follows what the driver is, never the profile asked for: it is a limit of correctness (the
+     * driver cuts longer loops silently), and a forced profile only changes how programs are shaped. */
+    info->loop_budget = llvmpipe ? LLVMPIPE_LOOP_BUDGET : 0;
     info->device_profile_name = kind == GPUC_PROFILE_SOFTWARE ? "software" : "hardware";
     if (kind == GPUC_PROFILE_HARDWARE) {
         gpu->device_profile = (device_profile){.image_reads = false, .texel_stores = false, .store_pairs = false,
                                                .most_steps = 1, .most_steps_with_loops = 1,
                                                .local_size = hardware_local_size(info),
                                                .max_storage_blocks = storage_blocks(info->backend)};
-        info->loop_budget = 0;
         return;
     }
     gpu->device_profile = (device_profile){
@@ -75,6 +78,4 @@ void device_profile_choose(gpuc *gpu, gpuc_device_profile asked)
         .store_pairs = llvmpipe && device_has_extension("GL_ARB_gpu_shader_int64"),
         .most_steps = 8, .most_steps_with_loops = 16, .local_size = 64,
         .max_storage_blocks = storage_blocks(info->backend)};
-    /* gallivm's loop limiter: llvmpipe's own, and zink's on lavapipe (the same code underneath). */
-    info->loop_budget = llvmpipe ? LLVMPIPE_LOOP_BUDGET : 0;
 }
