@@ -18,6 +18,7 @@
 typedef struct program_entry program_entry; /* kernel/program_table.h */
 typedef struct program_table program_table; /* kernel/program_table.c */
 typedef struct js_registry js_registry;     /* js/api.c: gpuc_add_function / gpuc_add_native_function */
+typedef struct algo_kernel_cache algo_kernel_cache; /* algo/kernel_cache.c */
 
 /* A kernel or array as its context owns it (device/children.c): embedded in the object, with the
  * function that destroys it. gl: the context is current, delete its GL objects; false when it cannot
@@ -58,6 +59,7 @@ struct gpuc {
     program_table *programs;  /* kernel/program_table.c: compiled programs, keyed by their GLSL text */
     int max_unused_programs;  /* gpuc_options.max_unused_programs, resolved: programs no kernel uses kept */
     js_registry *js;          /* js/api.c: functions added for JavaScript kernels */
+    algo_kernel_cache *algo_kernels; /* algo/kernel_cache.c: the algorithm drivers' kernels, made once */
     /* kernel/fragment_run.c: the vertex array and framebuffer every draw uses (made on first draw). */
     GLuint fragment_vao, fragment_fbo;
     /* The word guarded kernels raise when llvmpipe cut a loop short (kernel/kernel_loops.c). */

@@ -77,7 +77,7 @@ static gpuc_status predicate_source(gpuc *gpu, const char *source, const gpuc_ar
 {
     gpuc_kernel *user = NULL;
     gpuc_status st =
-        gpuc_create_kernel(gpu, source, &(gpuc_kernel_desc){.output = {.x = n}, .pipeline = true}, &user);
+        algo_kernel_get(gpu, source, &(gpuc_kernel_desc){.output = {.x = n}, .pipeline = true}, &user);
     if (st == GPUC_OK && gpuc_kernel_arg_count(user) != 1)
         st = gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
                        "gpuc_compact: the predicate kernel takes %d arguments; it must take one, the values array",
@@ -89,7 +89,6 @@ static gpuc_status predicate_source(gpuc *gpu, const char *source, const gpuc_ar
                        rt == GPUC_VEC2 ? "vec2" : rt == GPUC_VEC3 ? "vec3" : "vec4");
     if (st == GPUC_OK)
         st = gpuc_run(user, (gpuc_arg[]){gpuc_arg_array(values)}, 1, &src->keep);
-    gpuc_kernel_free(user);
     if (st != GPUC_OK)
         return st;
     src->helpers = "nonzero_flags";
@@ -135,7 +134,6 @@ static gpuc_status block_masks(gpuc *gpu, const flag_source *src, gpuc_type type
     if (st != GPUC_OK)
         return st;
     st = gpuc_run(k, src->args, src->nargs, &s->masks);
-    gpuc_kernel_free(k);
     return st;
 }
 
@@ -151,7 +149,6 @@ static gpuc_status survivors_before_blocks(gpuc *gpu, compact_survivors *s)
     st = gpuc_run(k, (gpuc_arg[]){gpuc_arg_array(s->masks)}, 1, &counts);
     if (st == GPUC_OK)
         st = scan_device(gpu, counts, GPUC_INT, s->blocks, false, &s->before);
-    gpuc_kernel_free(k);
     gpuc_array_free(counts);
     return st;
 }
@@ -171,7 +168,6 @@ static gpuc_status read_count(gpuc *gpu, compact_survivors *s)
     int32_t c = 0;
     if (st == GPUC_OK)
         st = gpuc_array_read_i32(total, &c, 1);
-    gpuc_kernel_free(k);
     gpuc_array_free(total);
     s->count = (uint32_t)c;
     return st;

@@ -47,7 +47,6 @@ static gpuc_status scatter(gpuc *gpu, const gpuc_array *values, const compact_su
                          (gpuc_arg[]){gpuc_arg_array(values), gpuc_arg_array(s->masks), gpuc_arg_array(s->before),
                                       gpuc_arg_i32((int32_t)s->count)},
                          4, out);
-    gpuc_kernel_free(k);
     if (st != GPUC_OK) {
         gpuc_array_free(out);
         return st;
@@ -69,7 +68,6 @@ static gpuc_status gather_starts(gpuc *gpu, const compact_survivors *s, int shif
                   (gpuc_arg[]){gpuc_arg_array(s->before), gpuc_arg_i32((int32_t)s->blocks),
                                gpuc_arg_i32((int32_t)s->count), gpuc_arg_i32(1 << shift)},
                   4, starts);
-    gpuc_kernel_free(k);
     return st;
 }
 
@@ -95,8 +93,6 @@ static gpuc_status widest_span(gpuc *gpu, const compact_survivors *s, const gpuc
     if (st == GPUC_OK)
         st = gpuc_array_read_i32(widest, &widest_span, 1);
     *span = (uint32_t)widest_span;
-    gpuc_kernel_free(partial);
-    gpuc_kernel_free(top);
     gpuc_array_free(partials);
     gpuc_array_free(widest);
     return st;
@@ -145,7 +141,6 @@ static gpuc_status gather(gpuc *gpu, const gpuc_array *values, const compact_sur
                                    gpuc_arg_array(starts), gpuc_arg_i32((int32_t)s->blocks),
                                    gpuc_arg_i32((int32_t)s->count), gpuc_arg_i32(shift)},
                       7, packed);
-    gpuc_kernel_free(k);
     gpuc_array_free(starts);
     return st;
 }

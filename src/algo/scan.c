@@ -68,7 +68,6 @@ static gpuc_status sum_levels(gpuc *gpu, gpuc_type type, scan_levels *lv)
             st = gpuc_array_new(gpu, type, (gpuc_dims){.x = up}, &lv->owned[k + 1]);
         if (st == GPUC_OK)
             st = gpuc_run_to(sums, (gpuc_arg[]){gpuc_arg_array(lv->values[k])}, 1, lv->owned[k + 1]);
-        gpuc_kernel_free(sums);
         if (st != GPUC_OK)
             return st;
         k++;
@@ -94,7 +93,6 @@ static gpuc_status scan_levels_down(gpuc *gpu, gpuc_type type, bool inclusive, s
                                gpuc_arg_i32(k == 0 && inclusive)};
             st = gpuc_run_to(scan, args, 3, lv->prefix[k]);
         }
-        gpuc_kernel_free(scan);
     }
     gpuc_array_free(zero);
     return st;
@@ -119,7 +117,7 @@ gpuc_status scan_device(gpuc *gpu, const gpuc_array *values, gpuc_type type, uin
 
 gpuc_status gpuc_scan(gpuc *gpu, gpuc_arg values, const gpuc_scan_desc *desc, gpuc_array **prefix)
 {
-    gpuc_status st = gpuc_enter(gpu);
+    gpuc_status st = algo_enter(gpu);
     if (st != GPUC_OK)
         return st;
     if (!prefix)

@@ -87,7 +87,7 @@ static gpuc_status radix_kernel(gpuc *gpu, const radix_source *src, const char *
                          ok ? ": out of host memory" : " (a bug in gpuc)");
     }
     desc.pipeline = true;
-    gpuc_status st = gpuc_create_kernel(gpu, source, &desc, k);
+    gpuc_status st = algo_kernel_get(gpu, source, &desc, k);
     free(source);
     return st;
 }
@@ -101,12 +101,9 @@ typedef struct radix_passes {
     uint32_t subs, chunks;
 } radix_passes;
 
+/* The kernels are the context's (algo_kernel_get): only the arrays are this call's. */
 static void passes_free(radix_passes *p)
 {
-    gpuc_kernel *kernels[] = {p->first_counts, p->counts,        p->quads,   p->prefix,      p->totals,
-                              p->transpose,    p->first_scatter, p->scatter, p->last_scatter};
-    for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++)
-        gpuc_kernel_free(kernels[i]);
     gpuc_array_free(p->sub_counts);
     gpuc_array_free(p->quad_counts);
     gpuc_array_free(p->sub_prefix);
@@ -239,7 +236,6 @@ static gpuc_status unload(gpuc *gpu, const radix_source *src, const char *sectio
                                   &k);
     if (st == GPUC_OK)
         st = gpuc_run(k, args, nargs, out);
-    gpuc_kernel_free(k);
     return st;
 }
 

@@ -3,7 +3,7 @@
 #ifndef GPUC_ALGO_TOPK_PARTS_H
 #define GPUC_ALGO_TOPK_PARTS_H
 
-#include "internal.h"
+#include "algo/algo_common.h"
 
 #include <stdint.h>
 
