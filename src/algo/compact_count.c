@@ -137,20 +137,11 @@ static gpuc_status block_masks(gpuc *gpu, const flag_source *src, gpuc_type type
     return st;
 }
 
-/* The survivors before each block: the exclusive scan of the masks' bit counts. */
+/* The survivors before each block: the exclusive scan of the masks' bit counts (counted by the
+ * scan's bottom level itself, so the counts need no pass and no array of their own). */
 static gpuc_status survivors_before_blocks(gpuc *gpu, compact_survivors *s)
 {
-    gpuc_kernel *k;
-    gpuc_array *counts = NULL;
-    gpuc_status st = compact_kernel(gpu, s->type, (const char *[]){"block_counts", NULL}, NULL,
-                                    (gpuc_kernel_desc){.output = {.x = s->blocks}}, &k);
-    if (st != GPUC_OK)
-        return st;
-    st = gpuc_run(k, (gpuc_arg[]){gpuc_arg_array(s->masks)}, 1, &counts);
-    if (st == GPUC_OK)
-        st = scan_device(gpu, counts, GPUC_INT, s->blocks, false, &s->before);
-    gpuc_array_free(counts);
-    return st;
+    return scan_device(gpu, s->masks, GPUC_INT, s->blocks, false, true, &s->before);
 }
 
 /* The number of survivors, read back as one value. */

@@ -116,16 +116,24 @@ static char *search_steps(uint32_t span)
     return strbuf_take(&sb);
 }
 
+/* Blocks up to which every gather cell searches all the blocks from the first (at most 9 halving
+ * steps) rather than from its group's start: no pass finding the starts, none finding the widest
+ * span and no read back, where each of those costs more than the longer search (a dispatch costs
+ * 0.03-0.05 ms on llvmpipe whatever its size). */
+#define GATHER_DIRECT_BLOCKS 512
+
 /* Gather: one cell per output cell; cells past the count are 0 (and need no group). */
 static gpuc_status gather(gpuc *gpu, const gpuc_array *values, const compact_survivors *s, uint32_t cells,
                           gpuc_array **packed)
 {
-    int shift = gather_group_shift(s);
-    uint32_t groups = (s->count + ((uint32_t)1 << shift) - 1) >> shift, span = 0;
+    bool direct = s->blocks <= GATHER_DIRECT_BLOCKS;
+    int shift = direct ? 30 : gather_group_shift(s); /* direct: one group, starting at block 0 */
+    uint32_t groups = (s->count + ((uint32_t)1 << shift) - 1) >> shift, span = s->blocks - 1;
     gpuc_array *starts = NULL;
     gpuc_kernel *k = NULL;
-    gpuc_status st = gather_starts(gpu, s, shift, groups, &starts);
-    if (st == GPUC_OK)
+    gpuc_status st = direct ? gpuc_array_new(gpu, GPUC_INT, (gpuc_dims){.x = 1}, &starts)
+                            : gather_starts(gpu, s, shift, groups, &starts);
+    if (st == GPUC_OK && !direct)
         st = widest_span(gpu, s, starts, groups, &span);
     char *search = st == GPUC_OK ? search_steps(span) : NULL;
     if (st == GPUC_OK && !search)
