@@ -3,8 +3,8 @@
  * keys are mapped to order-preserving ints and padded to a power of two with the largest key; the
  * network runs as passes that ping-pong between two device arrays of vec4 cells (no allocation per
  * pass, nothing read back), each pass doing up to three strides of a stage (and the strides inside a
- * cell at the stage's end); the first n elements are then mapped back. Kernels are made once per call;
- * their programs are cached by the context, so a repeated size compiles nothing. */
+ * cell at the stage's end); the first n elements are then mapped back. The kernels are the context's
+ * (algo_kernel_get), made on its first sort and resized for each length. */
 #include "algo/sort_radix.h"
 
 gpuc_status sort_outputs_deliver(gpuc_status st, sort_outputs want, gpuc_array *keys, gpuc_array *indices,

@@ -92,7 +92,7 @@ static gpuc_status radix_kernel(gpuc *gpu, const radix_source *src, const char *
     return st;
 }
 
-/* The kernels and arrays of the passes (made once per call). The first pass counts and scatters the
+/* The kernels (the context's) and arrays (this call's) of the passes. The first pass counts and scatters the
  * keys themselves (first_counts, first_scatter); the last pass of a sort of bare keys writes them
  * mapped back (last_scatter, NULL for pairs), so no pass of its own maps them in or out. */
 typedef struct radix_passes {
