@@ -138,15 +138,26 @@ static gpuc_status block_masks(gpuc *gpu, const flag_source *src, gpuc_type type
 }
 
 /* The survivors before each block: the exclusive scan of the masks' bit counts (counted by the
- * scan's bottom level itself, so the counts need no pass and no array of their own). */
-static gpuc_status survivors_before_blocks(gpuc *gpu, compact_survivors *s)
+ * scan's bottom level itself, so the counts need no pass and no array of their own). Up to
+ * SCAN_TOP blocks the scan's one pass also sums them all (*total_at_end: before[blocks] is the
+ * count). */
+static gpuc_status survivors_before_blocks(gpuc *gpu, compact_survivors *s, bool *total_at_end)
 {
-    return scan_device(gpu, s->masks, GPUC_INT, s->blocks, false, true, &s->before);
+    return scan_device(gpu, s->masks, GPUC_INT, s->blocks, SCAN_BIT_COUNTS | SCAN_TOTAL, &s->before,
+                       total_at_end);
 }
 
-/* The number of survivors, read back as one value. */
-static gpuc_status read_count(gpuc *gpu, compact_survivors *s)
+/* The number of survivors, read back: the scan's own total where it has one (all of its at most
+ * SCAN_TOP + 1 values: a read back costs its wait, not its few bytes), else one value a kernel sums. */
+static gpuc_status read_count(gpuc *gpu, compact_survivors *s, bool total_at_end)
 {
+    if (total_at_end) {
+        int32_t before[SCAN_TOP + 1];
+        gpuc_status st = gpuc_array_read_i32(s->before, before, s->blocks + 1);
+        if (st == GPUC_OK)
+            s->count = (uint32_t)before[s->blocks];
+        return st;
+    }
     gpuc_kernel *k;
     gpuc_array *total = NULL;
     gpuc_status st = compact_kernel(gpu, s->type, (const char *[]){"count", NULL}, NULL,
@@ -179,10 +190,11 @@ gpuc_status compact_count(gpuc *gpu, const gpuc_array *values, gpuc_type type, u
     if (st == GPUC_OK)
         st = block_masks(gpu, &src, type, s);
     gpuc_array_free(src.keep);
+    bool total_at_end = false;
     if (st == GPUC_OK)
-        st = survivors_before_blocks(gpu, s);
+        st = survivors_before_blocks(gpu, s, &total_at_end);
     if (st == GPUC_OK)
-        st = read_count(gpu, s);
+        st = read_count(gpu, s, total_at_end);
     if (st != GPUC_OK)
         compact_survivors_free(s);
     return st;

@@ -14,10 +14,10 @@
  * 4 values; 16 above, where levels are 4x smaller and fewer levels mean fewer passes. */
 #define SCAN_BLOCK_0 4
 #define SCAN_BLOCK 16
-/* The longest level the top pass adds up (each of its cells loops over the values before it): one
- * pass instead of the two to four a tree of 16-value blocks takes there, and every dispatch costs
- * 0.03-0.05 ms on llvmpipe whatever its size, where 256 cells of at most 256 additions cost less. */
-#define SCAN_TOP 256
+/* SCAN_TOP (scan.h), the longest level the top pass adds up (each of its cells loops over the values
+ * before it): one pass instead of the two to four a tree of 16-value blocks takes there, and every
+ * dispatch costs 0.03-0.05 ms on llvmpipe whatever its size, where 256 cells of at most 256
+ * additions cost less. */
 
 static uint32_t block_of(int level)
 {
@@ -44,7 +44,7 @@ static gpuc_status scan_kernel(gpuc *gpu, const scan_plan *p, const char *sectio
     char block[16], top[16];
     snprintf(block, sizeof block, "%u", block_of(level));
     snprintf(top, sizeof top, "%d", SCAN_TOP);
-    const char *load = level == 0 && p->bit_counts ? "bitCount" : "";
+    const char *load = level == 0 && (p->flags & SCAN_BIT_COUNTS) ? "bitCount" : "";
     char *terms = sum_terms(p->type, block_of(level), load);
     if (!terms)
         return gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "gpuc_scan: out of host memory");
@@ -56,9 +56,12 @@ static gpuc_status scan_kernel(gpuc *gpu, const scan_plan *p, const char *sectio
     return st;
 }
 
-gpuc_status scan_plan_make(gpuc *gpu, gpuc_type type, uint32_t n, bool inclusive, bool bit_counts, scan_plan *p)
+gpuc_status scan_plan_make(gpuc *gpu, gpuc_type type, uint32_t n, unsigned flags, scan_plan *p)
 {
-    *p = (scan_plan){.type = type, .inclusive = inclusive, .bit_counts = bit_counts, .len = {n}};
+    *p = (scan_plan){.type = type, .flags = flags, .len = {n}};
+    /* The total is the exclusive scan's cell n, which sums the n values; an inclusive one's would
+     * read one past them. */
+    p->has_total = (flags & SCAN_TOTAL) && !(flags & SCAN_INCLUSIVE) && n <= SCAN_TOP;
     gpuc_status st = GPUC_OK;
     int k = 0;
     while (st == GPUC_OK && p->len[k] > SCAN_TOP) {
@@ -68,7 +71,8 @@ gpuc_status scan_plan_make(gpuc *gpu, gpuc_type type, uint32_t n, bool inclusive
     }
     p->top = k;
     for (int j = 0; st == GPUC_OK && j <= p->top; j++)
-        st = gpuc_array_make(gpu, type, (gpuc_dims){.x = p->len[j]}, ARRAY_OVERWRITTEN, &p->prefix[j]);
+        st = gpuc_array_make(gpu, type, (gpuc_dims){.x = p->len[j] + (j == 0 && p->has_total)}, ARRAY_OVERWRITTEN,
+                             &p->prefix[j]);
     if (st != GPUC_OK)
         scan_plan_free(p);
     return st;
@@ -85,18 +89,19 @@ gpuc_status scan_plan_run(gpuc *gpu, scan_plan *p, const gpuc_array *values)
             st = gpuc_run_to(k, (gpuc_arg[]){gpuc_arg_array(j == 0 ? values : p->sums[j])}, 1, p->sums[j + 1]);
     }
     /* The top in one pass, then down: each level's scan from the level above's. */
+    bool inclusive = (p->flags & SCAN_INCLUSIVE) != 0;
     if (st == GPUC_OK)
-        st = scan_kernel(gpu, p, "scan_top", p->top, p->len[p->top], &k);
+        st = scan_kernel(gpu, p, "scan_top", p->top, p->len[p->top] + p->has_total, &k);
     if (st == GPUC_OK) {
         gpuc_arg args[] = {gpuc_arg_array(p->top == 0 ? values : p->sums[p->top]),
-                           gpuc_arg_i32(p->top == 0 && p->inclusive)};
+                           gpuc_arg_i32(p->top == 0 && inclusive)};
         st = gpuc_run_to(k, args, 2, p->prefix[p->top]);
     }
     for (int j = p->top - 1; st == GPUC_OK && j >= 0; j--) {
         st = scan_kernel(gpu, p, "scan_block", j, p->len[j], &k);
         if (st == GPUC_OK) {
             gpuc_arg args[] = {gpuc_arg_array(j == 0 ? values : p->sums[j]), gpuc_arg_array(p->prefix[j + 1]),
-                               gpuc_arg_i32(j == 0 && p->inclusive)};
+                               gpuc_arg_i32(j == 0 && inclusive)};
             st = gpuc_run_to(k, args, 3, p->prefix[j]);
         }
     }
@@ -112,17 +117,19 @@ void scan_plan_free(scan_plan *p)
     }
 }
 
-gpuc_status scan_device(gpuc *gpu, const gpuc_array *values, gpuc_type type, uint32_t n, bool inclusive,
-                        bool bit_counts, gpuc_array **prefix)
+gpuc_status scan_device(gpuc *gpu, const gpuc_array *values, gpuc_type type, uint32_t n, unsigned flags,
+                        gpuc_array **prefix, bool *has_total)
 {
     scan_plan p;
-    gpuc_status st = scan_plan_make(gpu, type, n, inclusive, bit_counts, &p);
+    gpuc_status st = scan_plan_make(gpu, type, n, flags, &p);
     if (st != GPUC_OK)
         return st;
     st = scan_plan_run(gpu, &p, values);
     if (st == GPUC_OK) {
         *prefix = p.prefix[0];
         p.prefix[0] = NULL;
+        if (has_total)
+            *has_total = p.has_total;
     }
     scan_plan_free(&p);
     return st;
@@ -142,7 +149,7 @@ gpuc_status gpuc_scan(gpuc *gpu, gpuc_arg values, const gpuc_scan_desc *desc, gp
     if (st == GPUC_OK)
         st = algo_device_input(gpu, values, &array, &upload);
     if (st == GPUC_OK)
-        st = scan_device(gpu, array, in.type, in.n, desc && desc->inclusive, false, prefix);
+        st = scan_device(gpu, array, in.type, in.n, desc && desc->inclusive ? SCAN_INCLUSIVE : 0, prefix, NULL);
     gpuc_array_free(upload);
     return st;
 }

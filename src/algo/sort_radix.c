@@ -150,7 +150,7 @@ static gpuc_status passes_make(gpuc *gpu, const radix_source *src, radix_passes 
     if (st == GPUC_OK)
         st = gpuc_array_new(gpu, GPUC_INT, (gpuc_dims){.x = runs}, &p->chunk_starts);
     if (st == GPUC_OK)
-        st = scan_plan_make(gpu, GPUC_INT, runs, false, false, &p->starts);
+        st = scan_plan_make(gpu, GPUC_INT, runs, 0, &p->starts);
     return st;
 }
 
