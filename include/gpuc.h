@@ -766,9 +766,10 @@ GPUC_API gpuc_status gpuc_add_native_function(gpuc *gpu, const char *glsl_source
 /* ---------------------------------------------------------------------------------------------- */
 
 /* KEPT KERNELS. A context makes each algorithm kernel on its first use and keeps it until gpuc_close
- * (one kernel serves every length where its output is 1D; a scatter kernel is kept per output size,
- * so an exact-length scatter compaction makes one for each count it has not seen): a later call of
- * the same shape creates no kernel and compiles nothing (gpuc_stats.program_cache_hits and
+ * (where its output is 1D one kernel serves every length within a power of two, which fixes its
+ * cells per invocation; a scatter kernel is kept per output size, so an exact-length scatter
+ * compaction makes one for each count it has not seen): a later call of the same shape creates no
+ * kernel and compiles nothing (gpuc_stats.program_cache_hits and
  * programs_compiled stay unchanged) and pays only for its dispatches and read backs. Up to 96 kernels
  * are kept per context, the least recently used past that freed at the next algorithm call; their
  * programs count in gpuc_stats.programs_held. A context serves one thread at a time (THREADS), and

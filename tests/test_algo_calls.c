@@ -138,8 +138,8 @@ static void call_driver(int d, const gpuc_array *in, const float *v, size_t n, f
     free(want);
 }
 
-/* After two calls of each driver at a size, later calls at that size (and other thresholds) create
- * no kernel: before the drivers kept them, every call created 3-30. */
+/* Once each driver ran twice with each threshold, later calls create no kernel: before the drivers
+ * kept them, every call created 3-49. */
 START_TEST(kernels_made_once)
 {
     enum { N = 3000 };
@@ -148,11 +148,13 @@ START_TEST(kernels_made_once)
     gpuc_array *in;
     ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, v, (gpuc_dims){N}, &in));
     for (int d = 0; d < DRIVERS; d++) {
-        for (int warm = 0; warm < 2; warm++) /* the second run compiles loop kernels for these sizes */
-            call_driver(d, in, v, N, 0.5f);
+        /* Twice each threshold first: a kept loop kernel compiles its program for its arguments' sizes
+         * at its second run, and an exact-length output's kernel is kept per power of two of it. */
+        for (int warm = 0; warm < 10; warm++)
+            call_driver(d, in, v, N, 0.25f + 0.1f * (float)(warm % 5));
         uint64_t before = program_lookups();
         for (int r = 0; r < 5; r++)
-            call_driver(d, in, v, N, 0.25f + 0.1f * (float)r);
+            call_driver(d, in, v, N, 0.25f + 0.1f * (float)(4 - r));
         ck_assert_msg(program_lookups() == before, "driver %d created %llu kernels in 5 calls", d,
                       (unsigned long long)(program_lookups() - before));
     }
@@ -162,11 +164,11 @@ START_TEST(kernels_made_once)
 END_TEST
 
 /* 1,000 compactions in one context, the gather's exact-length outputs of changing counts (the kept
- * kernels are resized): no kernel created after the first calls, resident memory flat, every count
- * right. */
+ * kernels are resized, one per power of two of the count): no kernel created after the first cycle
+ * of thresholds, resident memory flat, every count right. */
 START_TEST(thousand_calls_flat)
 {
-    enum { N = 4096, CALLS = 1000, SETTLED = 50 };
+    enum { N = 4096, CALLS = 1000, SETTLED = 200 }; /* each method has seen all 97 thresholds */
     float *v = malloc(N * sizeof *v);
     fill(v, N, 11);
     gpuc_array *in;

@@ -3,7 +3,7 @@
  * even when its program is cached, and a driver call made 5-30 of them: much of the floor every small
  * call paid. A kernel is filed under its source and the parts of its description that shape what it
  * computes; a 1D ordinary kernel is made with .dynamic_output and given each use's size through
- * gpuc_kernel_set_output, so one kernel serves every length.
+ * gpuc_kernel_set_output, so one kernel serves every length within a power of two (size_class).
  *
  * A driver holds the kernels it got until its call returns, so within one public call (between two
  * algo_enter) nothing is freed, and a kernel already handed out at another size is not resized under
@@ -84,6 +84,21 @@ static bool resizable(const char *source, const gpuc_kernel_desc *desc)
     return !desc->scatter && gpuc_dims_rank(desc->output) == 1 && !strstr(source, "outputSize");
 }
 
+/* A kernel fixes its cells per invocation when it is made, from its output's length: fewer for
+ * small outputs, so that enough work groups keep every core busy (kernel.c's cells_per_invocation,
+ * the largest power of two up to a bound that fits the length over a power of two). A resized
+ * kernel keeps them, so one made for 2^10 cells would run 2^20 with a fraction of the cells per
+ * invocation it would have been made with. Filing resizable kernels per power of two of their
+ * length gives each size the count a kernel made for it would have (at most 31 kernels of a shape,
+ * a handful in practice). */
+static int size_class(uint32_t cells)
+{
+    int c = 0;
+    while (c < 31 && (cells >> (c + 1)) != 0)
+        c++;
+    return c;
+}
+
 /* The source and what else of desc shapes the kernel, as one string. */
 static char *make_key(const char *source, const gpuc_kernel_desc *desc, bool sized)
 {
@@ -93,6 +108,8 @@ static char *make_key(const char *source, const gpuc_kernel_desc *desc, bool siz
                   desc->threads.y, desc->threads.z);
     if (!sized)
         strbuf_printf(&sb, " output %u %u %u", desc->output.x, desc->output.y, desc->output.z);
+    else /* the power of two of the length: see size_class */
+        strbuf_printf(&sb, " class %d", size_class(desc->output.x));
     if (desc->name)
         strbuf_printf(&sb, " name %s", desc->name);
     for (int i = 0; i < GPUC_MAX_CONSTANTS && desc->constants[i].name; i++)
