@@ -16,6 +16,7 @@
  * are children of the context: gpuc_close destroys them with the rest, and the close hook then frees
  * only the cache's own host memory. */
 #include "algo/algo_common.h"
+#include "kernel/program_table.h" /* program_hash: the same string hash the program cache files by */
 #include "util/strbuf.h"
 
 #include <stdlib.h>
@@ -38,16 +39,6 @@ struct algo_kernel_cache {
     int count, capacity;
     uint64_t call;          /* public calls so far (algo_enter) */
 };
-
-static uint64_t key_hash(const char *key)
-{
-    uint64_t h = 0xcbf29ce484222325u;
-    for (const unsigned char *p = (const unsigned char *)key; *p; p++) {
-        h ^= *p;
-        h *= 0x100000001b3u;
-    }
-    return h;
-}
 
 /* gpuc_close's hook: the kernels were destroyed with the context's other children. */
 static void cache_close(gpuc *gpu, bool gl)
@@ -174,7 +165,7 @@ gpuc_status algo_kernel_get(gpuc *gpu, const char *source, const gpuc_kernel_des
     char *key = make_key(source, desc, sized || desc->dynamic_output);
     if (!key)
         return gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "gpuc algorithm: out of host memory for a kernel's key");
-    uint64_t hash = key_hash(key);
+    uint64_t hash = program_hash(key);
     for (int i = c->count - 1; i >= 0; i--) {
         cached_kernel *e = &c->entries[i];
         if (e->hash == hash && !strcmp(e->key, key) && fits(c, e, desc->output)) {
