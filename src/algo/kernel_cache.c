@@ -8,7 +8,9 @@
  * A driver holds the kernels it got until its call returns, so within one public call (between two
  * algo_enter) nothing is freed, and a kernel already handed out at another size is not resized under
  * its holder: a second one of the same key is made (topk's sum levels are one source at several
- * sizes). At each algo_enter, when no kernel is held, the least recently used ones past
+ * sizes). At its first use in a call a kept kernel forgets its last run's sizes, so that the kernel
+ * layer compiles a program specialised to argument sizes only where one call runs the kernel twice
+ * at them, as it did for kernels made per call (not at every size two calls in a row share). At each algo_enter, when no kernel is held, the least recently used ones past
  * ALGO_KERNELS_KEPT are freed, so a workload of many shapes stays bounded.
  *
  * Thread safety: a context serves one thread at a time (gpuc.h, THREADS), and every driver works
@@ -16,7 +18,8 @@
  * are children of the context: gpuc_close destroys them with the rest, and the close hook then frees
  * only the cache's own host memory. */
 #include "algo/algo_common.h"
-#include "kernel/program_table.h" /* program_hash: the same string hash the program cache files by */
+#include "kernel/kernel_specialise.h" /* kernel_specialise_forget */
+#include "kernel/program_table.h"      /* program_hash: the same string hash the program cache files by */
 #include "util/strbuf.h"
 
 #include <stdlib.h>
@@ -170,6 +173,8 @@ gpuc_status algo_kernel_get(gpuc *gpu, const char *source, const gpuc_kernel_des
         cached_kernel *e = &c->entries[i];
         if (e->hash == hash && !strcmp(e->key, key) && fits(c, e, desc->output)) {
             free(key);
+            if (e->call != c->call) /* its first use in this call: as a kernel made for the call */
+                kernel_specialise_forget(e->kernel);
             e = touch(c, i);
             if (e->resizable && gpuc_kernel_output(e->kernel).x != desc->output.x)
                 st = gpuc_kernel_set_output(e->kernel, desc->output);

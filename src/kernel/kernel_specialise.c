@@ -149,6 +149,11 @@ void kernel_specialise(gpuc_kernel *k, const gpuc_arg *args)
         use_program(k, want, fits ? k->special_scalar : NULL);
 }
 
+void kernel_specialise_forget(gpuc_kernel *k)
+{
+    k->last_sizes_valid = false;
+}
+
 void kernel_specialise_free(gpuc_kernel *k, bool gl)
 {
     program_put(k->gpu, k->special, gl);
