@@ -195,7 +195,11 @@ START_TEST(thousand_calls_flat)
     double grew = rss_mib() - settled_mib;
     ck_assert_msg(program_lookups() == settled_lookups, "%llu kernels created after call %d",
                   (unsigned long long)(program_lookups() - settled_lookups), SETTLED);
+#if defined(__SANITIZE_ADDRESS__)
+    (void)grew; /* AddressSanitizer holds freed memory in quarantine (make soak measures without it) */
+#else
     ck_assert_msg(grew < 4.0, "resident memory grew by %.1f MiB over %d calls", grew, CALLS - SETTLED);
+#endif
     gpuc_array_free(in);
     free(v);
 }
