@@ -27,6 +27,8 @@ $SUM_TERMS
 //@ scan_block
 // Element thread.x of the prefix sum: its block's offset (from the level above) plus the values
 // before it in its block, and itself too when inclusive is set (terms written out as above).
+// $LOAD (in sum_term and scan_top) is what a value adds: itself, or at compaction's bottom level
+// bitCount, the survivors of a block's mask.
 const int BLOCK = $BLOCK;
 $T scanBlock($T v[], $T offsets[], int inclusive)
 {
@@ -38,8 +40,22 @@ $SUM_TERMS
     return sum;
 }
 
+//@ scan_top
+// Element thread.x of the prefix sum of a level short enough to add up from its start (at most TOP
+// values): the top of the multi-level scan, one pass where a tree of 16-value blocks would take
+// several. The bound TOP is written into the loop, so it needs no guard against llvmpipe's budget.
+const int TOP = $TOP;
+$T scanTop($T v[], int inclusive)
+{
+    int end = thread.x + inclusive;
+    $T sum = $T(0);
+    for (int j = 0; j < TOP && j < end; j++)
+        sum += $LOAD(v[j]);
+    return sum;
+}
+
 //@ sum_term
-    sum += first + $K < end ? v[first + $K] : $T(0);
+    sum += first + $K < end ? $LOAD(v[first + $K]) : $T(0);
 
 //@ order_key
 // Order keys of four floats: ints whose signed order is the floats' order, -0.0 and +0.0 one key
@@ -104,13 +120,6 @@ $MASK_TERMS
         ivec4 f = ($FLAGS) & compactInRange(tx, n);
         mask |= (f.x | f.y << 1 | f.z << 2 | f.w << 3) << (4 * $K);
     }
-
-//@ block_counts
-// How many of block thread.x's elements survive.
-int compactBlockCounts(int masks[])
-{
-    return bitCount(masks[thread.x]);
-}
 
 //@ count
 // How many survive: the survivors before the last block and in it.

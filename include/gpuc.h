@@ -881,6 +881,16 @@ GPUC_API gpuc_status gpuc_add_native_function(gpuc *gpu, const char *glsl_source
 /* Algorithms (src/algo/): host drivers over the kernel API                                        */
 /* ---------------------------------------------------------------------------------------------- */
 
+/* KEPT KERNELS. A context makes each algorithm kernel on its first use and keeps it until gpuc_close
+ * (where its output is 1D one kernel serves every length within a power of two, which fixes its
+ * cells per invocation; a scatter kernel is kept per output size, so an exact-length scatter
+ * compaction makes one for each count it has not seen): a later call of the same shape creates no
+ * kernel and compiles nothing (gpuc_stats.program_cache_hits and
+ * programs_compiled stay unchanged) and pays only for its dispatches and read backs. Up to 96 kernels
+ * are kept per context, the least recently used past that freed at the next algorithm call; their
+ * programs count in gpuc_stats.programs_held. A context serves one thread at a time (THREADS), and
+ * so do its kept kernels: they go with the context to the next thread that takes it. */
+
 /* ---- Top-k ----
  * ORDER. Values are ordered as float32 numbers, exactly (the drivers compare order-preserving integer
  * keys, never rounded floats): -inf < negatives < -0.0 == +0.0 < positives < +inf < NaN. -0.0 and +0.0
@@ -976,9 +986,10 @@ GPUC_API gpuc_status gpuc_rank(gpuc *gpu, gpuc_arg values, const gpuc_rank_desc 
  *   4-bit digit each over the keys mapped to order-preserving ints, lowest digit first (LSD). A pass
  *   counts the digits of every sub-block of 16 elements (and ranks each element among its digit
  *   there), sums those counts per quad of 4 sub-blocks, then within each chunk of 256 (from at most 3
- *   quads and 3 sub-blocks), scans the (digit, chunk) totals (gpuc_scan's prefix sum: about 10 small
- *   dispatches at 2^22 keys) into where each run starts, and scatters every element to its slot (6
- *   kernels and the scan per pass, about 130 dispatches in all at 2^22).
+ *   quads and 3 sub-blocks), scans the (digit, chunk) totals (gpuc_scan's prefix sum: 1 dispatch up
+ *   to 256 totals, 2^12 keys, about 7 at 2^22 keys) into where each run starts, and scatters every
+ *   element to its slot (6 kernels and the scan per pass: 56 dispatches in all at 2^12, 104 at
+ *   2^22).
  *   Cost: 8 passes, each reading the keys twice and writing them once (scattered), plus 2 x n/16
  *   vec4 of sub-block counts and prefixes, n/64 vec4 of quad counts and 3 x n/16 ints of run totals
  *   and starts; nothing is read back; the first pass reads the keys as given and the last pass of a
@@ -986,7 +997,7 @@ GPUC_API gpuc_status gpuc_rank(gpuc *gpu, gpuc_arg values, const gpuc_rank_desc 
  *   arrays of n ints between passes (n (key, index) pairs, 8 bytes each, for argsort and sort_pairs;
  *   a bare-key sort's result takes one's place for the last pass), a device copy of host keys during
  *   the first pass, the results of argsort and sort_pairs, about 3/4 n ints' worth of counts and runs,
- *   and the scan's levels (remade by each pass). Compute-only (a scatter); one pass's
+ *   and the scan's levels (made once per sort). Compute-only (a scatter); one pass's
  *   output must fit one storage binding (gpuc_info.max_storage_block_size).
  * - BITONIC (the tutorial's algorithm; the default for small n and on the fragment backend): the
  *   bitonic network over the next power of two P >= n (padded with keys that sort last, removed
@@ -1049,9 +1060,10 @@ typedef struct gpuc_scan_desc {
 
 /* Prefix sum on the device: *prefix (new, same type and length as `values`, a 1D float or int
  * array, host or device) receives out[i] = values[0] + ... + values[i-1] (exclusive; inclusive adds
- * values[i]). desc may be NULL. Multi-level (block sums of 4 values, then of 16, level upon level):
- * O(n) work, about 2 log16(n) + 2 passes, each invocation reading at most 16 values, nothing read
- * back. Int sums wrap modulo 2^32. Float sums are added blockwise, not left to right, so they may
+ * values[i]). desc may be NULL. Multi-level (block sums of 4 values, then of 16, level upon level
+ * until a level of at most 256 values, which one pass adds up): O(n) work, 1 pass up to 256 values,
+ * about 2 log16(n / 256) + 1 above (5 at 2^12, 9 at 2^22), each invocation below the top reading at
+ * most 16 values, nothing read back. Int sums wrap modulo 2^32. Float sums are added blockwise, not left to right, so they may
  * differ from a sequential sum by rounding. Errors as gpuc_sort. */
 GPUC_API gpuc_status gpuc_scan(gpuc *gpu, gpuc_arg values, const gpuc_scan_desc *desc, gpuc_array **prefix);
 

@@ -14,6 +14,7 @@
     GPUC_SUITE(topk)     \
     GPUC_SUITE(sort)     \
     GPUC_SUITE(compact)  \
+    GPUC_SUITE(algo_calls) \
     GPUC_SUITE(examples) \
     GPUC_SUITE(cli)      \
     GPUC_SUITE(bench_zoo) \

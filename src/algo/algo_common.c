@@ -89,7 +89,7 @@ gpuc_status algo_kernel(gpuc *gpu, const char *file, const char *const *sections
     gpuc_status st = algo_source(gpu, file, sections, fields, &source);
     if (st != GPUC_OK)
         return st;
-    st = gpuc_create_kernel(gpu, source, &(gpuc_kernel_desc){.output = {.x = cells}, .pipeline = true}, out);
+    st = algo_kernel_get(gpu, source, &(gpuc_kernel_desc){.output = {.x = cells}, .pipeline = true}, out);
     free(source);
     return st;
 }

@@ -1,5 +1,6 @@
 /* algo_common.h - what the algorithm drivers (sort, scan, compaction) share: checking a 1D input
- * argument, building a kernel from sections of an embedded GLSL file, and small device-array helpers.
+ * argument, the context's kept kernels built from sections of an embedded GLSL file, and small
+ * device-array helpers.
  * Drivers create and run kernels only through the public kernel API; this just saves repetition. */
 #ifndef GPUC_ALGO_COMMON_H
 #define GPUC_ALGO_COMMON_H
@@ -29,8 +30,20 @@ gpuc_status algo_check_input(gpuc *gpu, const char *fn, const char *what, gpuc_a
 gpuc_status algo_source(gpuc *gpu, const char *file, const char *const *sections, const char *const *fields,
                         char **source);
 
-/* Builds a kernel from `sections` (NULL-ended) of an embedded GLSL file, each filled with `fields`
- * (key, value, ..., NULL), with output {cells}, pipelined (results stay on the device). */
+/* gpuc_enter for a public algorithm call: every one enters through it first. It also marks a new call
+ * for the kept kernels (kernel_cache.c): the previous call holds none of them any more, so the least
+ * recently used ones past the cache's bound are freed here. */
+gpuc_status algo_enter(gpuc *gpu);
+
+/* The context's kernel of `source` made with `desc` (kernel_cache.c): created on first use, then the
+ * same kernel, with desc's output size set (a 1D ordinary kernel serves every size). Borrowed: the
+ * context owns it, the caller never frees it; valid until the next algo_kernel_get (which may evict
+ * the least recently used kernel) or gpuc_close. Numeric constants only. */
+gpuc_status algo_kernel_get(gpuc *gpu, const char *source, const gpuc_kernel_desc *desc, gpuc_kernel **out);
+
+/* The context's kernel (algo_kernel_get) made of `sections` (NULL-ended) of an embedded GLSL file,
+ * each filled with `fields` (key, value, ..., NULL), with output {cells}, pipelined (results stay on
+ * the device). Borrowed, as algo_kernel_get's. */
 gpuc_status algo_kernel(gpuc *gpu, const char *file, const char *const *sections, const char *const *fields,
                         uint32_t cells, gpuc_kernel **out);
 

@@ -63,7 +63,7 @@ gpuc_status compact_kernel(gpuc *gpu, gpuc_type type, const char *const *section
     if (st != GPUC_OK)
         return st;
     desc.pipeline = true;
-    st = gpuc_create_kernel(gpu, source, &desc, k);
+    st = algo_kernel_get(gpu, source, &desc, k);
     free(source);
     return st;
 }
@@ -90,7 +90,7 @@ static gpuc_status compact_device(gpuc *gpu, const gpuc_array *values, algo_inpu
 gpuc_status gpuc_compact(gpuc *gpu, gpuc_arg values, const gpuc_compact_desc *desc, gpuc_array **packed,
                          size_t *count)
 {
-    gpuc_status st = gpuc_enter(gpu);
+    gpuc_status st = algo_enter(gpu);
     if (st != GPUC_OK)
         return st;
     if (!packed || !count)

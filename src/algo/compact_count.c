@@ -77,7 +77,7 @@ static gpuc_status predicate_source(gpuc *gpu, const char *source, const gpuc_ar
 {
     gpuc_kernel *user = NULL;
     gpuc_status st =
-        gpuc_create_kernel(gpu, source, &(gpuc_kernel_desc){.output = {.x = n}, .pipeline = true}, &user);
+        algo_kernel_get(gpu, source, &(gpuc_kernel_desc){.output = {.x = n}, .pipeline = true}, &user);
     if (st == GPUC_OK && gpuc_kernel_arg_count(user) != 1)
         st = gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
                        "gpuc_compact: the predicate kernel takes %d arguments; it must take one, the values array",
@@ -89,7 +89,6 @@ static gpuc_status predicate_source(gpuc *gpu, const char *source, const gpuc_ar
                        rt == GPUC_VEC2 ? "vec2" : rt == GPUC_VEC3 ? "vec3" : "vec4");
     if (st == GPUC_OK)
         st = gpuc_run(user, (gpuc_arg[]){gpuc_arg_array(values)}, 1, &src->keep);
-    gpuc_kernel_free(user);
     if (st != GPUC_OK)
         return st;
     src->helpers = "nonzero_flags";
@@ -135,30 +134,30 @@ static gpuc_status block_masks(gpuc *gpu, const flag_source *src, gpuc_type type
     if (st != GPUC_OK)
         return st;
     st = gpuc_run(k, src->args, src->nargs, &s->masks);
-    gpuc_kernel_free(k);
     return st;
 }
 
-/* The survivors before each block: the exclusive scan of the masks' bit counts. */
-static gpuc_status survivors_before_blocks(gpuc *gpu, compact_survivors *s)
+/* The survivors before each block: the exclusive scan of the masks' bit counts (counted by the
+ * scan's bottom level itself, so the counts need no pass and no array of their own). Up to
+ * SCAN_TOP blocks the scan's one pass also sums them all (*total_at_end: before[blocks] is the
+ * count). */
+static gpuc_status survivors_before_blocks(gpuc *gpu, compact_survivors *s, bool *total_at_end)
 {
-    gpuc_kernel *k;
-    gpuc_array *counts = NULL;
-    gpuc_status st = compact_kernel(gpu, s->type, (const char *[]){"block_counts", NULL}, NULL,
-                                    (gpuc_kernel_desc){.output = {.x = s->blocks}}, &k);
-    if (st != GPUC_OK)
+    return scan_device(gpu, s->masks, GPUC_INT, s->blocks, SCAN_BIT_COUNTS | SCAN_TOTAL, &s->before,
+                       total_at_end);
+}
+
+/* The number of survivors, read back: the scan's own total where it has one (all of its at most
+ * SCAN_TOP + 1 values: a read back costs its wait, not its few bytes), else one value a kernel sums. */
+static gpuc_status read_count(gpuc *gpu, compact_survivors *s, bool total_at_end)
+{
+    if (total_at_end) {
+        int32_t before[SCAN_TOP + 1];
+        gpuc_status st = gpuc_array_read_i32(s->before, before, s->blocks + 1);
+        if (st == GPUC_OK)
+            s->count = (uint32_t)before[s->blocks];
         return st;
-    st = gpuc_run(k, (gpuc_arg[]){gpuc_arg_array(s->masks)}, 1, &counts);
-    if (st == GPUC_OK)
-        st = scan_device(gpu, counts, GPUC_INT, s->blocks, false, &s->before);
-    gpuc_kernel_free(k);
-    gpuc_array_free(counts);
-    return st;
-}
-
-/* The number of survivors, read back as one value. */
-static gpuc_status read_count(gpuc *gpu, compact_survivors *s)
-{
+    }
     gpuc_kernel *k;
     gpuc_array *total = NULL;
     gpuc_status st = compact_kernel(gpu, s->type, (const char *[]){"count", NULL}, NULL,
@@ -171,7 +170,6 @@ static gpuc_status read_count(gpuc *gpu, compact_survivors *s)
     int32_t c = 0;
     if (st == GPUC_OK)
         st = gpuc_array_read_i32(total, &c, 1);
-    gpuc_kernel_free(k);
     gpuc_array_free(total);
     s->count = (uint32_t)c;
     return st;
@@ -192,10 +190,11 @@ gpuc_status compact_count(gpuc *gpu, const gpuc_array *values, gpuc_type type, u
     if (st == GPUC_OK)
         st = block_masks(gpu, &src, type, s);
     gpuc_array_free(src.keep);
+    bool total_at_end = false;
     if (st == GPUC_OK)
-        st = survivors_before_blocks(gpu, s);
+        st = survivors_before_blocks(gpu, s, &total_at_end);
     if (st == GPUC_OK)
-        st = read_count(gpu, s);
+        st = read_count(gpu, s, total_at_end);
     if (st != GPUC_OK)
         compact_survivors_free(s);
     return st;

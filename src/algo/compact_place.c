@@ -47,7 +47,6 @@ static gpuc_status scatter(gpuc *gpu, const gpuc_array *values, const compact_su
                          (gpuc_arg[]){gpuc_arg_array(values), gpuc_arg_array(s->masks), gpuc_arg_array(s->before),
                                       gpuc_arg_i32((int32_t)s->count)},
                          4, out);
-    gpuc_kernel_free(k);
     if (st != GPUC_OK) {
         gpuc_array_free(out);
         return st;
@@ -69,7 +68,6 @@ static gpuc_status gather_starts(gpuc *gpu, const compact_survivors *s, int shif
                   (gpuc_arg[]){gpuc_arg_array(s->before), gpuc_arg_i32((int32_t)s->blocks),
                                gpuc_arg_i32((int32_t)s->count), gpuc_arg_i32(1 << shift)},
                   4, starts);
-    gpuc_kernel_free(k);
     return st;
 }
 
@@ -95,8 +93,6 @@ static gpuc_status widest_span(gpuc *gpu, const compact_survivors *s, const gpuc
     if (st == GPUC_OK)
         st = gpuc_array_read_i32(widest, &widest_span, 1);
     *span = (uint32_t)widest_span;
-    gpuc_kernel_free(partial);
-    gpuc_kernel_free(top);
     gpuc_array_free(partials);
     gpuc_array_free(widest);
     return st;
@@ -120,16 +116,24 @@ static char *search_steps(uint32_t span)
     return strbuf_take(&sb);
 }
 
+/* Blocks up to which every gather cell searches all the blocks from the first (at most 9 halving
+ * steps) rather than from its group's start: no pass finding the starts, none finding the widest
+ * span and no read back, where each of those costs more than the longer search (a dispatch costs
+ * 0.03-0.05 ms on llvmpipe whatever its size). */
+#define GATHER_DIRECT_BLOCKS 512
+
 /* Gather: one cell per output cell; cells past the count are 0 (and need no group). */
 static gpuc_status gather(gpuc *gpu, const gpuc_array *values, const compact_survivors *s, uint32_t cells,
                           gpuc_array **packed)
 {
-    int shift = gather_group_shift(s);
-    uint32_t groups = (s->count + ((uint32_t)1 << shift) - 1) >> shift, span = 0;
+    bool direct = s->blocks <= GATHER_DIRECT_BLOCKS;
+    int shift = direct ? 30 : gather_group_shift(s); /* direct: one group, starting at block 0 */
+    uint32_t groups = (s->count + ((uint32_t)1 << shift) - 1) >> shift, span = s->blocks - 1;
     gpuc_array *starts = NULL;
     gpuc_kernel *k = NULL;
-    gpuc_status st = gather_starts(gpu, s, shift, groups, &starts);
-    if (st == GPUC_OK)
+    gpuc_status st = direct ? gpuc_array_new(gpu, GPUC_INT, (gpuc_dims){.x = 1}, &starts)
+                            : gather_starts(gpu, s, shift, groups, &starts);
+    if (st == GPUC_OK && !direct)
         st = widest_span(gpu, s, starts, groups, &span);
     char *search = st == GPUC_OK ? search_steps(span) : NULL;
     if (st == GPUC_OK && !search)
@@ -145,7 +149,6 @@ static gpuc_status gather(gpuc *gpu, const gpuc_array *values, const compact_sur
                                    gpuc_arg_array(starts), gpuc_arg_i32((int32_t)s->blocks),
                                    gpuc_arg_i32((int32_t)s->count), gpuc_arg_i32(shift)},
                       7, packed);
-    gpuc_kernel_free(k);
     gpuc_array_free(starts);
     return st;
 }

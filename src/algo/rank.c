@@ -16,7 +16,7 @@ static gpuc_status check_n(gpuc *gpu, size_t n)
 
 gpuc_status gpuc_rank(gpuc *gpu, gpuc_arg values, const gpuc_rank_desc *desc, gpuc_array **ranks_out)
 {
-    gpuc_status st = gpuc_enter(gpu);
+    gpuc_status st = algo_enter(gpu);
     if (st != GPUC_OK)
         return st;
     if (!ranks_out)
@@ -39,7 +39,6 @@ gpuc_status gpuc_rank(gpuc *gpu, gpuc_arg values, const gpuc_rank_desc *desc, gp
                            gpuc_arg_i32(desc->smallest ? -1 : 0)};
         st = gpuc_run(rank, args, 3, &ranks);
     }
-    gpuc_kernel_free(rank);
     topk_input_release(&in);
     if (st == GPUC_OK)
         *ranks_out = gpuc_array_handed_out(ranks);

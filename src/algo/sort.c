@@ -3,8 +3,8 @@
  * keys are mapped to order-preserving ints and padded to a power of two with the largest key; the
  * network runs as passes that ping-pong between two device arrays of vec4 cells (no allocation per
  * pass, nothing read back), each pass doing up to three strides of a stage (and the strides inside a
- * cell at the stage's end); the first n elements are then mapped back. Kernels are made once per call;
- * their programs are cached by the context, so a repeated size compiles nothing. */
+ * cell at the stage's end); the first n elements are then mapped back. The kernels are the context's
+ * (algo_kernel_get), made on its first sort and resized for each length. */
 #include "algo/sort_radix.h"
 
 gpuc_status sort_outputs_deliver(gpuc_status st, sort_outputs want, gpuc_array *keys, gpuc_array *indices,
@@ -146,8 +146,6 @@ static gpuc_status run_network(sort_job *job, gpuc_arg keys)
     }
     for (uint32_t stage = job->cell * 2; st == GPUC_OK && stage <= job->padded; stage *= 2)
         st = merge_stage(job, merge, stage, &a, &b);
-    gpuc_kernel_free(load);
-    gpuc_kernel_free(merge);
     gpuc_array_free(b);
     if (st != GPUC_OK) {
         gpuc_array_free(a);
@@ -167,7 +165,6 @@ static gpuc_status unload(sort_job *job, const char *section, gpuc_type value_ty
     gpuc_status st = make_kernel(job, section, value_type, job->keys.n, &k);
     if (st == GPUC_OK)
         st = gpuc_run(k, args, nargs, out);
-    gpuc_kernel_free(k);
     return st;
 }
 
@@ -215,7 +212,7 @@ static gpuc_status sort_run(gpuc *gpu, const char *fn, gpuc_arg keys, const gpuc
 
 gpuc_status gpuc_sort(gpuc *gpu, gpuc_arg keys, const gpuc_sort_desc *desc, gpuc_array **sorted)
 {
-    gpuc_status st = gpuc_enter(gpu);
+    gpuc_status st = algo_enter(gpu);
     if (st != GPUC_OK)
         return st;
     if (!sorted)
@@ -226,7 +223,7 @@ gpuc_status gpuc_sort(gpuc *gpu, gpuc_arg keys, const gpuc_sort_desc *desc, gpuc
 gpuc_status gpuc_argsort(gpuc *gpu, gpuc_arg keys, const gpuc_sort_desc *desc, gpuc_array **sorted_keys,
                          gpuc_array **indices)
 {
-    gpuc_status st = gpuc_enter(gpu);
+    gpuc_status st = algo_enter(gpu);
     if (st != GPUC_OK)
         return st;
     if (!indices)
@@ -237,7 +234,7 @@ gpuc_status gpuc_argsort(gpuc *gpu, gpuc_arg keys, const gpuc_sort_desc *desc, g
 gpuc_status gpuc_sort_pairs(gpuc *gpu, gpuc_arg keys, gpuc_arg values, const gpuc_sort_desc *desc,
                             gpuc_array **sorted_keys, gpuc_array **sorted_values)
 {
-    gpuc_status st = gpuc_enter(gpu);
+    gpuc_status st = algo_enter(gpu);
     if (st != GPUC_OK)
         return st;
     if (!sorted_values)

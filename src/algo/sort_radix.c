@@ -3,8 +3,8 @@
  * key maps), then sorted by 8 stable passes of one 4-bit digit each, lowest first (LSD). A pass counts
  * each sub-block's digits, sums them per quad of sub-blocks and per chunk, scans the (digit, chunk)
  * totals into the start of each run, and scatters every element to its run's start plus its offset in
- * that run. Nothing is read back; the kernels and the cells' arrays are made once per call and
- * ping-pong between passes (gpuc_scan's kernels and levels are remade by each pass).
+ * that run. Nothing is read back; the kernels are the context's (made on its first sort), the cells'
+ * arrays and the scan's plan are made once per call, and the cells ping-pong between passes.
  * Stable, so equal keys keep their input order: argsort's and sort_pairs' ties come out in index order
  * with no tie-break. */
 #include "algo/scan.h"
@@ -87,31 +87,30 @@ static gpuc_status radix_kernel(gpuc *gpu, const radix_source *src, const char *
                          ok ? ": out of host memory" : " (a bug in gpuc)");
     }
     desc.pipeline = true;
-    gpuc_status st = gpuc_create_kernel(gpu, source, &desc, k);
+    gpuc_status st = algo_kernel_get(gpu, source, &desc, k);
     free(source);
     return st;
 }
 
-/* The kernels and arrays of the passes (made once per call). The first pass counts and scatters the
+/* The kernels (the context's) and arrays (this call's) of the passes. The first pass counts and scatters the
  * keys themselves (first_counts, first_scatter); the last pass of a sort of bare keys writes them
  * mapped back (last_scatter, NULL for pairs), so no pass of its own maps them in or out. */
 typedef struct radix_passes {
     gpuc_kernel *first_counts, *counts, *quads, *prefix, *totals, *transpose, *first_scatter, *scatter, *last_scatter;
     gpuc_array *sub_counts, *quad_counts, *sub_prefix, *chunk_totals, *chunk_starts;
+    scan_plan starts;   /* the scan of the run totals, made once for the 8 passes */
     uint32_t subs, chunks;
 } radix_passes;
 
+/* The kernels are the context's (algo_kernel_get): only the arrays are this call's. */
 static void passes_free(radix_passes *p)
 {
-    gpuc_kernel *kernels[] = {p->first_counts, p->counts,        p->quads,   p->prefix,      p->totals,
-                              p->transpose,    p->first_scatter, p->scatter, p->last_scatter};
-    for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++)
-        gpuc_kernel_free(kernels[i]);
     gpuc_array_free(p->sub_counts);
     gpuc_array_free(p->quad_counts);
     gpuc_array_free(p->sub_prefix);
     gpuc_array_free(p->chunk_totals);
     gpuc_array_free(p->chunk_starts);
+    scan_plan_free(&p->starts);
 }
 
 static gpuc_status passes_make(gpuc *gpu, const radix_source *src, radix_passes *p)
@@ -150,6 +149,8 @@ static gpuc_status passes_make(gpuc *gpu, const radix_source *src, radix_passes 
         st = gpuc_array_new(gpu, GPUC_INT, (gpuc_dims){.x = runs}, &p->chunk_totals);
     if (st == GPUC_OK)
         st = gpuc_array_new(gpu, GPUC_INT, (gpuc_dims){.x = runs}, &p->chunk_starts);
+    if (st == GPUC_OK)
+        st = scan_plan_make(gpu, GPUC_INT, runs, 0, &p->starts);
     return st;
 }
 
@@ -167,15 +168,14 @@ static gpuc_status pass(gpuc *gpu, radix_passes *p, uint32_t n, int shift, gpuc_
         st = gpuc_run_to(p->prefix, (gpuc_arg[]){counts, gpuc_arg_array(p->quad_counts), count}, 3, p->sub_prefix);
     if (st == GPUC_OK)
         st = gpuc_run_to(p->totals, (gpuc_arg[]){gpuc_arg_array(p->quad_counts), chunks}, 2, p->chunk_totals);
-    gpuc_array *starts = NULL;
     if (st == GPUC_OK)
-        st = scan_device(gpu, p->chunk_totals, GPUC_INT, p->chunks * RADIX_DIGITS, false, &starts);
+        st = scan_plan_run(gpu, &p->starts, p->chunk_totals);
     if (st == GPUC_OK)
-        st = gpuc_run_to(p->transpose, (gpuc_arg[]){gpuc_arg_array(starts), chunks}, 2, p->chunk_starts);
+        st = gpuc_run_to(p->transpose, (gpuc_arg[]){gpuc_arg_array(p->starts.prefix[0]), chunks}, 2,
+                         p->chunk_starts);
     if (st == GPUC_OK)
         st = gpuc_run_to(scatter_k, (gpuc_arg[]){in, counts, prefix, gpuc_arg_array(p->chunk_starts),
                                                  gpuc_arg_i32(shift)}, 5, out);
-    gpuc_array_free(starts);
     return st;
 }
 
@@ -239,7 +239,6 @@ static gpuc_status unload(gpuc *gpu, const radix_source *src, const char *sectio
                                   &k);
     if (st == GPUC_OK)
         st = gpuc_run(k, args, nargs, out);
-    gpuc_kernel_free(k);
     return st;
 }
 

@@ -149,6 +149,13 @@ void kernel_specialise(gpuc_kernel *k, const gpuc_arg *args)
         use_program(k, want, fits ? k->special_scalar : NULL);
 }
 
+void kernel_specialise_forget(gpuc_kernel *handle)
+{
+    gpuc_kernel *k; /* the algorithms keep the handles gpuc_create_kernel handed out */
+    if (kernel_open(handle, "kernel_specialise_forget", &k) == GPUC_OK)
+        k->last_sizes_valid = false;
+}
+
 void kernel_specialise_free(gpuc_kernel *k, bool gl)
 {
     program_put(k->gpu, k->special, gl);

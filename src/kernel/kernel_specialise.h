@@ -18,6 +18,12 @@ bool kernel_specialisable(const gpuc_kernel *k);
  * specialised program that cannot be made leaves the generic one in use (still correct). */
 void kernel_specialise(gpuc_kernel *k, const gpuc_arg *args);
 
+/* Forgets the sizes of the kernel's last run, so that the next run counts as its first: a kernel the
+ * algorithm drivers keep across calls (src/algo/kernel_cache.c) is specialised, as a kernel made per
+ * call is, only when one call runs it twice at the same sizes, not at every size that two calls in
+ * a row happen to share. A specialised program it has stays in use for its sizes. */
+void kernel_specialise_forget(gpuc_kernel *handle); /* a handle or the kernel itself */
+
 /* Gives back the specialised program (gl: the context is current). */
 void kernel_specialise_free(gpuc_kernel *k, bool gl);
 

@@ -79,6 +79,52 @@ static void write_chart(const bench_env *env, const char *path)
         printf("chart: %s\n", path);
 }
 
+/* The fastest median at size n among a row's C columns (c) or its gpuc ones (!c); -1 when none ran. */
+static double best_at(const bench_env *env, const char *row, size_t n, bool c)
+{
+    double best = -1;
+    for (int i = 0; i < env->nresults; i++) {
+        const bench_result *r = &env->results[i];
+        if (r->n == n && !strcmp(r->row, row) && (strncmp(r->column, "C ", 2) == 0) == c && r->median_ms > 0 &&
+            (best < 0 || r->median_ms < best))
+            best = r->median_ms;
+    }
+    return best;
+}
+
+/* Per row and size: the best gpuc column over the best C column (qsort, the faster C column, for the
+ * sort), and whether the goal holds: within 2x from 2^12 up. */
+#define SCALING_GOAL 2.0
+#define SCALING_GOAL_FROM ((size_t)1 << 12)
+
+static void print_ratios(const bench_env *env)
+{
+    printf("\nscaling: best gpuc column / best C column (goal <= %.0fx from 2^%d up)\n", SCALING_GOAL,
+           __builtin_ctzll(SCALING_GOAL_FROM));
+    for (size_t w = 0; w < NROWS; w++) {
+        const char *row = scaling_rows[w].name;
+        bool met = true, any = false;
+        printf("%-14s", row);
+        for (int i = 0; i < env->nresults; i++) {
+            size_t n = env->results[i].n;
+            bool first = true;
+            for (int j = 0; j < i && first; j++)
+                first = env->results[j].n != n || strcmp(env->results[j].row, row) != 0;
+            if (!first || strcmp(env->results[i].row, row) != 0)
+                continue;
+            double g = best_at(env, row, n, false), c = best_at(env, row, n, true);
+            if (g < 0 || c < 0)
+                continue;
+            printf(" 2^%-2d %7.2fx", __builtin_ctzll(n), g / c);
+            if (n >= SCALING_GOAL_FROM) {
+                any = true;
+                met = met && g / c <= SCALING_GOAL;
+            }
+        }
+        printf("  %s\n", !any ? "" : met ? "goal met" : "goal not met");
+    }
+}
+
 void bench_scaling(bench_env *env, const char *chart_path, size_t max_n)
 {
     for (size_t r = 0; r < NROWS; r++)
@@ -100,5 +146,6 @@ void bench_scaling(bench_env *env, const char *chart_path, size_t max_n)
                 printf(" 2^%-2d %8.3f", __builtin_ctzll(env->results[j].n), env->results[j].median_ms);
         printf("\n");
     }
+    print_ratios(env);
     write_chart(env, chart_path);
 }

@@ -25,11 +25,8 @@ typedef struct prefix_tree {
 
 static void tree_free(prefix_tree *t)
 {
-    gpuc_kernel_free(t->count);
     gpuc_array_free(t->zero);
     for (int l = 0; l < MAX_LEVELS; l++) {
-        gpuc_kernel_free(t->sum[l]);
-        gpuc_kernel_free(t->prefix[l]);
         for (int w = 0; w < 2; w++) {
             gpuc_array_free(t->counts[w][l]);
             gpuc_array_free(t->before[w][l]);
@@ -102,7 +99,6 @@ static gpuc_status gather(gpuc *gpu, const topk_input *in, const prefix_tree *t,
                            gpuc_arg_i32((int32_t)((int64_t)k - greater))};
         st = gpuc_run_to(collect, args, 9, out);
     }
-    gpuc_kernel_free(collect);
     return st;
 }
 

@@ -14,9 +14,6 @@ typedef struct seed_parts {
 
 static void parts_free(seed_parts *p)
 {
-    gpuc_kernel_free(p->count);
-    gpuc_kernel_free(p->min_max);
-    gpuc_kernel_free(p->min_max_reduce);
     gpuc_array_free(p->partial);
     gpuc_array_free(p->ranges);
     gpuc_array_free(p->range);
@@ -120,7 +117,7 @@ static gpuc_status bisect(gpuc *gpu, seed_parts *p, const topk_input *in, size_t
 gpuc_status gpuc_topk_cutoff(gpuc *gpu, gpuc_arg values, const gpuc_topk_cutoff_desc *desc, double *cutoff,
                              int64_t *above)
 {
-    gpuc_status st = gpuc_enter(gpu);
+    gpuc_status st = algo_enter(gpu);
     if (st != GPUC_OK)
         return st;
     if (!desc || !cutoff)

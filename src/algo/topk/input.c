@@ -26,7 +26,7 @@ static gpuc_status make_kernel(gpuc *gpu, const char *file, const char *section,
     desc.dynamic_output = dynamic;
     for (int i = 0; i < nconstants && i < GPUC_MAX_CONSTANTS; i++)
         desc.constants[i] = constants[i];
-    gpuc_status st = gpuc_create_kernel(gpu, source, &desc, out);
+    gpuc_status st = algo_kernel_get(gpu, source, &desc, out);
     free(source);
     return st;
 }

@@ -28,7 +28,6 @@ gpuc_status topk_sort(gpuc *gpu, const topk_input *in, int32_t flip, gpuc_array 
             dst = t;
         }
     }
-    gpuc_kernel_free(step);
     if (st != GPUC_OK) {
         gpuc_array_free(other);
         return st;

@@ -3,7 +3,7 @@
 #ifndef GPUC_ALGO_TOPK_PARTS_H
 #define GPUC_ALGO_TOPK_PARTS_H
 
-#include "internal.h"
+#include "algo/algo_common.h"
 
 #include <stdint.h>
 
@@ -18,8 +18,9 @@ extern const char gpuc_glsl_topk_prune[];
  * 4096 iterations stay far under its 65,535-iteration loop budget. */
 #define TOPK_CHUNK 4096
 
-/* Creates a kernel from the "key" section of glsl/topk.glsl followed by `section` of `file` (one of
- * the gpuc_glsl_topk* texts), with the given constants (may be NULL) and output size. */
+/* The context's kept kernel (algo_kernel_get: borrowed, never freed by the caller) of the "key"
+ * section of glsl/topk.glsl followed by `section` of `file` (one of the gpuc_glsl_topk* texts), with
+ * the given constants (may be NULL) and output size. */
 gpuc_status topk_make_kernel(gpuc *gpu, const char *file, const char *section, gpuc_dims output,
                              const gpuc_constant *constants, int nconstants, bool pipeline, gpuc_kernel **out);
 

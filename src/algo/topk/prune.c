@@ -45,9 +45,6 @@ static int choose_tile(size_t n, size_t k)
 
 static void pruner_free(pruner *p)
 {
-    gpuc_kernel_free(p->tile_max);
-    gpuc_kernel_free(p->group_count);
-    gpuc_kernel_free(p->gather);
     free(p->max);
     free(p->list);
     free(p->counts);

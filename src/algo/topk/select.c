@@ -14,7 +14,6 @@ typedef struct counter {
 
 static void counter_free(counter *c)
 {
-    gpuc_kernel_free(c->count);
     gpuc_array_free(c->partial);
     topk_sum_free(&c->sum);
     *c = (counter){0};

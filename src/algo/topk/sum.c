@@ -46,9 +46,7 @@ gpuc_status topk_sum_run(topk_sum *sum, gpuc_array *counts, int64_t *total)
 
 void topk_sum_free(topk_sum *sum)
 {
-    for (int l = 0; l < TOPK_SUM_LEVELS; l++) {
-        gpuc_kernel_free(sum->level[l]);
+    for (int l = 0; l < TOPK_SUM_LEVELS; l++) /* the kernels are the context's (algo_kernel_get) */
         gpuc_array_free(sum->out[l]);
-    }
     memset(sum, 0, sizeof *sum);
 }

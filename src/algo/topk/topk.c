@@ -45,8 +45,6 @@ static gpuc_status pick_results(gpuc *gpu, const topk_input *in, const gpuc_topk
         if (st == GPUC_OK)
             st = gpuc_run(pick_index, (gpuc_arg[]){gpuc_arg_array(sorted)}, 1, &indices);
     }
-    gpuc_kernel_free(pick_value);
-    gpuc_kernel_free(pick_index);
     if (st != GPUC_OK) {
         gpuc_array_free(values);
         gpuc_array_free(indices);
@@ -107,7 +105,7 @@ static gpuc_status pruned_topk(gpuc *gpu, const topk_input *in, const gpuc_topk_
 gpuc_status gpuc_topk(gpuc *gpu, gpuc_arg values, const gpuc_topk_desc *desc, gpuc_array **values_out,
                       gpuc_array **indices_out)
 {
-    gpuc_status st = gpuc_enter(gpu);
+    gpuc_status st = algo_enter(gpu);
     if (st == GPUC_OK)
         st = check_desc(gpu, desc, values_out, indices_out);
     topk_input in;
