@@ -1,7 +1,7 @@
 // array_access.glsl - how a kernel reads its array arguments.
 // An array lives in a buffer padded to whole 16-byte texels and is read through a 4-component
 // buffer-texture image view of that buffer: on llvmpipe, image loads take a vectorised path while
-// SSBO loads run a scalar, bounds-checked loop per SIMD lane (8-30x slower; notes/platform.md).
+// SSBO loads run a scalar, bounds-checked loop per SIMD lane (8-30x slower; docs/performance/README.md).
 // An index outside the image reads 0 (GL's rule for imageLoad), so no read ever leaves the array; the
 // padding of the last texel is zeros, so reads past the last cell inside it read 0 too.
 // `a[i]` in the kernel is rewritten to `a(i)` (and `a[y][x]` to `a(y, x)`) to call these. A 2D or 3D

@@ -1,6 +1,6 @@
 /* array.c - arrays in device memory (GPU.js's Texture): one GL buffer each, padded to whole 16-byte
  * texels so that kernels can read it through an rgba32f/rgba32i buffer-texture view at memory
- * bandwidth (see notes/platform.md: SSBO loads are 8-30x slower on llvmpipe). */
+ * bandwidth (SSBO loads are 8-30x slower on llvmpipe: docs/performance/README.md). */
 #include "internal.h"
 
 #include <stddef.h>
@@ -320,7 +320,7 @@ gpuc_status gpuc_array_fetch_mirror(gpuc_array *a)
         if (!a->mirror)
             return gpuc_fail(a->gpu, GPUC_ERROR_OUT_OF_MEMORY, "out of host memory reading back %zu bytes", bytes);
     }
-    /* Mapping is 3-5x faster than glGetBufferSubData on llvmpipe (notes/platform.md). */
+    /* Mapping is 3-5x faster than glGetBufferSubData on llvmpipe (measured with Mesa 22.3). */
     glBindBuffer(GL_COPY_READ_BUFFER, a->buffer);
     const void *p = glMapBufferRange(GL_COPY_READ_BUFFER, 0, (GLsizeiptr)bytes, GL_MAP_READ_BIT);
     if (p) {
