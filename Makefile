@@ -77,10 +77,10 @@ help:
 	@echo "  make                 build build/libgpuc.a, build/libgpuc.so and build/bin/gpuc (installs missing Debian packages as root)"
 	@echo "  make check           build and run the Check test suites on the default device, on both backends"
 	@echo "                       (compute, then fragment; GPUC_BACKEND=fragment make check runs one)"
-	@echo "                       then a short leg of suites with the hardware device profile forced on compute"
 	@echo "  make check SANITIZE=1  the same with ASan + UBSan (leak detection on), in build/sanitize/"
 	@echo "  make check-hardware-profile  every suite that holds under GPUC_DEVICE_PROFILE=hardware on llvmpipe"
-	@echo "                       (the GPU's code paths: storage-buffer reads, one cell per invocation; about 7 minutes)"
+	@echo "                       (the GPU's code paths: storage-buffer reads, one cell per invocation; .ci/run runs it;"
+	@echo "                       make check covers each choice once, in the device_profile suite)"
 	@echo "  make examples        build the example programs into build/examples/"
 	@echo "  make cli             build the gpuc program into build/bin/gpuc (part of make; gpuc --help, man tools/gpuc/gpuc.1)"
 	@echo "  make call-overhead   instructions per kernel call, gpuc against a bare GL dispatch (callgrind)"
@@ -302,9 +302,9 @@ CHECK_BACKENDS := $(if $(GPUC_BACKEND),$(GPUC_BACKEND),compute fragment)
 # The hardware device profile (GPUC_DEVICE_PROFILE=hardware: storage-buffer reads, one cell per
 # invocation, scalar stores, groups of 256) forced on whatever device this is, so that the GPU's code
 # paths run, and cannot rot, on llvmpipe too (the loop budget and its guard follow the driver, not the
-# profile): make check runs a short subset (about 30 s), check-hardware-profile every suite that holds
-# there. Left out: the fragment, examples, cli and bench suites, which the backend legs cover.
-CHECK_HARDWARE_SUITES := device_profile kernels vec_arrays scatter specialise vec_args js_data
+# profile): make check's device_profile suite opens each profile and checks every choice against C;
+# check-hardware-profile (in .ci/run) runs every suite that holds there. Left out: the fragment,
+# examples, cli and bench suites, which the backend legs cover.
 HARDWARE_PROFILE_SUITES := device device_profile arrays kernels errors scatter topk sort compact js js_tutorial \
 	js_features js_order kernel_map loops loop_proofs specialise program_cache hostile threads profile vec_arrays array_copy \
 	png_input js_data vec_args dynamic_output array_constants graphical
@@ -319,8 +319,6 @@ check: $(TEST_BIN) $(EXAMPLE_BIN) $(CLI_BIN) $(BENCH_BIN) $(if $(HAVE_MPI),$(MPI
 			GPUC_EXAMPLES_DIR=$(BUILD)/examples GPUC_CLI=$(CLI_BIN) GPUC_BENCH=$(BENCH_BIN) \
 			GPUC_MPIRUN="$(if $(HAVE_MPI),$(MPIRUN) $(MPIRUN_FLAGS))" GPUC_MPI_WORKER=$(MPI_WORKER) $(TEST_BIN); \
 	done
-	@echo "==== hardware device profile, compute: $(CHECK_HARDWARE_SUITES)"
-	@$(CHECK_ENV) GPUC_BACKEND=compute GPUC_DEVICE_PROFILE=hardware $(TEST_BIN) $(CHECK_HARDWARE_SUITES)
 
 check-hardware-profile: $(TEST_BIN) $(EXAMPLE_BIN) $(CLI_BIN) $(BENCH_BIN)
 	$(CHECK_ENV) GPUC_BACKEND=compute GPUC_DEVICE_PROFILE=hardware $(TEST_BIN) $(HARDWARE_PROFILE_SUITES)
