@@ -289,10 +289,10 @@ typedef struct gpuc_options {
      * environment's LP_NUM_THREADS, else one thread per online CPU. GPUC_THREADS_CALLER: none, every
      * dispatch and draw runs in the calling thread. 1 .. GPUC_MAX_THREADS: that many workers.
      * Why: llvmpipe hands every dispatch (one work group too) and every draw to its workers and waits
-     * for them: 15-30 us a call on a 2-core machine. Measured (gpuc-bench --row small-calls, 2 cores,
-     * a loaded machine, two runs; host arrays in, result read back): a brain.js sigmoid layer of 64
-     * cells 18-47 us a call with the default threads and 7.6 us in the calling thread (GPU.js webasm
-     * 19-20), its delta 15-40 against 4.3-4.7 us (webasm 7.1-7.3), a one-cell call 15-42 against 4.8 us.
+     * for them: 15-20 us a call on a quiet 2-core machine. Measured (gpuc-bench --row small-calls,
+     * 2 cores, quiet; host arrays in, result read back): a brain.js sigmoid layer of 64 cells 22.9 us
+     * a call with the default threads and 7.7 us in the calling thread (GPU.js webasm 15.8), its delta
+     * 19.3 against 4.5 us (webasm 5.1), one-cell calls 19.9-23.1 against 4.9-8.0 us.
      * Kernels of whole milliseconds run 1.8-2x slower without workers on a quiet machine (matmul 512:
      * 73 against 41 ms). So: GPUC_THREADS_CALLER for a context that runs small kernels, the default for
      * large ones; a program may open one of each (arrays and kernels belong to one context).
