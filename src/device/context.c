@@ -116,6 +116,13 @@ static void enable_gl_debug(gpuc *gpu)
 }
 
 /* The backend asked for: the option, else GPUC_BACKEND, else compute. */
+/* An on/off environment variable: on when set to anything but "" or "0". */
+static bool env_flag(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v && strcmp(v, "0") != 0;
+}
+
 static gpuc_status choose_backend(gpuc *gpu, gpuc_backend asked, gpuc_backend *out)
 {
     if (asked == GPUC_BACKEND_COMPUTE || asked == GPUC_BACKEND_FRAGMENT) {
@@ -156,11 +163,9 @@ gpuc_status gpuc_open(gpuc **out, const gpuc_options *opts)
     gpu->debug = !(debug_env && !strcmp(debug_env, "0")); /* make DEBUG=1: on unless GPUC_DEBUG=0 */
 #endif
     /* Timer queries and trace lines: kernel/profile.c. */
-    const char *profile_env = getenv("GPUC_PROFILE"), *trace_env = getenv("GPUC_TRACE");
-    gpu->trace = trace_env && *trace_env && strcmp(trace_env, "0") != 0;
-    gpu->profile = opts->profile || gpu->trace || (profile_env && *profile_env && strcmp(profile_env, "0") != 0);
-    const char *guard_env = getenv("GPUC_GUARD_ALL_LOOPS");
-    gpu->guard_all_loops = opts->guard_all_loops || (guard_env && *guard_env && strcmp(guard_env, "0") != 0);
+    gpu->trace = env_flag("GPUC_TRACE");
+    gpu->profile = opts->profile || gpu->trace || env_flag("GPUC_PROFILE");
+    gpu->guard_all_loops = opts->guard_all_loops || env_flag("GPUC_GUARD_ALL_LOOPS");
 
     const char *choice_text = opts->device ? opts->device : getenv("GPUC_DEVICE");
     egl_choice choice;
