@@ -989,6 +989,78 @@ START_TEST(a_device_index_past_the_last_is_bad_input)
 }
 END_TEST
 
+/* ---- gpuc_create_kernel_js_file: what the program's .js kernels are made with ----------------------- */
+
+/* The kernel's name as gpuc's messages give it (a run with no arguments names it), into name. */
+static void kernel_name_of(gpuc_kernel *k, char *name, size_t size)
+{
+    gpuc_array *r = NULL;
+    ck_assert_int_eq(gpuc_run(k, NULL, 0, &r), GPUC_ERROR_INVALID_ARGUMENT);
+    const char *msg = gpuc_errmsg(gpu), *at = strstr(msg, "kernel '");
+    ck_assert_msg(at, "%s", msg);
+    at += strlen("kernel '");
+    snprintf(name, size, "%.*s", (int)strcspn(at, "'"), at);
+}
+
+START_TEST(js_file_kernels_are_named_by_function_else_file)
+{
+    make_tmpdir();
+    char path[128], name[64];
+    snprintf(path, sizeof path, "%s/blur.v2.js", tmpdir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("function half(v) { return v / 2; }\nfunction (a) { return half(a[this.thread.x]); }\n", f);
+    ck_assert_int_eq(fclose(f), 0);
+    gpuc_kernel *k;
+    ck_assert_gpuc_ok(gpuc_create_kernel_js_file(gpu, path, &(gpuc_kernel_desc){.output = {3}}, &k));
+    kernel_name_of(k, name, sizeof name);
+    ck_assert_str_eq(name, "blur.v2"); /* the last extension cut off */
+    float in[3] = {2, 4, 7}, out[3];
+    gpuc_array *r;
+    ck_assert_gpuc_ok(gpuc_run(k, (gpuc_arg[]){gpuc_arg_host_f32(in, (gpuc_dims){3})}, 1, &r));
+    ck_assert_gpuc_ok(gpuc_array_read_f32(r, out, 3));
+    ck_assert_float_eq(out[0], 1.0f);
+    ck_assert_float_eq(out[2], 3.5f);
+    gpuc_array_free(r);
+    gpuc_kernel_free(k);
+    /* desc.name wins; a named function keeps its name. */
+    ck_assert_gpuc_ok(gpuc_create_kernel_js_file(gpu, path, &(gpuc_kernel_desc){.output = {3}, .name = "mine"}, &k));
+    kernel_name_of(k, name, sizeof name);
+    ck_assert_str_eq(name, "mine");
+    gpuc_kernel_free(k);
+    write_text("named.js", "function scale(a) { return a[this.thread.x] * 3; }");
+    snprintf(path, sizeof path, "%s/named.js", tmpdir);
+    ck_assert_gpuc_ok(gpuc_create_kernel_js_file(gpu, path, &(gpuc_kernel_desc){.output = {3}}, &k));
+    kernel_name_of(k, name, sizeof name);
+    ck_assert_str_eq(name, "scale");
+    gpuc_kernel_free(k);
+    /* Bad input: a clear status and message, *out NULL. */
+    gpuc_kernel_desc desc = {.output = {3}};
+    k = (gpuc_kernel *)&desc;
+    ck_assert_int_eq(gpuc_create_kernel_js_file(gpu, NULL, &desc, &k), GPUC_ERROR_INVALID_ARGUMENT);
+    ck_assert_ptr_nonnull(strstr(gpuc_errmsg(gpu), "gpuc_create_kernel_js_file: path is NULL"));
+    ck_assert_int_eq(gpuc_create_kernel_js_file(gpu, path, NULL, &k), GPUC_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(gpuc_create_kernel_js_file(gpu, path, &desc, NULL), GPUC_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(gpuc_create_kernel_js_file(NULL, path, &desc, &k), GPUC_ERROR_INVALID_ARGUMENT);
+    snprintf(path, sizeof path, "%s/missing.js", tmpdir);
+    ck_assert_int_eq(gpuc_create_kernel_js_file(gpu, path, &desc, &k), GPUC_ERROR_INVALID_ARGUMENT);
+    ck_assert_ptr_null(k);
+    ck_assert_msg(strstr(gpuc_errmsg(gpu), "missing.js\": No such file"), "%s", gpuc_errmsg(gpu));
+    write_file("nul.js", "function (a) {\0 return 1; }", 28);
+    snprintf(path, sizeof path, "%s/nul.js", tmpdir);
+    ck_assert_int_eq(gpuc_create_kernel_js_file(gpu, path, &desc, &k), GPUC_ERROR_INVALID_ARGUMENT);
+    ck_assert_msg(strstr(gpuc_errmsg(gpu), "nul.js\": holds a NUL byte"), "%s", gpuc_errmsg(gpu));
+    ck_assert_int_eq(gpuc_create_kernel_js_file(gpu, tmpdir, &desc, &k), GPUC_ERROR_INVALID_ARGUMENT);
+    ck_assert_msg(strstr(gpuc_errmsg(gpu), "cannot read it"), "%s", gpuc_errmsg(gpu));
+    /* A translation error names the line, as gpuc_create_kernel_js does. */
+    write_text("bad.js", "function (a) {\n  return a[this.thread.x] +;\n}\n");
+    snprintf(path, sizeof path, "%s/bad.js", tmpdir);
+    ck_assert_int_eq(gpuc_create_kernel_js_file(gpu, path, &desc, &k), GPUC_ERROR_COMPILE);
+    ck_assert_msg(strstr(gpuc_errmsg(gpu), "2:"), "%s", gpuc_errmsg(gpu));
+    remove_tmpdir();
+}
+END_TEST
+
 /* ---- glsl ------------------------------------------------------------------------------------------- */
 
 START_TEST(glsl_prints_the_program)
@@ -1042,6 +1114,7 @@ Suite *suite_cli(void)
     TCase *ctx = fixture_tcase("against the library");
     tcase_add_test(ctx, info_shows_the_device_and_its_limits);
     tcase_add_test(ctx, glsl_prints_the_program);
+    tcase_add_test(ctx, js_file_kernels_are_named_by_function_else_file);
     suite_add_tcase(s, ctx);
     return s;
 }
