@@ -336,7 +336,7 @@ int cmd_run(int argc, char **argv)
     enum { RUNS_TIMED = 3 };
     double first_ms[RUNS_TIMED - 1] = {0, 0};
     for (int r = 0; rc == CLI_OK && r < (o.time ? RUNS_TIMED : 1); r++) {
-        if (result) /* an earlier run's result: the same values */
+        if (result) /* the previous timed run's result: only the last one is written */
             gpuc_array_free(result);
         result = NULL;
         t0 = cli_now_ms();
