@@ -4,6 +4,8 @@
  * Row 0 of the grid is the bottom row of the picture (GPU.js's canvas orientation). It prints the
  * hottest cell (the tutorial's "brightest: 627 at row 44 col 15" for the default seed) and a checksum
  * of the pixels, the same on both backends. */
+#include "example_util.h"
+
 #include <gpuc.h>
 #include <math.h>
 #include <stdio.h>
@@ -46,15 +48,11 @@ static const char *HEAT =
 int main(int argc, char **argv)
 {
     const char *out = "heatmap.png";
-    uint32_t seed = 1701;
-    for (int i = 1; i + 1 < argc; i++) {
-        if (!strcmp(argv[i], "--out"))
-            out = argv[i + 1];
-        else if (!strcmp(argv[i], "--seed"))
-            seed = (uint32_t)strtoul(argv[i + 1], NULL, 10);
-    }
+    example_args args = {.name = "heatmap", .seed = 1701,
+                         .options = (example_option[]){{"--out", NULL, 0, 0, &out, "FILE.png"}, {NULL}}};
+    example_parse_args(&args, argc, argv);
     static float grid[SIZE * SIZE];
-    brightness(grid, seed);
+    brightness(grid, args.seed);
     int hottest = 0;
     float lo = grid[0];
     for (int i = 1; i < SIZE * SIZE; i++) {

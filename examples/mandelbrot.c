@@ -3,6 +3,8 @@
  *     mandelbrot [--out FILE.png] [--width W] [--height H]      (default mandelbrot.png, 800 x 600)
  * Runs on either backend (GPUC_BACKEND=compute|fragment) with the same pixels; it prints the picture's
  * size, how many pixels are in the set, and a checksum of the pixels. */
+#include "example_util.h"
+
 #include <gpuc.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,30 +29,16 @@ static const char *MANDELBROT =
     "    color(9.0 * u * t * t * t + t * t, 15.0 * u * u * t * t + 0.1 * t, 8.5 * u * u * u * t + 0.25 * t);\n"
     "}\n";
 
-static long arg_value(int argc, char **argv, const char *name, long fallback)
-{
-    for (int i = 1; i + 1 < argc; i++)
-        if (!strcmp(argv[i], name))
-            return strtol(argv[i + 1], NULL, 10);
-    return fallback;
-}
-
-static const char *arg_text(int argc, char **argv, const char *name, const char *fallback)
-{
-    for (int i = 1; i + 1 < argc; i++)
-        if (!strcmp(argv[i], name))
-            return argv[i + 1];
-    return fallback;
-}
-
 int main(int argc, char **argv)
 {
-    const char *out = arg_text(argc, argv, "--out", "mandelbrot.png");
-    long w = arg_value(argc, argv, "--width", 800), h = arg_value(argc, argv, "--height", 600);
-    if (w < 1 || h < 1 || w > 16384 || h > 16384) {
-        fprintf(stderr, "mandelbrot: width and height must be 1..16384\n");
-        return 2;
-    }
+    const char *out = "mandelbrot.png";
+    long w = 800, h = 600;
+    example_args args = {.name = "mandelbrot", .no_seed = 1,
+                         .options = (example_option[]){{"--out", NULL, 0, 0, &out, "FILE.png"},
+                                                       {"--width", &w, 1, 16384, NULL, "N"},
+                                                       {"--height", &h, 1, 16384, NULL, "N"},
+                                                       {NULL}}};
+    example_parse_args(&args, argc, argv);
     double step = 3.0 / (double)w; /* real axis -2.25 .. 0.75, centred vertically */
     gpuc *gpu;
     gpuc_kernel *k = NULL;

@@ -850,6 +850,15 @@ GPUC_API gpuc_status gpuc_array_write_png(const gpuc_array *a, const char *path)
 GPUC_API gpuc_status gpuc_create_kernel_js(gpuc *gpu, const char *js_source, const gpuc_kernel_desc *desc,
                                            gpuc_kernel **out);
 
+/* gpuc_create_kernel_js over the text of the file at `path` (a GPU.js kernel function saved as is,
+ * helpers before it). Unless desc.name is set, the kernel is named (in messages, GPUC_TRACE lines and
+ * stats) by its function's name, and an anonymous `function (...)` by the file's base name without
+ * its extension ("kernels/blur.js": 'blur'), not "anonymous". A file that cannot be read, holds a NUL
+ * byte (GPUC_ERROR_INVALID_ARGUMENT) or is over 16 MiB (GPUC_ERROR_LIMIT) fails with a message naming
+ * it; otherwise as gpuc_create_kernel_js. */
+GPUC_API gpuc_status gpuc_create_kernel_js_file(gpuc *gpu, const char *path, const gpuc_kernel_desc *desc,
+                                                gpuc_kernel **out);
+
 /* GPU.js's createKernelMap(subKernels, kernel) as written in JavaScript: sub_kernels is its first
  * argument's text, either an object whose keys name the outputs,
  *     "{ addResult: add, divideResult: function divide(a, b) { return a / b; } }"

@@ -3,13 +3,20 @@
  * directory, results read back from the .npy or text the program writes and compared with values
  * computed here. Bad input must exit 2 with a message naming the argument or option, kernel and
  * device failures 1 with gpuc's message. The program opens its own contexts. */
+#define _XOPEN_SOURCE 700 /* posix_openpt: a terminal for the --out - check */
+
 #include "fixture.h"
 #include "suites.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <float.h>
 #include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -33,25 +40,34 @@ static void remove_tmpdir(void)
     ck_assert_int_eq(system(command), 0);
 }
 
-/* Runs `gpuc ARGS` in tmpdir; returns stdout (and stderr after it when with_stderr; caller frees)
- * and the exit status. */
-static char *gpuc_cli(const char *args, int with_stderr, int *status)
+/* The program's absolute path (GPUC_CLI, made absolute: the program runs in tmpdir) into abs. */
+enum { CLI_PATH_MAX = 1024 };
+static void cli_path(char abs[CLI_PATH_MAX])
 {
     const char *cli = getenv("GPUC_CLI");
     ck_assert_msg(cli && *cli, "GPUC_CLI is not set: run the tests through `make check`");
     ck_assert_msg(access(cli, X_OK) == 0, "GPUC_CLI \"%s\" is not an executable", cli);
-    char abs[1024] = "";
+    abs[0] = '\0';
     if (cli[0] != '/') { /* the program runs in tmpdir: make a relative path absolute */
-        ck_assert_ptr_nonnull(getcwd(abs, sizeof abs - 1));
+        ck_assert_ptr_nonnull(getcwd(abs, CLI_PATH_MAX - 1));
         strcat(abs, "/");
     }
-    ck_assert_uint_lt(strlen(abs) + strlen(cli), sizeof abs);
+    ck_assert_uint_lt(strlen(abs) + strlen(cli), CLI_PATH_MAX);
     strcat(abs, cli);
+}
+
+/* Runs `gpuc ARGS` in tmpdir; returns stdout (and stderr after it when with_stderr; caller frees)
+ * and the exit status. */
+static char *gpuc_cli(const char *args, int with_stderr, int *status)
+{
+    char abs[CLI_PATH_MAX];
+    cli_path(abs);
     char command[2048];
     /* Leak checking stays in the in-process suites: a separate process would report Mesa's
      * driver-unload allocations (see test_examples.c). */
-    snprintf(command, sizeof command, "cd '%s' && ASAN_OPTIONS=detect_leaks=0 '%s' %s %s", tmpdir, abs, args,
-             with_stderr ? "2>&1" : "2>/dev/null");
+    int len = snprintf(command, sizeof command, "cd '%s' && ASAN_OPTIONS=detect_leaks=0 '%s' %s %s", tmpdir, abs,
+                       args, with_stderr ? "2>&1" : "2>/dev/null");
+    ck_assert_int_lt(len, (int)sizeof command);
     return fixture_run_command(command, status);
 }
 
@@ -190,9 +206,8 @@ START_TEST(info_shows_the_device_and_its_limits)
     expect("info --json", 0, "\"egl_devices\": [");
     expect("info --backend fragment", 0, "backend:       fragment\n");
     expect("info --backend=compute", 0, "backend:       compute\n");
-    /* No device: the reason, exit 1. */
-    expect("info --device 15", 1, "gpuc: no device:");
-    expect("info --device 15", 1, "EGL device 15");
+    /* A device index past the last: bad input, the devices there are listed. */
+    expect("info --device 15", 2, "EGL device 15");
     expect("info --bogus", 2, "unknown argument --bogus");
     expect("info --backend vulkan", 2, "--backend \"vulkan\"");
     expect("info --device", 2, "--device needs a value");
@@ -338,16 +353,16 @@ START_TEST(run_passes_scalars_as_the_parameter_wants)
     write_text("i.glsl", "int f(int a[], int n) { return a[thread.x] * n; }");
     char *out = gpuc_cli("run i.glsl --output 4 v.npy 3", 0, &status);
     ck_assert_int_eq(status, 0);
-    ck_assert_str_eq(out, "3 6 9 12\n");
+    ck_assert_str_eq(out, "3\n6\n9\n12\n");
     free(out);
     write_text("f.glsl", "float f(int a[], float s) { return float(a[thread.x]) * s; }");
     out = gpuc_cli("run f.glsl --output 4 v.npy 3", 0, &status);
     ck_assert_int_eq(status, 0);
-    ck_assert_str_eq(out, "3 6 9 12\n");
+    ck_assert_str_eq(out, "3\n6\n9\n12\n");
     free(out);
     out = gpuc_cli("run f.glsl --output 4 v.npy 2.5", 0, &status);
     ck_assert_int_eq(status, 0);
-    ck_assert_str_eq(out, "2.5 5 7.5 10\n");
+    ck_assert_str_eq(out, "2.5\n5\n7.5\n10\n");
     free(out);
     expect("run i.glsl --output 4 v.npy 2.5", 2, "argument 1: the kernel's parameter is an int and 2.5");
     expect("run i.glsl --output 4 v.npy 3000000000", 2, "argument 1: 3e+09 is outside int32");
@@ -355,7 +370,7 @@ START_TEST(run_passes_scalars_as_the_parameter_wants)
     ck_assert_int_eq(status, 0);
     char want[128];
     float big = 3000000000.0f;
-    snprintf(want, sizeof want, "%.9g %.9g %.9g %.9g\n", (double)big, (double)(2.0f * big), (double)(3.0f * big),
+    snprintf(want, sizeof want, "%.9g\n%.9g\n%.9g\n%.9g\n", (double)big, (double)(2.0f * big), (double)(3.0f * big),
              (double)(4.0f * big));
     ck_assert_str_eq(out, want);
     free(out);
@@ -363,7 +378,7 @@ START_TEST(run_passes_scalars_as_the_parameter_wants)
     write_text("k.js", "function (a, n) { return a[this.thread.x] * n + this.constants.k; }");
     out = gpuc_cli("run k.js --arg-types 'int[],int' --constant k=100 --output 4 v.npy 2", 0, &status);
     ck_assert_int_eq(status, 0);
-    ck_assert_str_eq(out, "102 104 106 108\n");
+    ck_assert_str_eq(out, "102\n104\n106\n108\n");
     free(out);
     expect("run k.js --arg-types 'int[],int' --constant k=100 --output 4 v.npy 2.5", 2,
            "argument 1: --arg-types makes it an int and 2.5 is not a whole number");
@@ -379,16 +394,16 @@ START_TEST(run_passes_vectors_and_boolean_constants)
     write_text("v.js", "function (t, v) { return t * v[0] + v[2] + (this.constants.on ? 1000 : 0); }");
     char *out = gpuc_cli("run v.js --output 3 --arg-types 'Number,Array(3)' --constant on=true 1 2,3,4", 0, &status);
     ck_assert_int_eq(status, 0);
-    ck_assert_str_eq(out, "1006 1006 1006\n");
+    ck_assert_str_eq(out, "1006\n1006\n1006\n");
     free(out);
     out = gpuc_cli("run v.js --output 2 --arg-types 'Number,Array(3)' --constant on=false 2 0.5,3,-1", 0, &status);
     ck_assert_int_eq(status, 0);
-    ck_assert_str_eq(out, "0 0\n");
+    ck_assert_str_eq(out, "0\n0\n");
     free(out);
     write_text("v.glsl", "float f(vec2 v) { return v.x - v.y * float(thread.x); }");
     out = gpuc_cli("run v.glsl --output 3 5,1.5", 0, &status);
     ck_assert_int_eq(status, 0);
-    ck_assert_str_eq(out, "5 3.5 2\n");
+    ck_assert_str_eq(out, "5\n3.5\n2\n");
     free(out);
     expect("run v.glsl --output 3 5", 1, "expected a vector of 2 (gpuc_arg_vec2)");
     expect("run v.glsl --output 3 5,1,2", 1, "got one of 3 components");
@@ -662,7 +677,386 @@ START_TEST(run_reports_kernel_errors_with_gpuc_message)
     expect("run k.glsl --output 4 v.npy", 1, "note: argument 0 is int32 data of NumPy shape (4,): a 1D argument");
     write_text("bad.js", "function (a) { return a[this.thread.x] +; }");
     expect("run bad.js --output 4 v.npy", 1, "kernel \"bad.js\":");
-    expect("run k.glsl --device 15 --output 4 v.npy", 1, "gpuc: no device:");
+    remove_tmpdir();
+}
+END_TEST
+
+/* ---- pipelines: standard input and output, pictures as NumPy holds them, long 1D results ----------- */
+
+/* Floats whose bytes hold what text streams mangle (NUL, \n, \r, ^Z, 0xff), read from standard input
+ * and written to standard output as .npy, come back bit for bit through an identity kernel. */
+START_TEST(run_reads_stdin_and_writes_stdout_as_npy)
+{
+    make_tmpdir();
+    uint32_t bits[8] = {0x0A0D00FFu, 0x3F800000u, 0xC2FF0A1Au, 0x0000FF0Au, 0x7F7FFFFFu, 0x80000000u, 0x0D0A0D0Au,
+                        0x1A1A00FFu};
+    bits[3] = 0x00800A0Du; /* normal (the smallest exponent), so no device may flush it */
+    write_npy("a.npy", "<f4", "(8,)", 0, bits, sizeof bits);
+    write_text("id.glsl", "float f(float a[]) { return a[thread.x]; }");
+    int status;
+    char *err = gpuc_cli("run id.glsl --output 8 - --out - < a.npy > b.npy", 1, &status);
+    ck_assert_msg(status == 0, "%s", err);
+    ck_assert_str_eq(err, ""); /* nothing but the .npy went to standard output */
+    free(err);
+    size_t bytes;
+    uint32_t *got = read_npy("b.npy", "<f4", "(8,)", &bytes);
+    ck_assert_uint_eq(bytes, sizeof bits);
+    ck_assert_mem_eq(got, bits, sizeof bits);
+    free(got);
+    /* Standard input as one argument among others; text output still on standard output. */
+    char *out = gpuc_cli("run id.glsl --output 2 - < a.npy", 0, &status);
+    ck_assert_int_eq(status, 0);
+    float f[2];
+    memcpy(f, bits, sizeof f);
+    char want[64];
+    snprintf(want, sizeof want, "%.9g\n%.9g\n", (double)f[0], (double)f[1]);
+    ck_assert_str_eq(out, want);
+    free(out);
+    write_text("two.glsl", "float f(float a[], float b[]) { return a[thread.x] + b[thread.x]; }");
+    expect("run two.glsl --output 8 - - < a.npy", 2, "argument 1 \"-\": only one argument may be read from standard input");
+    expect("run id.glsl --output 8 - < /dev/null", 2, "argument 0 \"-\": standard input is empty");
+    expect("run id.glsl --output 8 - < id.glsl", 2, "argument 0 \"-\": not a NumPy .npy file");
+    /* A terminal on standard output takes no binary result: exit 2 before any device is opened. */
+    int master = posix_openpt(O_RDWR | O_NOCTTY);
+    if (master < 0 || grantpt(master) || unlockpt(master) || !ptsname(master)) {
+        fprintf(stderr, "cli: no pseudo-terminal here (%s): the terminal check of --out - is skipped\n",
+                strerror(errno));
+    } else {
+        char abs[CLI_PATH_MAX], command[2400];
+        cli_path(abs);
+        snprintf(command, sizeof command, "cd '%s' && '%s' run id.glsl --output 8 a.npy --out - 2>&1 >'%s'", tmpdir,
+                 abs, ptsname(master));
+        out = fixture_run_command(command, &status);
+        ck_assert_msg(status == 2, "exit %d: %s", status, out);
+        ck_assert_msg(strstr(out, "--out -: standard output is a terminal"), "%s", out);
+        free(out);
+    }
+    if (master >= 0)
+        close(master);
+    remove_tmpdir();
+}
+END_TEST
+
+/* Whether python3 with NumPy is here (the NumPy half of the picture test runs only then). */
+static int have_numpy(void)
+{
+    int status;
+    free(fixture_run_command("python3 -c 'import numpy' 2>/dev/null", &status));
+    return status == 0;
+}
+
+/* A graphical result in .npy: uint8 (height, width, 4), the top row first, the same pixels as the .png
+ * (read by libpng) and as the channels the kernel paints (computed here); --packed-pixels keeps the
+ * int32 cells in thread order. */
+START_TEST(run_writes_a_picture_as_uint8_npy)
+{
+    make_tmpdir();
+    write_text("p.js", "function () { this.color(this.thread.x / 3, this.thread.y * 0.2, 1, 0.6); }");
+    int status;
+    char *out = gpuc_cli("run p.js --graphical --output 4,3 --out p.npy", 1, &status);
+    ck_assert_msg(status == 0, "%s", out);
+    free(out);
+    out = gpuc_cli("run p.js --graphical --output 4,3 --out p.png", 1, &status);
+    ck_assert_msg(status == 0, "%s", out);
+    free(out);
+    size_t bytes;
+    unsigned char *npy = read_npy("p.npy", "|u1", "(3, 4, 4)", &bytes);
+    ck_assert_uint_eq(bytes, 3 * 4 * 4);
+    unsigned char png[3 * 4 * 4];
+    read_png_rgba8("p.png", png, sizeof png);
+    ck_assert_mem_eq(npy, png, sizeof png);
+    for (int row = 0; row < 3; row++)
+        for (int x = 0; x < 4; x++) {
+            int y = 2 - row; /* the top row is the last thread.y */
+            const unsigned char *px = npy + (row * 4 + x) * 4;
+            ck_assert_int_eq(px[0], x * 85);
+            ck_assert_int_eq(px[1], y * 51);
+            ck_assert_int_eq(px[2], 255);
+            ck_assert_int_eq(px[3], 153);
+        }
+    out = gpuc_cli("run p.js --graphical --output 4,3 --packed-pixels --out q.npy", 1, &status);
+    ck_assert_msg(status == 0, "%s", out);
+    free(out);
+    int32_t *cells = read_npy("q.npy", "<i4", "(3, 4)", &bytes);
+    ck_assert_uint_eq(bytes, 3 * 4 * 4);
+    for (int y = 0; y < 3; y++)
+        for (int x = 0; x < 4; x++)
+            ck_assert_uint_eq((uint32_t)cells[y * 4 + x],
+                              (uint32_t)(x * 85) | (uint32_t)(y * 51) << 8 | 255u << 16 | 153u << 24);
+    free(cells);
+    expect("run p.js --output 4,3 --packed-pixels --out q.npy", 2, "--packed-pixels: only for a --graphical kernel");
+    if (have_numpy()) {
+        char command[512];
+        snprintf(command, sizeof command,
+                 "cd '%s' && python3 -c \"import numpy as np; a = np.load('p.npy'); "
+                 "print(a.dtype, a.shape, a[0, 1].tolist(), a[2, 3].tolist())\"", tmpdir);
+        out = fixture_run_command(command, &status);
+        ck_assert_int_eq(status, 0);
+        ck_assert_str_eq(out, "uint8 (3, 4, 4) [85, 102, 255, 153] [255, 0, 255, 153]\n");
+        free(out);
+    } else {
+        fprintf(stderr, "cli: python3 with NumPy is not here: np.load of the picture is not checked\n");
+    }
+    free(npy);
+    remove_tmpdir();
+}
+END_TEST
+
+/* A long 1D result as text: one cell per line (numpy.savetxt's form for 1D), each float reading back
+ * with strtof to the very value (bits compared), an int exactly. */
+START_TEST(run_prints_a_1d_result_one_cell_per_line)
+{
+    make_tmpdir();
+    enum { N = 20000 };
+    static uint32_t bits[N];
+    uint32_t x = 12345;
+    for (int i = 0; i < N; i++) {
+        x = x * 1664525u + 1013904223u;
+        /* every sign and mantissa, exponents of normal numbers only (1..254) */
+        bits[i] = (x & 0x807FFFFFu) | (uint32_t)(1 + (x >> 8) % 254) << 23;
+    }
+    float special[] = {FLT_MAX, -FLT_MAX, FLT_MIN, -0.0f, 1.0f / 3.0f, 0.1f, 16777215.0f, 1e-30f};
+    memcpy(bits, special, sizeof special);
+    write_npy("a.npy", "<f4", "(20000,)", 0, bits, sizeof bits);
+    write_text("id.glsl", "float f(float a[]) { return a[thread.x]; }");
+    int status;
+    char *out = gpuc_cli("run id.glsl --output 20000 a.npy", 0, &status);
+    ck_assert_int_eq(status, 0);
+    ck_assert_uint_eq(fixture_count(out, "\n"), N);
+    char *p = out;
+    for (int i = 0; i < N; i++) {
+        char *end;
+        float v = strtof(p, &end);
+        ck_assert_msg(end != p && *end == '\n', "line %d: \"%.20s\"", i, p);
+        uint32_t got;
+        memcpy(&got, &v, 4);
+        ck_assert_msg(got == bits[i], "line %d: \"%.*s\" reads back as 0x%08x, not 0x%08x", i, (int)(end - p), p,
+                      got, bits[i]);
+        p = end + 1;
+    }
+    free(out);
+    int32_t v[3] = {INT32_MIN, -1, INT32_MAX};
+    write_npy("v.npy", "<i4", "(3,)", 0, v, sizeof v);
+    write_text("i.glsl", "int f(int a[]) { return a[thread.x]; }");
+    out = gpuc_cli("run i.glsl --output 3 v.npy", 0, &status);
+    ck_assert_int_eq(status, 0);
+    ck_assert_str_eq(out, "-2147483648\n-1\n2147483647\n");
+    free(out);
+    remove_tmpdir();
+}
+END_TEST
+
+/* --time reports the compile apart from the run: the kernel runs three times (GPUC_TRACE counts its
+ * runs), the first two reported as compiling; without --time once. The traced name of a .js kernel
+ * is its function's, an anonymous one's the file's base name. */
+START_TEST(run_time_reports_compile_apart_and_traces_js_names)
+{
+    make_tmpdir();
+    float a[4] = {1, 2, 3, 4};
+    write_npy("a.npy", "<f4", "(4,)", 0, a, sizeof a);
+    write_text("double-it.js", "function (a) { return a[this.thread.x] * 2; }");
+    write_text("named.js", "function scale(a) { return a[this.thread.x] * 3; }");
+    int status;
+    char *out = gpuc_cli("run double-it.js --output 4 a.npy --time", 1, &status);
+    ck_assert_msg(status == 0, "%s", out);
+    ck_assert_msg(strstr(out, "\ncompile ") || !strncmp(out, "compile ", 8), "%s", out);
+    ck_assert_msg(strstr(out, "\nfirst runs ") && strstr(out, "\nupload ") && strstr(out, "\nrun ") &&
+                      strstr(out, "(run 3: ") && strstr(out, "\nread-back "),
+                  "--time printed \"%s\"", out);
+    free(out);
+    /* The child inherits GPUC_TRACE: one trace line per run on stderr. */
+    ck_assert_int_eq(setenv("GPUC_TRACE", "1", 1), 0);
+    out = gpuc_cli("run double-it.js --output 4 a.npy --time", 1, &status);
+    ck_assert_msg(status == 0, "%s", out);
+    ck_assert_msg(fixture_count(out, "gpuc: kernel 'double-it' output 4 ") == 3, "%s", out);
+    free(out);
+    out = gpuc_cli("run double-it.js --output 4 a.npy", 1, &status);
+    ck_assert_msg(status == 0, "%s", out);
+    ck_assert_msg(fixture_count(out, "gpuc: kernel 'double-it' output 4 ") == 1, "%s", out);
+    ck_assert_msg(strstr(out, "2\n4\n6\n8\n"), "%s", out);
+    free(out);
+    out = gpuc_cli("run named.js --output 4 a.npy", 1, &status);
+    ck_assert_msg(status == 0, "%s", out);
+    ck_assert_msg(fixture_count(out, "gpuc: kernel 'scale' output 4 ") == 1, "%s", out);
+    ck_assert_msg(!strstr(out, "anonymous"), "%s", out);
+    free(out);
+    ck_assert_int_eq(unsetenv("GPUC_TRACE"), 0);
+    remove_tmpdir();
+}
+END_TEST
+
+/* ---- the manual page and devices ------------------------------------------------------------------ */
+
+/* Adds to names (n of them), once each, every environment variable name (GPUC_... or LP_..., capitals,
+ * digits and _) that `text` passes as the one argument of a call: in a file that reads the
+ * environment, that is what it reads, through getenv("GPUC_DEVICE") or a wrapper such as
+ * env_flag("GPUC_TRACE"). */
+static void collect_env_names(const char *text, char names[][64], int *n)
+{
+    for (const char *p = strchr(text, '"'); p; p = strchr(p + 1, '"')) {
+        const char *q = p + 1;
+        size_t len = strspn(q, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+        if (p == text || p[-1] != '(' || q[len] != '"' || q[len + 1] != ')' || len >= 64 ||
+            (strncmp(q, "GPUC_", 5) && strncmp(q, "LP_", 3)))
+            continue;
+        int seen = 0;
+        for (int i = 0; i < *n; i++)
+            seen |= strlen(names[i]) == len && !strncmp(names[i], q, len);
+        if (!seen) {
+            ck_assert_int_lt(*n, 64);
+            snprintf(names[(*n)++], 64, "%.*s", (int)len, q);
+        }
+        p = q + len; /* the closing quote is not an opening one */
+    }
+}
+
+/* Every .c and .h file under dir (recursively) that calls getenv: its environment names into names. */
+static void scan_for_env(const char *dir, char names[][64], int *n, int *files)
+{
+    DIR *d = opendir(dir);
+    ck_assert_msg(d, "%s: run the tests from the repository root", dir);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        struct stat sb;
+        ck_assert_int_eq(stat(path, &sb), 0);
+        size_t len = strlen(e->d_name);
+        if (S_ISDIR(sb.st_mode)) {
+            scan_for_env(path, names, n, files);
+        } else if (len > 2 && (!strcmp(e->d_name + len - 2, ".c") || !strcmp(e->d_name + len - 2, ".h"))) {
+            char *text = fixture_read_text(path);
+            if (strstr(text, "getenv(")) {
+                collect_env_names(text, names, n);
+                (*files)++;
+            }
+            free(text);
+        }
+    }
+    closedir(d);
+}
+
+/* The manual page's ENVIRONMENT section names (as a .B heading with a description after it) every
+ * environment variable the library and the program read, found in the sources themselves, so the
+ * page cannot fall behind them. */
+START_TEST(man_page_names_every_environment_variable)
+{
+    char names[64][64];
+    int n = 0, files = 0;
+    scan_for_env("src", names, &n, &files);
+    scan_for_env("tools", names, &n, &files);
+    ck_assert_int_ge(files, 3);
+    ck_assert_int_ge(n, 5); /* GPUC_DEVICE, GPUC_BACKEND, GPUC_TRACE, GPUC_PROFILE, LP_NUM_THREADS at least */
+    char *page = fixture_read_text("tools/gpuc/gpuc.1");
+    char *env = strstr(page, "\n.SH ENVIRONMENT\n");
+    ck_assert_msg(env, "tools/gpuc/gpuc.1 has no ENVIRONMENT section");
+    char *end = strstr(env + 1, "\n.SH ");
+    if (end)
+        end[1] = '\0';
+    for (int i = 0; i < n; i++) {
+        char heading[96];
+        snprintf(heading, sizeof heading, "\n.TP\n.B %s\n", names[i]);
+        const char *at = strstr(env, heading);
+        ck_assert_msg(at, "the source reads the environment variable %s, but gpuc.1's ENVIRONMENT section does not "
+                          "describe it (.TP, .B %s, then what it does)", names[i], names[i]);
+        at += strlen(heading);
+        ck_assert_msg(*at && *at != '.', "gpuc.1: %s has no description", names[i]);
+    }
+    free(page);
+}
+END_TEST
+
+/* An EGL device index past the last device is bad input (exit 2) naming the devices there are, from
+ * --device and GPUC_DEVICE alike; with none of the kind asked for, the device is missing (exit 1). */
+START_TEST(a_device_index_past_the_last_is_bad_input)
+{
+    make_tmpdir();
+    float a[4] = {1, 2, 3, 4};
+    write_npy("a.npy", "<f4", "(4,)", 0, a, sizeof a);
+    write_text("k.glsl", "float f(float a[]) { return a[thread.x]; }");
+    expect("run k.glsl --device 15 --output 4 a.npy", 2, "--device 15: there is no EGL device 15 on this machine");
+    expect("run k.glsl --device 15 --output 4 a.npy", 2, "the devices are:\n  0: ");
+    expect("glsl k.glsl --device 15 --output 4", 2, "no EGL device 15");
+    expect("info --device 15", 2, "--device 15: there is no EGL device 15");
+    ck_assert_int_eq(setenv("GPUC_DEVICE", "15", 1), 0);
+    expect("run k.glsl --output 4 a.npy", 2, "GPUC_DEVICE 15: there is no EGL device 15");
+    ck_assert_int_eq(unsetenv("GPUC_DEVICE"), 0);
+    if (gpuc_list_devices(NULL, 0) == 0) /* no GPU here: asking for one is a missing device */
+        expect("run k.glsl --device gpu --output 4 a.npy", 1, "gpuc: no device:");
+    remove_tmpdir();
+}
+END_TEST
+
+/* ---- gpuc_create_kernel_js_file: what the program's .js kernels are made with ----------------------- */
+
+/* The kernel's name as gpuc's messages give it (a run with no arguments names it), into name. */
+static void kernel_name_of(gpuc_kernel *k, char *name, size_t size)
+{
+    gpuc_array *r = NULL;
+    ck_assert_int_eq(gpuc_run(k, NULL, 0, &r), GPUC_ERROR_INVALID_ARGUMENT);
+    const char *msg = gpuc_errmsg(gpu), *at = strstr(msg, "kernel '");
+    ck_assert_msg(at, "%s", msg);
+    at += strlen("kernel '");
+    snprintf(name, size, "%.*s", (int)strcspn(at, "'"), at);
+}
+
+START_TEST(js_file_kernels_are_named_by_function_else_file)
+{
+    make_tmpdir();
+    char path[128], name[64];
+    snprintf(path, sizeof path, "%s/blur.v2.js", tmpdir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("function half(v) { return v / 2; }\nfunction (a) { return half(a[this.thread.x]); }\n", f);
+    ck_assert_int_eq(fclose(f), 0);
+    gpuc_kernel *k;
+    ck_assert_gpuc_ok(gpuc_create_kernel_js_file(gpu, path, &(gpuc_kernel_desc){.output = {3}}, &k));
+    kernel_name_of(k, name, sizeof name);
+    ck_assert_str_eq(name, "blur.v2"); /* the last extension cut off */
+    float in[3] = {2, 4, 7}, out[3];
+    gpuc_array *r;
+    ck_assert_gpuc_ok(gpuc_run(k, (gpuc_arg[]){gpuc_arg_host_f32(in, (gpuc_dims){3})}, 1, &r));
+    ck_assert_gpuc_ok(gpuc_array_read_f32(r, out, 3));
+    ck_assert_float_eq(out[0], 1.0f);
+    ck_assert_float_eq(out[2], 3.5f);
+    gpuc_array_free(r);
+    gpuc_kernel_free(k);
+    /* desc.name wins; a named function keeps its name. */
+    ck_assert_gpuc_ok(gpuc_create_kernel_js_file(gpu, path, &(gpuc_kernel_desc){.output = {3}, .name = "mine"}, &k));
+    kernel_name_of(k, name, sizeof name);
+    ck_assert_str_eq(name, "mine");
+    gpuc_kernel_free(k);
+    write_text("named.js", "function scale(a) { return a[this.thread.x] * 3; }");
+    snprintf(path, sizeof path, "%s/named.js", tmpdir);
+    ck_assert_gpuc_ok(gpuc_create_kernel_js_file(gpu, path, &(gpuc_kernel_desc){.output = {3}}, &k));
+    kernel_name_of(k, name, sizeof name);
+    ck_assert_str_eq(name, "scale");
+    gpuc_kernel_free(k);
+    /* Bad input: a clear status and message, *out NULL. */
+    gpuc_kernel_desc desc = {.output = {3}};
+    k = (gpuc_kernel *)&desc;
+    ck_assert_int_eq(gpuc_create_kernel_js_file(gpu, NULL, &desc, &k), GPUC_ERROR_INVALID_ARGUMENT);
+    ck_assert_ptr_nonnull(strstr(gpuc_errmsg(gpu), "gpuc_create_kernel_js_file: path is NULL"));
+    ck_assert_int_eq(gpuc_create_kernel_js_file(gpu, path, NULL, &k), GPUC_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(gpuc_create_kernel_js_file(gpu, path, &desc, NULL), GPUC_ERROR_INVALID_ARGUMENT);
+    ck_assert_int_eq(gpuc_create_kernel_js_file(NULL, path, &desc, &k), GPUC_ERROR_INVALID_ARGUMENT);
+    snprintf(path, sizeof path, "%s/missing.js", tmpdir);
+    ck_assert_int_eq(gpuc_create_kernel_js_file(gpu, path, &desc, &k), GPUC_ERROR_INVALID_ARGUMENT);
+    ck_assert_ptr_null(k);
+    ck_assert_msg(strstr(gpuc_errmsg(gpu), "missing.js\": No such file"), "%s", gpuc_errmsg(gpu));
+    write_file("nul.js", "function (a) {\0 return 1; }", 28);
+    snprintf(path, sizeof path, "%s/nul.js", tmpdir);
+    ck_assert_int_eq(gpuc_create_kernel_js_file(gpu, path, &desc, &k), GPUC_ERROR_INVALID_ARGUMENT);
+    ck_assert_msg(strstr(gpuc_errmsg(gpu), "nul.js\": holds a NUL byte"), "%s", gpuc_errmsg(gpu));
+    ck_assert_int_eq(gpuc_create_kernel_js_file(gpu, tmpdir, &desc, &k), GPUC_ERROR_INVALID_ARGUMENT);
+    ck_assert_msg(strstr(gpuc_errmsg(gpu), "cannot read it"), "%s", gpuc_errmsg(gpu));
+    /* A translation error names the line, as gpuc_create_kernel_js does. */
+    write_text("bad.js", "function (a) {\n  return a[this.thread.x] +;\n}\n");
+    snprintf(path, sizeof path, "%s/bad.js", tmpdir);
+    ck_assert_int_eq(gpuc_create_kernel_js_file(gpu, path, &desc, &k), GPUC_ERROR_COMPILE);
+    ck_assert_msg(strstr(gpuc_errmsg(gpu), "2:"), "%s", gpuc_errmsg(gpu));
     remove_tmpdir();
 }
 END_TEST
@@ -710,10 +1104,17 @@ Suite *suite_cli(void)
     tcase_add_test(bare, run_refuses_bad_input);
     tcase_add_test(bare, run_reads_npy_as_numpy_does);
     tcase_add_test(bare, run_reports_kernel_errors_with_gpuc_message);
+    tcase_add_test(bare, run_reads_stdin_and_writes_stdout_as_npy);
+    tcase_add_test(bare, run_writes_a_picture_as_uint8_npy);
+    tcase_add_test(bare, run_prints_a_1d_result_one_cell_per_line);
+    tcase_add_test(bare, run_time_reports_compile_apart_and_traces_js_names);
+    tcase_add_test(bare, man_page_names_every_environment_variable);
+    tcase_add_test(bare, a_device_index_past_the_last_is_bad_input);
     suite_add_tcase(s, bare);
     TCase *ctx = fixture_tcase("against the library");
     tcase_add_test(ctx, info_shows_the_device_and_its_limits);
     tcase_add_test(ctx, glsl_prints_the_program);
+    tcase_add_test(ctx, js_file_kernels_are_named_by_function_else_file);
     suite_add_tcase(s, ctx);
     return s;
 }

@@ -447,6 +447,40 @@ START_TEST(bad_options_exit_2)
 }
 END_TEST
 
+/* Each refusal names the option and the argument it refused (the tutorials', heatmap's and
+ * mandelbrot's alike), then the usage line, exit 2. */
+static void expect_refusal(const char *name, const char *options, const char *message)
+{
+    int status;
+    char *out = run_example_output(name, options, 1, &status);
+    ck_assert_msg(status == 2, "%s %s exited with %d", name, options, status);
+    ck_assert_msg(strstr(out, message) && strstr(out, "\nusage: "), "%s %s printed \"%s\", which lacks \"%s\"",
+                  name, options, out, message);
+    free(out);
+}
+
+START_TEST(usage_names_the_bad_argument)
+{
+    expect_refusal(ALL[_i], "--seed x1", "bad argument 'x1' for --seed: not a whole number");
+    if (strcmp(ALL[_i], "topk-5-which-wins")) /* the one without a size */
+        expect_refusal(ALL[_i], "--n 99999999999", "bad argument '99999999999' for --n");
+    else
+        expect_refusal(ALL[_i], "--n 4", "unknown option '--n'");
+    expect_refusal(ALL[_i], "--bogus", "unknown option '--bogus'");
+    expect_refusal(ALL[_i], "--seed", "--seed needs a value");
+    if (_i == 0) {
+        expect_refusal("bitonic-2-partner", "--n 24", "bad argument '24' for --n: not a power of two");
+        expect_refusal("heatmap", "--seed -1", "bad argument '-1' for --seed");
+        expect_refusal("heatmap", "--out", "--out needs a value");
+        expect_refusal("heatmap", "--width 5", "unknown option '--width'");
+        expect_refusal("mandelbrot", "--width x", "bad argument 'x' for --width: not a whole number from 1 to 16384");
+        expect_refusal("mandelbrot", "--height 0", "bad argument '0' for --height");
+        expect_refusal("mandelbrot", "--seed 3", "unknown option '--seed'");
+        expect_refusal("mandelbrot", "extra", "unknown option 'extra'");
+    }
+}
+END_TEST
+
 START_TEST(power_of_two_sizes_are_enforced)
 {
     const char *names[] = {"bitonic-2-partner", "bitonic-3-direction", "bitonic-4-network"};
@@ -558,6 +592,7 @@ Suite *suite_examples(void)
 
     TCase *usage = fixture_tcase_bare("usage");
     tcase_add_loop_test(usage, bad_options_exit_2, 0, sizeof ALL / sizeof ALL[0]);
+    tcase_add_loop_test(usage, usage_names_the_bad_argument, 0, sizeof ALL / sizeof ALL[0]);
     tcase_add_test(usage, power_of_two_sizes_are_enforced);
     tcase_add_loop_test(usage, gpu_errors_exit_1_with_gpuc_message, 0, sizeof ALL / sizeof ALL[0]);
     suite_add_tcase(s, usage);

@@ -9,7 +9,9 @@
 
 static _Noreturn void usage(const example_args *args)
 {
-    fprintf(stderr, "usage: %s [--seed N]", args->name);
+    fprintf(stderr, "usage: %s%s", args->name, args->no_seed ? "" : " [--seed N]");
+    for (const example_option *o = args->options; o && o->name; o++)
+        fprintf(stderr, " [%s %s]", o->name, o->value_name);
     if (args->n_max > 0)
         fprintf(stderr, " [--n N]  (N from %ld to %ld%s%s)", args->n_min, args->n_max,
                 args->n_rule ? ", " : "", args->n_rule ? args->n_rule : "");
@@ -22,14 +24,15 @@ static long long parse_number(const example_args *args, const char *option, cons
                               long long hi)
 {
     if (!text) {
-        fprintf(stderr, "%s: %s needs a number\n", args->name, option);
+        fprintf(stderr, "%s: %s needs a value\n", args->name, option);
         usage(args);
     }
     char *end;
     errno = 0;
     long long v = strtoll(text, &end, 10);
     if (!*text || *end || errno || v < lo || v > hi) {
-        fprintf(stderr, "%s: %s \"%s\" is not a whole number from %lld to %lld\n", args->name, option, text, lo, hi);
+        fprintf(stderr, "%s: bad argument '%s' for %s: not a whole number from %lld to %lld\n", args->name, text,
+                option, lo, hi);
         usage(args);
     }
     return v;
@@ -39,18 +42,31 @@ void example_parse_args(example_args *args, int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(argv[i], "--seed")) {
+        if (!strcmp(argv[i], "--seed") && !args->no_seed) {
             args->seed = (uint32_t)parse_number(args, "--seed", value, 0, 4294967295LL);
             args->seed_given = 1;
         } else if (!strcmp(argv[i], "--n") && args->n_max > 0) {
             args->n = (long)parse_number(args, "--n", value, args->n_min, args->n_max);
             if (args->n_ok && !args->n_ok(args->n)) {
-                fprintf(stderr, "%s: --n %ld is not %s\n", args->name, args->n, args->n_rule);
+                fprintf(stderr, "%s: bad argument '%ld' for --n: not %s\n", args->name, args->n, args->n_rule);
                 usage(args);
             }
         } else {
-            fprintf(stderr, "%s: unknown option \"%s\"\n", args->name, argv[i]);
-            usage(args);
+            const example_option *o = args->options;
+            while (o && o->name && strcmp(argv[i], o->name))
+                o++;
+            if (!o || !o->name) {
+                fprintf(stderr, "%s: unknown option '%s'\n", args->name, argv[i]);
+                usage(args);
+            }
+            if (o->number) {
+                *o->number = (long)parse_number(args, o->name, value, o->lo, o->hi);
+            } else if (value) {
+                *o->text = value;
+            } else {
+                fprintf(stderr, "%s: %s needs a value\n", args->name, o->name);
+                usage(args);
+            }
         }
         i++;
     }

@@ -8,6 +8,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* An option of one example's own, besides --seed and --n: "--width N" (a whole number in [lo, hi]
+ * into *number) or, where number is NULL, "--out FILE" (any text into *text). */
+typedef struct example_option {
+    const char *name;
+    long *number;
+    long lo, hi;
+    const char **text;
+    const char *value_name; /* for the usage line: "N", "FILE" */
+} example_option;
+
 /* The options of one example. Fill in the defaults, then call example_parse_args. */
 typedef struct example_args {
     const char *name; /* the program's name, for the usage line */
@@ -17,10 +27,13 @@ typedef struct example_args {
     long n_min, n_max;
     const char *n_rule; /* extra condition on N for the usage line ("a power of two"), or NULL */
     int (*n_ok)(long n); /* that condition, or NULL */
+    const example_option *options; /* the example's own, ended by a NULL name; or NULL */
+    int no_seed;                   /* set where nothing is random: --seed is then an unknown option */
 } example_args;
 
-/* Parses --seed N and --n N into *args. On anything else (an unknown option, a bad or out-of-range
- * number) prints the usage line to stderr and exits with status 2. */
+/* Parses --seed N, --n N and args->options into *args. On anything else (an unknown option, a bad or
+ * out-of-range number, a missing value) prints what is wrong, naming the option and the argument, and
+ * the usage line to stderr, and exits with status 2. */
 void example_parse_args(example_args *args, int argc, char **argv);
 
 /* 1 when n is a power of two (for example_args.n_ok). */

@@ -6,6 +6,7 @@
 #include "js/map_text.h"
 #include "js/translate.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,9 +142,10 @@ static uint32_t fresh_seed(gpuc *gpu)
 }
 
 /* Translates and compiles; map (nmap entries) are the kernel map's outputs, from desc.map or from
- * createKernelMap's text. */
+ * createKernelMap's text. An anonymous kernel function without desc.name is named unnamed (NULL:
+ * "anonymous", GPU.js's name for it). */
 static gpuc_status create_js(gpuc *gpu, const char *js_source, const gpuc_kernel_desc *desc, js_map_entry *map,
-                             int nmap, gpuc_kernel **out)
+                             int nmap, const char *unnamed, gpuc_kernel **out)
 {
     gpuc_status st;
     if (desc->loop_max_iterations < 0)
@@ -184,7 +186,7 @@ static gpuc_status create_js(gpuc *gpu, const char *js_source, const gpuc_kernel
     }
     gpuc_kernel_desc d = *desc;
     if (!d.name)
-        d.name = name;
+        d.name = name[0] ? name : unnamed ? unnamed : "anonymous";
     /* Constants named like GLSL's keywords (`float`, `output`...) take the name emit.c gave them. */
     char constant_names[GPUC_MAX_CONSTANTS][128];
     for (int i = 0; i < GPUC_MAX_CONSTANTS && d.constants[i].name; i++) {
@@ -215,6 +217,17 @@ static gpuc_status create_js(gpuc *gpu, const char *js_source, const gpuc_kernel
     return st;
 }
 
+/* create_js with desc.map's outputs. */
+static gpuc_status create_js_desc_map(gpuc *gpu, const char *js_source, const gpuc_kernel_desc *desc,
+                                      const char *unnamed, gpuc_kernel **out)
+{
+    js_map_entry map[GPUC_MAX_MAP_OUTPUTS];
+    int n = 0;
+    for (; n < GPUC_MAX_MAP_OUTPUTS && desc->map[n].name; n++)
+        map[n] = (js_map_entry){.name = desc->map[n].name, .function = desc->map[n].function};
+    return create_js(gpu, js_source, desc, map, n, unnamed, out);
+}
+
 gpuc_status gpuc_create_kernel_js(gpuc *gpu, const char *js_source, const gpuc_kernel_desc *desc,
                                   gpuc_kernel **out)
 {
@@ -224,11 +237,76 @@ gpuc_status gpuc_create_kernel_js(gpuc *gpu, const char *js_source, const gpuc_k
     if (!js_source || !desc || !out)
         return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_create_kernel_js: %s is NULL",
                          !js_source ? "js_source" : !desc ? "desc" : "out");
-    js_map_entry map[GPUC_MAX_MAP_OUTPUTS];
-    int n = 0;
-    for (; n < GPUC_MAX_MAP_OUTPUTS && desc->map[n].name; n++)
-        map[n] = (js_map_entry){.name = desc->map[n].name, .function = desc->map[n].function};
-    return create_js(gpu, js_source, desc, map, n, out);
+    return create_js_desc_map(gpu, js_source, desc, NULL, out);
+}
+
+/* The most bytes gpuc_create_kernel_js_file reads: far past any kernel, short of a mistaken data file. */
+#define JS_FILE_MAX (16u << 20)
+
+/* Reads the file's text into *text, NUL-terminated (caller frees); fails with a message naming it. */
+static gpuc_status read_js_file(gpuc *gpu, const char *path, char **text)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_create_kernel_js_file: \"%s\": %s", path,
+                         strerror(errno));
+    size_t cap = 4096, len = 0, got;
+    char *t = malloc(cap);
+    while (t && len <= JS_FILE_MAX && (got = fread(t + len, 1, cap - len - 1, f)) > 0) {
+        len += got;
+        if (cap - len < 2) {
+            char *bigger = realloc(t, cap *= 2);
+            if (!bigger)
+                free(t);
+            t = bigger;
+        }
+    }
+    bool failed = ferror(f);
+    fclose(f);
+    gpuc_status st = !t ? GPUC_ERROR_OUT_OF_MEMORY : len > JS_FILE_MAX ? GPUC_ERROR_LIMIT
+                     : failed ? GPUC_ERROR_INVALID_ARGUMENT : GPUC_OK;
+    const char *why = !t ? "out of host memory reading it" : len > JS_FILE_MAX ? "longer than 16 MiB (not a kernel)"
+                      : "cannot read it";
+    if (st == GPUC_OK) {
+        t[len] = '\0';
+        *text = t;
+        if (strlen(t) == len)
+            return GPUC_OK;
+        st = GPUC_ERROR_INVALID_ARGUMENT;
+        why = "holds a NUL byte (not a text file)";
+    }
+    free(t);
+    *text = NULL;
+    return gpuc_fail(gpu, st, "gpuc_create_kernel_js_file: \"%s\": %s", path, why);
+}
+
+/* The file's base name without its extension ("kernels/scale.js" gives "scale"), into name. */
+static void file_stem(const char *path, char *name, size_t size)
+{
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    const char *dot = strrchr(base, '.');
+    size_t len = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+    snprintf(name, size, "%.*s", (int)(len < size ? len : size - 1), base);
+}
+
+gpuc_status gpuc_create_kernel_js_file(gpuc *gpu, const char *path, const gpuc_kernel_desc *desc, gpuc_kernel **out)
+{
+    gpuc_status st = gpuc_enter(gpu);
+    if (st != GPUC_OK)
+        return st;
+    if (!path || !desc || !out)
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_create_kernel_js_file: %s is NULL",
+                         !path ? "path" : !desc ? "desc" : "out");
+    *out = NULL;
+    char *source;
+    st = read_js_file(gpu, path, &source);
+    if (st != GPUC_OK)
+        return st;
+    char unnamed[64];
+    file_stem(path, unnamed, sizeof unnamed);
+    st = create_js_desc_map(gpu, source, desc, unnamed[0] ? unnamed : NULL, out);
+    free(source);
+    return st;
 }
 
 gpuc_status gpuc_create_kernel_map_js(gpuc *gpu, const char *sub_kernels, const char *js_source,
@@ -248,7 +326,7 @@ gpuc_status gpuc_create_kernel_map_js(gpuc *gpu, const char *sub_kernels, const 
     char err[512];
     if (!js_read_map_text(sub_kernels, map, GPUC_MAX_MAP_OUTPUTS, &n, err, sizeof err))
         return gpuc_fail(gpu, GPUC_ERROR_COMPILE, "gpuc_create_kernel_map_js: %s", err);
-    st = create_js(gpu, js_source, desc, map, n, out);
+    st = create_js(gpu, js_source, desc, map, n, NULL, out);
     js_free_map_text(map, n);
     return st;
 }

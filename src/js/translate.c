@@ -446,7 +446,7 @@ bool js_translate(const char *js, const js_settings *settings, char **glsl, char
             js_fail(c, k->node, "the kernel never returns a value (`return` a number or an array of 2-4 numbers)");
         }
         emit_program(c, k);
-        snprintf(kernel_name, kernel_name_len, "%s", k->name);
+        snprintf(kernel_name, kernel_name_len, "%s", k->node->name ? k->name : ""); /* "" for an anonymous one */
         *glsl = strbuf_take(&c->out);
         if (!*glsl) {
             c->oom = true;

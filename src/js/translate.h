@@ -55,7 +55,7 @@ typedef struct js_loops {
 } js_loops;
 
 /* Translates js (the last function is the kernel). On success *glsl is the GLSL kernel source (caller
- * frees) and kernel_name its JS name ("anonymous" for `function (...)`). On failure err holds a message
+ * frees) and kernel_name its JS name ("" for an anonymous `function (...)`). On failure err holds a message
  * that starts with "L:C: " (a position in js) or names the added function it comes from, and *glsl is
  * NULL. Returns false on failure; *out_of_memory tells that cause apart. With loops (may be NULL),
  * it also lists where the GLSL's loops come from (free loops->list on success and failure). */

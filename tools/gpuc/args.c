@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int cli_bad(const char *fmt, ...)
 {
@@ -179,8 +180,12 @@ int cli_parse(int argc, char **argv, bool with_run, cli_options *o)
                     return cli_bad("--device: empty (auto, gpu, cpu, llvmpipe or an EGL device index)");
                 o->open.device = v;
             } else {
-                if (!ends_with(v, ".npy") && !ends_with(v, ".png"))
-                    return cli_bad("--out \"%s\": the file must end in .npy or .png", v);
+                if (!strcmp(v, "-") && isatty(STDOUT_FILENO))
+                    return cli_bad("--out -: standard output is a terminal, and the .npy result is binary "
+                                   "(redirect it to a file or a pipe, or leave --out out to print the values)");
+                if (strcmp(v, "-") && !ends_with(v, ".npy") && !ends_with(v, ".png"))
+                    return cli_bad("--out \"%s\": the file must end in .npy or .png (or be - for .npy on standard "
+                                   "output)", v);
                 o->out_path = v;
             }
             if (st != CLI_OK)
@@ -191,6 +196,8 @@ int cli_parse(int argc, char **argv, bool with_run, cli_options *o)
             o->desc.precise_math = true;
         } else if (with_run && !strcmp(a, "--time")) {
             o->time = true;
+        } else if (with_run && !strcmp(a, "--packed-pixels")) {
+            o->packed_pixels = true;
         } else {
             return cli_bad("%s: unknown option %s (see gpuc %s --help)", with_run ? "run" : "glsl", a,
                            with_run ? "run" : "glsl");
@@ -208,6 +215,12 @@ int cli_parse(int argc, char **argv, bool with_run, cli_options *o)
         return cli_bad("%s: --output X[,Y[,Z]] is required (the kernel's output size)", cmd);
     if (o->desc.arg_types && !o->is_js)
         return cli_bad("--arg-types: only for .js kernels (a GLSL kernel's parameters have types)");
+    if (o->packed_pixels && !o->desc.graphical)
+        return cli_bad("--packed-pixels: only for a --graphical kernel (its pixels as packed int32 cells)");
+    int stdin_args = 0;
+    for (int i = 0; i < o->nargs; i++)
+        if (!strcmp(o->args[i], "-") && ++stdin_args > 1)
+            return cli_bad("argument %d \"-\": only one argument may be read from standard input", i);
     if (o->out_path && ends_with(o->out_path, ".png") && !o->desc.graphical)
         return cli_bad("--out \"%s\": a .png needs a --graphical kernel (use .npy for values)", o->out_path);
     return CLI_OK;

@@ -19,7 +19,8 @@ typedef struct cli_options {
     gpuc_kernel_desc desc; /* output, constants, arg_types, loop_max_iterations, graphical, precise_math */
     int nconstants;
     gpuc_options open;     /* device, backend, max_image_pixels */
-    const char *out_path;  /* run: --out */
+    const char *out_path;  /* run: --out ("-": .npy on standard output) */
+    bool packed_pixels;    /* run: --packed-pixels (a graphical result as int32 cells, not uint8 RGBA) */
     bool time;             /* run: --time */
     const char *args[GPUC_MAX_ARGS];
     int nargs;
@@ -43,5 +44,10 @@ double cli_now_ms(void);
 int cmd_info(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_glsl(int argc, char **argv);
+
+/* gpuc_open(gpu, opts), saying why it failed on stderr: CLI_BAD_INPUT for an EGL device index (from
+ * --device or GPUC_DEVICE) past the last device, with the list of those there are; CLI_FAILED for a
+ * device that is missing or broken. *gpu may be set either way and must be closed. */
+int cli_open(const gpuc_options *opts, gpuc **gpu);
 
 #endif

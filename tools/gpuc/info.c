@@ -4,6 +4,7 @@
  * says there are no more: what a user's own program could do. */
 #include "cli.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 enum { MAX_DEVICES = 16 }; /* gpuc's EGL device indexes are 0-15 */
@@ -41,6 +42,26 @@ static int list_devices(gpuc_backend backend, seen_device seen[MAX_DEVICES])
         gpuc_close(g);
     }
     return n;
+}
+
+int cli_open(const gpuc_options *opts, gpuc **gpu)
+{
+    if (gpuc_open(gpu, opts) == GPUC_OK)
+        return CLI_OK;
+    const char *msg = gpuc_errmsg(*gpu);
+    const char *choice = opts->device ? opts->device : getenv("GPUC_DEVICE");
+    /* An EGL index past the last device is a wrong choice, not a missing driver: say which there are. */
+    if (!choice || !*choice || strspn(choice, "0123456789") != strlen(choice) || !strstr(msg, "there are only")) {
+        fprintf(stderr, "gpuc: no device: %s\n", msg);
+        return CLI_FAILED;
+    }
+    seen_device seen[MAX_DEVICES];
+    int n = list_devices(opts->backend, seen);
+    fprintf(stderr, "gpuc: %s %s: there is no EGL device %s on this machine; the devices are:%s\n",
+            opts->device ? "--device" : "GPUC_DEVICE", choice, choice, n ? "" : " none");
+    for (int i = 0; i < n; i++)
+        fprintf(stderr, "  %d: %s\n", i, seen[i].opened ? seen[i].renderer : seen[i].why);
+    return CLI_BAD_INPUT;
 }
 
 /* A JSON string (the renderer and messages are plain text, but may hold quotes or backslashes). */
@@ -157,10 +178,10 @@ int cmd_info(int argc, char **argv)
         }
     }
     gpuc *gpu = NULL;
-    if (gpuc_open(&gpu, &opts) != GPUC_OK) {
-        fprintf(stderr, "gpuc: no device: %s\n", gpuc_errmsg(gpu));
+    int rc = cli_open(&opts, &gpu);
+    if (rc != CLI_OK) {
         gpuc_close(gpu);
-        return CLI_FAILED;
+        return rc;
     }
     seen_device seen[MAX_DEVICES];
     int n = list_devices(gpuc_get_info(gpu)->backend, seen);

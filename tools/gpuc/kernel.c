@@ -54,13 +54,15 @@ int cli_make_kernel(const cli_options *o, gpuc **gpu, gpuc_kernel **k, double *c
     char *source = read_text(o->kernel_path);
     if (!source)
         return CLI_BAD_INPUT;
-    if (gpuc_open(gpu, &o->open) != GPUC_OK) {
-        fprintf(stderr, "gpuc: no device: %s\n", gpuc_errmsg(*gpu));
+    int rc = cli_open(&o->open, gpu);
+    if (rc != CLI_OK) {
         free(source);
-        return CLI_FAILED;
+        return rc;
     }
     double t0 = cli_now_ms();
-    gpuc_status st = o->is_js ? gpuc_create_kernel_js(*gpu, source, &o->desc, k)
+    /* A .js kernel is read again by the library, which names an anonymous function by the file (the
+     * text read above checked, before any device, that the file is there and is text). */
+    gpuc_status st = o->is_js ? gpuc_create_kernel_js_file(*gpu, o->kernel_path, &o->desc, k)
                               : gpuc_create_kernel(*gpu, source, &o->desc, k);
     *compile_ms = cli_now_ms() - t0;
     free(source);

@@ -36,21 +36,27 @@ static const char KERNEL_OPTIONS[] =
 static const char RUN_HELP[] =
     "usage: gpuc run KERNEL [options] ARG...\n"
     "Runs KERNEL (.js: GPU.js JavaScript; .glsl: gpuc's GLSL kernel) over its arguments, in parameter\n"
-    "order. Each ARG is a NumPy .npy file (float32 or int32; float64, bool and other ints are converted,\n"
+    "order. Each ARG is a NumPy .npy file (- for one read from standard input; float32 or int32;\n"
+    "float64, bool and other ints are converted,\n"
     "with a note; 1-3 dimensions in C order, shape outermost first as NumPy writes it, so a (h, w) array\n"
     "is a 2D argument of w x h cells), a .png picture (a vec4 2D argument) or a number (an int where\n"
     "the parameter is an int).\n"
     "options:\n"
     "%s"
     "  --out FILE               write the result: .npy (float32 or int32, NumPy's shape order: (Y, X)\n"
-    "                           for a 2D output, a last dimension of N for vecN) or .png (--graphical);\n"
-    "                           without it the values are printed, one line per row\n"
-    "  --time                   compile, upload, run and read-back times in ms on stderr (run times the\n"
-    "                           dispatch; read-back waits for the device to finish)\n"
+    "                           for a 2D output, a last dimension of N for vecN; a --graphical picture\n"
+    "                           as uint8 (height, width, 4), top row first) or .png (--graphical);\n"
+    "                           - writes .npy to standard output (not to a terminal). Without --out the\n"
+    "                           values are printed: one line per row, a 1D result one cell per line\n"
+    "  --packed-pixels          --graphical .npy: the picture as int32 cells (Y, X), r in the low byte\n"
+    "  --time                   compile and run apart, in ms on stderr: compile, the first two runs\n"
+    "                           (the driver's compile; sizes specialised), upload, run (the third run)\n"
+    "                           and read-back (waits for the device to finish)\n"
     "  --max-image-pixels N|none  the most pixels a .png argument may have (default 67108864,\n"
     "                           8192 x 8192; none: the device's limit only)\n"
     "Exit status: 0 done, 1 the device or the kernel failed (gpuc's message), 2 bad input (an\n"
-    "argument file that is unreadable, corrupt or over a limit included).\n";
+    "argument file that is unreadable, corrupt or over a limit, and a device index past the last,\n"
+    "included).\n";
 
 static const char GLSL_HELP[] =
     "usage: gpuc glsl KERNEL [options]\n"

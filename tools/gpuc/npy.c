@@ -235,9 +235,48 @@ int npy_read_stream(FILE *f, uint64_t file_bytes, const char *what, npy_array *a
     return 0;
 }
 
+/* Standard input, read whole (a pipe has no size to check first): the reader then sees a file in
+ * memory of a known size, as it sees a regular file. */
+static int read_stdin(const char *what, npy_array *a)
+{
+    size_t cap = 1 << 16, len = 0, got;
+    unsigned char *buf = malloc(cap);
+    while (buf && (got = fread(buf + len, 1, cap - len, stdin)) > 0) {
+        len += got;
+        if (len == cap) {
+            unsigned char *bigger = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
+            if (!bigger)
+                free(buf);
+            buf = bigger;
+            cap *= 2;
+        }
+    }
+    if (!buf)
+        return fail(what, "out of memory reading standard input", NULL);
+    if (ferror(stdin)) {
+        free(buf);
+        return fail(what, "cannot read standard input: ", strerror(errno));
+    }
+    if (len == 0) {
+        free(buf);
+        return fail(what, "standard input is empty (expected a .npy file)", NULL);
+    }
+    FILE *f = fmemopen(buf, len, "rb");
+    if (!f) {
+        free(buf);
+        return fail(what, "cannot read standard input: ", strerror(errno));
+    }
+    int st = npy_read_stream(f, len, what, a);
+    fclose(f);
+    free(buf);
+    return st;
+}
+
 int npy_read(const char *path, const char *what, npy_array *a)
 {
     memset(a, 0, sizeof *a);
+    if (!strcmp(path, "-"))
+        return read_stdin(what, a);
     FILE *f = fopen(path, "rb");
     if (!f)
         return fail(what, strerror(errno), NULL);
@@ -251,10 +290,12 @@ int npy_read(const char *path, const char *what, npy_array *a)
     return st;
 }
 
-int npy_write(const char *path, int is_int, const size_t *shape, int rank, const void *data)
+int npy_write(const char *path, npy_cell cell, const size_t *shape, int rank, const void *data)
 {
+    static const char *const descr[] = {"<f4", "<i4", "|u1"};
+    static const size_t cell_bytes[] = {4, 4, 1};
     char dict[256];
-    int n = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (", is_int ? "<i4" : "<f4");
+    int n = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (", descr[cell]);
     size_t count = 1;
     for (int i = 0; i < rank; i++) {
         n += snprintf(dict + n, sizeof dict - (size_t)n, "%zu,%s", shape[i], i + 1 < rank ? " " : "");
@@ -267,7 +308,9 @@ int npy_write(const char *path, int is_int, const size_t *shape, int rank, const
     size_t total = 10 + (size_t)n + 1;
     size_t padded = (total + 63) / 64 * 64;
     size_t header_len = padded - 10;
-    FILE *f = fopen(path, "wb");
+    bool to_stdout = !strcmp(path, "-");
+    const char *shown = to_stdout ? "standard output" : path;
+    FILE *f = to_stdout ? stdout : fopen(path, "wb");
     if (!f) {
         fprintf(stderr, "gpuc: --out \"%s\": %s\n", path, strerror(errno));
         return -1;
@@ -277,10 +320,10 @@ int npy_write(const char *path, int is_int, const size_t *shape, int rank, const
     bool ok = fwrite(pre, 1, 10, f) == 10 && fwrite(dict, 1, (size_t)n, f) == (size_t)n;
     for (size_t i = 10 + (size_t)n; ok && i + 1 < padded; i++)
         ok = fputc(' ', f) != EOF;
-    ok = ok && fputc('\n', f) != EOF && fwrite(data, 4, count, f) == count;
-    ok = (fclose(f) == 0) && ok;
+    ok = ok && fputc('\n', f) != EOF && fwrite(data, cell_bytes[cell], count, f) == count;
+    ok = (to_stdout ? fflush(f) == 0 && !ferror(f) : fclose(f) == 0) && ok;
     if (!ok)
-        fprintf(stderr, "gpuc: --out \"%s\": cannot write it\n", path);
+        fprintf(stderr, "gpuc: --out \"%s\": cannot write %s\n", path, to_stdout ? shown : "it");
     return ok ? 0 : -1;
 }
 

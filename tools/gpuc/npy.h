@@ -15,13 +15,16 @@ typedef struct npy_array {
     void *data;       /* count float or int32_t values (owned) */
 } npy_array;
 
-/* Reads `path` into *a. On failure returns -1 after printing a message that names `what` (e.g.
+/* Reads `path` ("-": standard input, read whole) into *a. On failure returns -1 after printing a message that names `what` (e.g.
  * "argument 2 \"x.npy\"") and the problem. */
 int npy_read(const char *path, const char *what, npy_array *a);
 
-/* Writes count values (float32, or int32 when is_int) of the given shape (rank 1-4, outermost first)
- * as a version 1.0 .npy file. Returns -1 after printing why it could not. */
-int npy_write(const char *path, int is_int, const size_t *shape, int rank, const void *data);
+/* The cells npy_write writes: float32, int32, or uint8 (a picture's channels). */
+typedef enum npy_cell { NPY_FLOAT32, NPY_INT32, NPY_UINT8 } npy_cell;
+
+/* Writes the values (of the given shape: rank 1-4, outermost first) as a version 1.0 .npy file at
+ * `path`, or on standard output for "-". Returns -1 after printing why it could not. */
+int npy_write(const char *path, npy_cell cell, const size_t *shape, int rank, const void *data);
 
 /* npy_read's work on an open stream of file_bytes bytes in all (for a file in memory, as the fuzz
  * target reads). Leaves f open. */

@@ -52,7 +52,7 @@ static int read_arg(const char *text, int i, cli_arg *a)
 {
     char what[300];
     snprintf(what, sizeof what, "argument %d \"%s\"", i, text);
-    if (ends_with(text, ".npy")) {
+    if (ends_with(text, ".npy") || !strcmp(text, "-")) { /* "-": a .npy file on standard input */
         a->is_array = true;
         return npy_read(text, what, &a->npy) ? CLI_BAD_INPUT : CLI_OK;
     }
@@ -122,7 +122,8 @@ static int result_shape(gpuc_dims d, gpuc_type t, size_t shape[4])
     return rank;
 }
 
-/* Values as text: one line per row of X cells, a blank line between Z slices, a vecN cell as its
+/* Values as text: one line per row of X cells (a 1D result one cell per line, so that a long one
+ * stays readable and line tools can take it), a blank line between Z slices, a vecN cell as its
  * components joined by commas. Floats with %.9g, which reads back to the same float32. */
 static void print_values(gpuc_dims d, gpuc_type t, const void *values)
 {
@@ -144,7 +145,7 @@ static void print_values(gpuc_dims d, gpuc_type t, const void *values)
                     else
                         printf("%.9g", (double)f[cell * (size_t)c + (size_t)k]);
                 }
-                putchar(x + 1 < w ? ' ' : '\n');
+                putchar(x + 1 < w && d.y ? ' ' : '\n');
             }
         }
     }
@@ -218,6 +219,31 @@ static int run_kernel(gpuc *gpu, gpuc_kernel *k, cli_arg *args, int n, gpuc_arra
     return CLI_FAILED;
 }
 
+/* A graphical result as NumPy users hold a picture: uint8 of shape (height, width, 4), the top row
+ * first (GPU.js's getPixels(), the rows of the .png --out writes). */
+static int write_pixels(const char *path, gpuc *gpu, gpuc_array *result, double *read_ms)
+{
+    gpuc_dims d = gpuc_array_dims(result);
+    size_t shape[3] = {d.y ? d.y : 1, d.x, 4}, bytes = 4 * gpuc_array_cells(result);
+    uint8_t *rgba = malloc(bytes);
+    if (!rgba) {
+        fprintf(stderr, "gpuc: out of memory for %zu result bytes\n", bytes);
+        return CLI_FAILED;
+    }
+    double t0 = cli_now_ms();
+    gpuc_status st = gpuc_array_read_pixels(result, rgba, bytes, false);
+    *read_ms = cli_now_ms() - t0;
+    int rc = CLI_OK;
+    if (st != GPUC_OK) {
+        fprintf(stderr, "gpuc: reading the result: %s\n", gpuc_errmsg(gpu));
+        rc = CLI_FAILED;
+    } else {
+        rc = npy_write(path, NPY_UINT8, shape, 3, rgba) ? CLI_FAILED : CLI_OK;
+    }
+    free(rgba);
+    return rc;
+}
+
 static int write_result(const cli_options *o, gpuc *gpu, gpuc_array *result, double *read_ms)
 {
     gpuc_dims d = gpuc_array_dims(result);
@@ -232,6 +258,8 @@ static int write_result(const cli_options *o, gpuc *gpu, gpuc_array *result, dou
         }
         return CLI_OK;
     }
+    if (o->out_path && o->desc.graphical && !o->packed_pixels)
+        return write_pixels(o->out_path, gpu, result, read_ms);
     size_t count = gpuc_array_values(result);
     void *values = malloc(count * 4);
     if (!values) {
@@ -249,7 +277,8 @@ static int write_result(const cli_options *o, gpuc *gpu, gpuc_array *result, dou
     } else if (o->out_path) {
         size_t shape[4];
         int rank = result_shape(d, t, shape);
-        rc = npy_write(o->out_path, t == GPUC_INT, shape, rank, values) ? CLI_FAILED : CLI_OK;
+        rc = npy_write(o->out_path, t == GPUC_INT ? NPY_INT32 : NPY_FLOAT32, shape, rank, values) ? CLI_FAILED
+                                                                                                : CLI_OK;
     } else {
         print_values(d, t, values);
     }
@@ -300,16 +329,31 @@ int cmd_run(int argc, char **argv)
         }
     }
     upload_ms = cli_now_ms() - t0;
-    if (rc == CLI_OK) {
+    /* --time: the first run also pays the driver's compile of the program (llvmpipe JIT-compiles it at
+     * its first dispatch), and the second, for a kernel with loops, gpuc's program specialised to the
+     * argument sizes (gpuc_create_kernel): so the kernel runs RUNS_TIMED times, the first two reported
+     * apart as compiling, and "run" is the last, the kernel as it runs from then on. */
+    enum { RUNS_TIMED = 3 };
+    double first_ms[RUNS_TIMED - 1] = {0, 0};
+    for (int r = 0; rc == CLI_OK && r < (o.time ? RUNS_TIMED : 1); r++) {
+        if (result) /* the previous timed run's result: only the last one is written */
+            gpuc_array_free(result);
+        result = NULL;
         t0 = cli_now_ms();
         rc = run_kernel(gpu, k, args, o.nargs, &result);
         run_ms = cli_now_ms() - t0;
+        if (o.time && r + 1 < RUNS_TIMED)
+            first_ms[r] = run_ms;
     }
     if (rc == CLI_OK)
         rc = write_result(&o, gpu, result, &read_ms);
     if (rc == CLI_OK && o.time)
-        fprintf(stderr, "compile %.3f ms\nupload %.3f ms\nrun %.3f ms\nread-back %.3f ms\n", compile_ms, upload_ms,
-                run_ms, read_ms);
+        fprintf(stderr,
+                "compile %.3f ms (gpuc makes and links the program)\n"
+                "first runs %.3f + %.3f ms (the driver compiles the program at its first run; a kernel with "
+                "loops is specialised to the argument sizes at its second)\n"
+                "upload %.3f ms\nrun %.3f ms (run %d: the kernel as it runs from then on)\nread-back %.3f ms\n",
+                compile_ms, first_ms[0], first_ms[1], upload_ms, run_ms, RUNS_TIMED, read_ms);
     for (int i = 0; i < o.nargs; i++)
         if (args[i].is_array && !args[i].png)
             npy_free(&args[i].npy);
