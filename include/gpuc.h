@@ -160,10 +160,15 @@ GPUC_API const char *gpuc_version_string(void);
 
 /* Most constants a kernel may declare. */
 #define GPUC_MAX_CONSTANTS 32
-/* Most arguments a kernel may take (further bounded by the device's image units, or under the hardware
- * profile by its storage buffers: GPUC_ERROR_LIMIT at creation, and an array read from a storage buffer
- * must fit one binding, gpuc_info.max_storage_block_size, or the run fails with GPUC_ERROR_LIMIT). */
-#define GPUC_MAX_ARGS 16
+/* Most arguments a kernel may take, GLSL or JavaScript (it was 16; no public struct holds an array
+ * of this size, so raising it changed no layout). The device bounds them further, each bound checked at
+ * creation (GPUC_ERROR_LIMIT naming the kernel, the count, the GL limit and its value): array arguments
+ * by its image units (gpuc_info.max_image_units: GL_MAX_COMPUTE_IMAGE_UNIFORMS, on the fragment backend
+ * GL_MAX_FRAGMENT_IMAGE_UNIFORMS too; 32 on llvmpipe), or under the hardware profile by its storage
+ * buffers, where an array must also fit one binding, gpuc_info.max_storage_block_size, or the run fails
+ * with GPUC_ERROR_LIMIT; scalars, vectors and arrays' sizes are uniforms, bounded by the stage's
+ * GL_MAX_*_UNIFORM_COMPONENTS (counted as 4 components each; every GL 4.3 device holds 64). */
+#define GPUC_MAX_ARGS 64
 /* Deepest nesting a kernel's source may have, GLSL or JavaScript. One level is each bracket `(` `[` `{`
  * inside another, each if / else / for / while / do body (a braced body counts once), each prefix
  * operator applied to another (`- -x`), each right operand of `=`, `+=`, ... and `? :` (JavaScript's

@@ -217,7 +217,8 @@ static void setup_kernel(js_ctx *c, js_func *k)
 {
     k->is_kernel = true;
     if (k->nparams > GPUC_MAX_ARGS)
-        js_fail(c, k->node, "the kernel has %d parameters; gpuc takes at most %d", k->nparams, GPUC_MAX_ARGS);
+        js_fail(c, k->node, "the kernel has %d parameters; gpuc takes at most %d (GPUC_MAX_ARGS)", k->nparams,
+                GPUC_MAX_ARGS);
     for (int i = 0; i < k->nparams; i++) {
         js_var *v = js_arena_alloc(c->arena, sizeof *v);
         if (!v) {

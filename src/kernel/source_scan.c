@@ -226,7 +226,7 @@ static bool parse_params(const char *mask, kernel_signature *sig, char *err, siz
         while (comma < end && mask[comma] != ',')
             comma++;
         if (sig->nparams == GPUC_MAX_ARGS)
-            return fail_at(mask, pos, err, errlen, "more than %d parameters", GPUC_MAX_ARGS);
+            return fail_at(mask, pos, err, errlen, "more than %d parameters (GPUC_MAX_ARGS)", GPUC_MAX_ARGS);
         kernel_param *p = &sig->params[sig->nparams];
         if (!parse_param(mask, pos, comma, p, err, errlen))
             return false;
