@@ -36,8 +36,9 @@
  *     cells; the one exception is `vec4 a[]`, which also takes a 1D float array (device or host, dims
  *     counting floats) and reads it four values per cell (cell i is values 4i..4i+3, zeros past the
  *     end): the fastest way to stream floats.
- *   - `float t`, `int n`: scalars; `vec2 v`, `vec3 v`, `vec4 v`: one vector (gpuc_arg_vec4...; GPU.js's
- *     Array(2..4) arguments). They become uniforms: a new value never recompiles.
+ *   - `float t`, `int n`: scalars; `bool flag`: a Boolean (gpuc_arg_bool; GPU.js's "Boolean");
+ *     `vec2 v`, `vec3 v`, `vec4 v`: one vector (gpuc_arg_vec4...; GPU.js's Array(2..4) arguments). They
+ *     become uniforms: a new value never recompiles.
  * Predeclared: `ivec3 thread` (the cell being computed), `const ivec3 outputSize` (the output size,
  * 1 in unused dimensions; GLSL reserves `output`; a uniform with .dynamic_output), and
  * `constants.<name>` for each constant (numbers and Booleans compiled in, as GPU.js does; an array
@@ -160,10 +161,15 @@ GPUC_API const char *gpuc_version_string(void);
 
 /* Most constants a kernel may declare. */
 #define GPUC_MAX_CONSTANTS 32
-/* Most arguments a kernel may take (further bounded by the device's image units, or under the hardware
- * profile by its storage buffers: GPUC_ERROR_LIMIT at creation, and an array read from a storage buffer
- * must fit one binding, gpuc_info.max_storage_block_size, or the run fails with GPUC_ERROR_LIMIT). */
-#define GPUC_MAX_ARGS 16
+/* Most arguments a kernel may take, GLSL or JavaScript (it was 16; no public struct holds an array
+ * of this size, so raising it changed no layout). The device bounds them further, each bound checked at
+ * creation (GPUC_ERROR_LIMIT naming the kernel, the count, the GL limit and its value): array arguments
+ * by its image units (gpuc_info.max_image_units: GL_MAX_COMPUTE_IMAGE_UNIFORMS, on the fragment backend
+ * GL_MAX_FRAGMENT_IMAGE_UNIFORMS too; 32 on llvmpipe), or under the hardware profile by its storage
+ * buffers, where an array must also fit one binding, gpuc_info.max_storage_block_size, or the run fails
+ * with GPUC_ERROR_LIMIT; scalars, vectors and arrays' sizes are uniforms, bounded by the stage's
+ * GL_MAX_*_UNIFORM_COMPONENTS (counted as 4 components each; every GL 4.3 device holds 64). */
+#define GPUC_MAX_ARGS 64
 /* Deepest nesting a kernel's source may have, GLSL or JavaScript. One level is each bracket `(` `[` `{`
  * inside another, each if / else / for / while / do body (a braced body counts once), each prefix
  * operator applied to another (`- -x`), each right operand of `=`, `+=`, ... and `? :` (JavaScript's
@@ -211,8 +217,8 @@ typedef enum gpuc_type {
     GPUC_VEC2,
     GPUC_VEC3,
     GPUC_VEC4,
-    /* Boolean constants only (gpuc_constant.type; GPU.js's `constants: {flag: true}`): no array, argument
-     * or result has this type. */
+    /* Boolean constants (gpuc_constant.type; GPU.js's `constants: {flag: true}`) and scalar parameters
+     * (`bool flag`, GPU.js's "Boolean" argument: gpuc_arg_bool): no array or result has this type. */
     GPUC_BOOL
 } gpuc_type;
 
@@ -558,7 +564,8 @@ typedef struct gpuc_kernel_desc {
     /* The parameters' types, comma-separated in order, since JS parameters have none: "float" or "int"
      * (scalars), "vec2", "vec3", "vec4" (one vector, read v[0]..v[3]; pass gpuc_arg_vec2..4), "float[]", "float[][]", "float[][][]" (1D-3D arrays, read a[i], a[y][x], a[z][y][x]),
      * "int[]"..., "vec2[]", "vec3[]", "vec4[]", "vec2[][]"... (arrays of 2-4 numbers). GPU.js's names
-     * are accepted too, as GPU.js records them: "Number", "Float", "Integer"; "Array(2)".."Array(4)"
+     * are accepted too, as GPU.js records them: "Number", "Float", "Integer"; "Boolean" (or "bool": a
+     * `bool` uniform, pass gpuc_arg_bool); "Array(2)".."Array(4)"
      * (one vector); "Array", "Input",
      * "NumberTexture" (float arrays whose rank is the most indices the kernel reads them with: GPU.js
      * gives 1D, 2D and 3D arrays alike the type "Array"); "Array2D", "Array3D"; "Array1D(2)" ...
@@ -745,6 +752,14 @@ static inline gpuc_arg gpuc_arg_i32(int32_t v)
 {
     gpuc_arg arg = {GPUC_ARG_I32, NULL, NULL, {0, 0, 0}, 0.0f, v, {0.0f, 0.0f, 0.0f, 0.0f}, 0};
     return arg;
+}
+/* A Boolean argument for a `bool flag` parameter (in a JavaScript kernel, one typed "Boolean"): an int
+ * scalar, 1 or 0 (what GPU.js uploads for true and false). Such a parameter takes any number too, read
+ * as JavaScript's Boolean(x) reads it (GPU.js 2.24.1 refuses a number there): gpuc_arg_i32 is true
+ * unless 0, gpuc_arg_f32 unless 0, -0 or NaN. */
+static inline gpuc_arg gpuc_arg_bool(bool v)
+{
+    return gpuc_arg_i32(v ? 1 : 0);
 }
 /* A vector argument (GPUC_ARG_VEC) for a `vec2 v` / `vec3 v` / `vec4 v` parameter, or, in a
  * JavaScript kernel, a parameter typed "Array(2)" / "Array(3)" / "Array(4)" (read as v[0], v[1]...). */

@@ -15,9 +15,11 @@ const ROUNDING = [-2.5, -1.5, -0.5, 0.5, 1.5, 2.49, 2.5, 3.7];
 const arr = (data) => ({ kind: 'array', dims: [data.length], data });
 const f = (value) => ({ kind: 'float', value });
 const i = (value) => ({ kind: 'int', value });
+const b = (value) => ({ kind: 'bool', value }); // GPU.js types a true/false argument "Boolean"
 
 // Each case: a kernel as GPU.js source, its output, constants ({name: [value, 'int'|'float']}),
-// arguments, optional helpers (addFunction) and loopMaxIterations.
+// arguments, optional helpers (addFunction) and loopMaxIterations. A case GPU.js refuses is run by
+// node itself (oracle: 'node'): JavaScript is then the oracle.
 const cases = [
   // arithmetic-operators
   { name: 'add', src: 'function (a, b) { return a[this.thread.x] + b; }', output: [8], args: [arr(A8), f(1.25)] },
@@ -70,6 +72,15 @@ const cases = [
   { name: 'input_2d', src: 'function (m) { return m[this.thread.y][this.thread.x] * 2 + this.thread.y; }', output: [3, 2], args: [{ kind: 'array', dims: [3, 2], data: [1, 2, 3, 4, 5, 6] }] },
   { name: 'input_3d', src: 'function (c) { return c[this.thread.z][this.thread.y][this.thread.x] + this.thread.z * 100; }', output: [2, 2, 2], args: [{ kind: 'array', dims: [2, 2, 2], data: [1, 2, 3, 4, 5, 6, 7, 8] }] },
   { name: 'output_3d', src: 'function () { return this.thread.x + this.thread.y * 10 + this.thread.z * 100 + this.output.x * 1000; }', output: [3, 2, 2] },
+  // limits real kernels hit: a camera passed as 18 numbers, Boolean toggles (GPU.js's "Boolean" argument type)
+  { name: 'camera_18_numbers', src: 'function (ex, ey, ez, fx, fy, fz, rx, ry, rz, ux, uy, uz, cx, cy, cz, r, lx, ly) {\n  const u = (this.thread.x - 2.5) * 0.25;\n  const v = (this.thread.y - 1.5) * 0.25;\n  const dx = fx + u * rx + v * ux;\n  const dy = fy + u * ry + v * uy;\n  const dz = fz + u * rz + v * uz;\n  const ox = ex - cx;\n  const oy = ey - cy;\n  const oz = ez - cz;\n  const a = dx * dx + dy * dy + dz * dz;\n  const b = ox * dx + oy * dy + oz * dz;\n  const c = ox * ox + oy * oy + oz * oz - r * r;\n  const disc = b * b - a * c;\n  if (disc < 0) {\n    return -1;\n  }\n  return disc + lx * dx + ly * dy;\n}', output: [6, 4], args: [0, 0, -4, 0, 0, 1, 1, 0, 0, 0, 1, 0, 0.5, 0.25, 2, 2.5, 0.5, -0.25].map(f) },
+  { name: 'boolean_toggles_mandelbrot', src: 'function (julia, smooth, cx, cy) {\n  const px = (this.thread.x - 4) * 0.5;\n  const py = (this.thread.y - 2) * 0.5;\n  let zx = julia ? px : 0;\n  let zy = julia ? py : 0;\n  const kx = julia ? cx : px;\n  const ky = julia ? cy : py;\n  let n = 0;\n  for (let i = 0; i < 3; i++) {\n    const x2 = zx * zx;\n    const y2 = zy * zy;\n    if (x2 + y2 > 4) {\n      break;\n    }\n    zy = 2 * zx * zy + ky;\n    zx = x2 - y2 + kx;\n    n++;\n  }\n  if (!smooth) {\n    return n;\n  }\n  return smooth && n > 1 ? n + zx * 0.125 : -n;\n}', output: [8, 5], args: [b(false), b(true), f(-0.75), f(0.125)] },
+  { name: 'boolean_toggles_julia', src: 'function (julia, smooth, cx, cy) {\n  const px = (this.thread.x - 4) * 0.5;\n  const py = (this.thread.y - 2) * 0.5;\n  let zx = julia ? px : 0;\n  let zy = julia ? py : 0;\n  const kx = julia ? cx : px;\n  const ky = julia ? cy : py;\n  let n = 0;\n  for (let i = 0; i < 3; i++) {\n    const x2 = zx * zx;\n    const y2 = zy * zy;\n    if (x2 + y2 > 4) {\n      break;\n    }\n    zy = 2 * zx * zy + ky;\n    zx = x2 - y2 + kx;\n    n++;\n  }\n  if (!smooth) {\n    return n;\n  }\n  return smooth && n > 1 ? n + zx * 0.125 : -n;\n}', output: [8, 5], args: [b(true), b(false), f(-0.75), f(0.125)] },
+  { name: 'boolean_comparisons_on', src: 'function (a, on, off) {\n  const v = a[this.thread.x];\n  let r = 0;\n  if (on === true) r += 1;\n  if (off !== false) r += 2;\n  if (on == off) r += 4;\n  if (on != !off) r += 8;\n  if (!on || v > 1) r += 16;\n  if (on && v > 0) r += 32;\n  return r + (on ? v : -v);\n}', output: [8], args: [arr(A8), b(true), b(false)] },
+  { name: 'boolean_comparisons_off', src: 'function (a, on, off) {\n  const v = a[this.thread.x];\n  let r = 0;\n  if (on === true) r += 1;\n  if (off !== false) r += 2;\n  if (on == off) r += 4;\n  if (on != !off) r += 8;\n  if (!on || v > 1) r += 16;\n  if (on && v > 0) r += 32;\n  return r + (on ? v : -v);\n}', output: [8], args: [arr(A8), b(false), b(true)] },
+  { name: 'boolean_and_or_values_on', oracle: 'node', src: 'function (a, flag) {\n  const v = a[this.thread.x];\n  const scaled = (flag && v) * 2;\n  const lifted = flag || v;\n  return scaled + lifted * 10 + (flag && 3) + (!flag || v > 1 ? 100 : 0);\n}', output: [8], args: [arr(A8), b(true)] },
+  { name: 'boolean_and_or_values_off', oracle: 'node', src: 'function (a, flag) {\n  const v = a[this.thread.x];\n  const scaled = (flag && v) * 2;\n  const lifted = flag || v;\n  return scaled + lifted * 10 + (flag && 3) + (!flag || v > 1 ? 100 : 0);\n}', output: [8], args: [arr(A8), b(false)] },
+  { name: 'boolean_to_helper', src: 'function (a, flag) {\n  return pick(!flag, a[this.thread.x], 10) + pick(flag, 100, 200);\n}', output: [8], args: [arr(A8), b(false)], helpers: ['function pick(flag, x, y) {\n  return flag ? x : y;\n}'] },
 ];
 
 // The argument as GPU.js wants it: nested arrays of rows for 2D/3D.
@@ -94,9 +105,35 @@ function num(v) {
   return String(Math.fround(v));
 }
 
+// What JavaScript itself returns: the kernel called once per cell (x fastest), `this` holding thread,
+// output and constants as GPU.js's cpu mode gives them, each value stored as a float32.
+function runInNode(c, args) {
+  const kernel = new Function(`return (${c.src});`)();
+  const [w, h = 1, d = 1] = c.output;
+  const constants = {};
+  for (const [k, [v]] of Object.entries(c.constants || {})) constants[k] = v;
+  const out = [];
+  for (let z = 0; z < d; z++)
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++)
+        out.push(Math.fround(+kernel.apply({ thread: { x, y, z }, output: { x: w, y: h, z: d }, constants }, args)));
+  return out;
+}
+
 const lines = ['# GPU.js 2.24.1 (mode webasm) outputs for the JavaScript front end\'s behaviour cases.',
   '# Written by scripts/record-gpujs-fixtures.js; read by tests/test_js_features.c. Do not edit by hand.'];
 for (const c of cases) {
+  if (c.oracle === 'node') {
+    const result = runInNode(c, (c.args || []).map(jsArg));
+    lines.push(`case ${c.name}`, `output ${c.output.join(' ')}`, 'oracle node');
+    for (const a of c.args || []) {
+      if (a.kind === 'array') lines.push(`array ${a.dims.length} ${a.dims.join(' ')} ${a.data.map(num).join(' ')}`);
+      else lines.push(`${a.kind} ${a.value}`);
+    }
+    lines.push(`source ${c.src.split('\n').length}`, c.src, `expect ${result.length} ${result.map(num).join(' ')}`, 'end');
+    console.log(`${c.name} (node): ${result.length} values`);
+    continue;
+  }
   const gpu = new GPU({ mode: 'webasm' });
   for (const h of c.helpers || []) gpu.addFunction(h);
   const constants = {};

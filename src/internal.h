@@ -78,6 +78,9 @@ typedef struct device_profile {
     int local_size; /* invocations per work group of a kernel's compute program */
     /* Storage buffers one program of the backend may bind (blocks of its stage, within the bindings). */
     int max_storage_blocks;
+    /* Default-block uniform components one program of the backend may declare (its stage's
+     * GL_MAX_*_UNIFORM_COMPONENTS): scalar and vector arguments and arrays' sizes are uniforms. */
+    int max_uniform_components;
 } device_profile;
 
 struct gpuc {

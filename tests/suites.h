@@ -42,6 +42,7 @@
     GPUC_SUITE(png_input) \
     GPUC_SUITE(js_data) \
     GPUC_SUITE(vec_args) \
+    GPUC_SUITE(arg_limits) \
     GPUC_SUITE(dynamic_output) \
     GPUC_SUITE(array_constants) \
     GPUC_SUITE(handles) \

@@ -80,11 +80,12 @@ START_TEST(signature_errors)
     ck_assert_gpuc_fails(create("const float x = 1.0;", d), GPUC_ERROR_COMPILE, "no kernel function");
     ck_assert_gpuc_fails(create("void f() { }", d), GPUC_ERROR_COMPILE, "returns `void`");
     ck_assert_gpuc_fails(create("mat4 f() { return mat4(1); }", d), GPUC_ERROR_COMPILE, "returns `mat4`");
-    ck_assert_gpuc_fails(create("float f(bool b) { return 1.0; }", d), GPUC_ERROR_COMPILE, "line 1, column 9");
+    ck_assert_gpuc_fails(create("float f(bool b[]) { return 1.0; }", d), GPUC_ERROR_COMPILE, "line 1, column 9");
+    ck_assert_gpuc_fails(create("float f(bool b[]) { return 1.0; }", d), GPUC_ERROR_COMPILE, "arrays of bool");
     ck_assert_gpuc_fails(create("float f(float a[4]) { return 1.0; }", d), GPUC_ERROR_COMPILE, "must be unsized");
     ck_assert_gpuc_fails(create("float f(out float x) { return 1.0; }", d), GPUC_ERROR_COMPILE, "inputs");
     ck_assert_gpuc_fails(create("float f(float a[][][][]) { return 1.0; }", d), GPUC_ERROR_COMPILE, "at most 3");
-    ck_assert_gpuc_fails(create("float f(mat2 p) { return 1.0; }", d), GPUC_ERROR_COMPILE, "float, int or vecN scalars");
+    ck_assert_gpuc_fails(create("float f(mat2 p) { return 1.0; }", d), GPUC_ERROR_COMPILE, "float, int, bool or vecN scalars");
     ck_assert_gpuc_fails(create("float f(float a, int a) { return 1.0; }", d), GPUC_ERROR_COMPILE, "two parameters");
     ck_assert_gpuc_fails(create("float f(float thread) { return 1.0; }", d), GPUC_ERROR_COMPILE, "clashes");
     ck_assert_gpuc_fails(create("float main() { return 1.0; }", d), GPUC_ERROR_COMPILE, "main");

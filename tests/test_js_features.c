@@ -1,7 +1,9 @@
 /* test_js_features.c - the behaviour suite: cases modelled on GPU.js's test/features files (operators,
- * Math, control flow, loops and loop caps, helpers, vector returns, constants, 1D-3D inputs), run
+ * Math, control flow, loops and loop caps, helpers, vector returns, constants, 1D-3D inputs; kernels
+ * of the shapes public code has: 18 numbers for a camera, Boolean toggles), run
  * through gpuc and compared with what GPU.js 2.24 returned for them in its true-float32 webasm mode
- * (tests/fixtures/gpujs-features.txt, recorded by scripts/record-gpujs-fixtures.js). Exact operations
+ * (tests/fixtures/gpujs-features.txt, recorded by scripts/record-gpujs-fixtures.js; node's own answer
+ * where GPU.js refuses a case, `oracle node`). Exact operations
  * must match exactly; transcendental Math functions within 4e-6 relative. */
 #include "fixture.h"
 #include "suites.h"
@@ -16,10 +18,11 @@
 #endif
 
 #define MAX_CASES 64
-#define FEATURE_CASES 41 /* the cases in the fixture file */
+#define FEATURE_CASES 49 /* the cases in the fixture file */
+#define MAX_ARGS 24      /* camera_18_numbers passes 18 */
 
 typedef struct feature_arg {
-    char kind[8]; /* "array", "float", "int" */
+    char kind[8]; /* "array", "float", "int", "bool" */
     int rank;
     uint32_t dims[3];
     float *data;
@@ -31,7 +34,7 @@ typedef struct feature_case {
     gpuc_kernel_desc desc;
     char constant_names[4][32];
     char arg_types[256];
-    feature_arg args[8];
+    feature_arg args[MAX_ARGS];
     int nargs;
     char *helpers[4];
     int nhelpers;
@@ -58,6 +61,8 @@ static void read_case(FILE *f, feature_case *c)
             char rest[128];
             fgets(rest, sizeof rest, f);
             sscanf(rest, "%u %u %u", &c->desc.output.x, &c->desc.output.y, &c->desc.output.z);
+        } else if (!strcmp(key, "oracle")) { /* `oracle node`: GPU.js refuses it; JavaScript's own answer */
+            fscanf(f, "%*s");
         } else if (!strcmp(key, "loopmax")) {
             fscanf(f, "%d", &c->desc.loop_max_iterations);
         } else if (!strcmp(key, "constant")) {
@@ -84,6 +89,13 @@ static void read_case(FILE *f, feature_case *c)
             strcpy(a->kind, key);
             fscanf(f, "%lf", &a->value);
             append_type(c, key);
+        } else if (!strcmp(key, "bool")) { /* `bool true`: GPU.js typed it "Boolean" */
+            feature_arg *a = &c->args[c->nargs++];
+            char word[8];
+            strcpy(a->kind, key);
+            fscanf(f, "%7s", word);
+            a->value = !strcmp(word, "true");
+            append_type(c, "Boolean");
         } else if (!strcmp(key, "helper") || !strcmp(key, "source")) {
             int count;
             fscanf(f, "%d", &count);
@@ -146,11 +158,13 @@ START_TEST(matches_gpujs)
     gpuc_kernel *k;
     gpuc_status st = gpuc_create_kernel_js(gpu, c->source, &c->desc, &k);
     ck_assert_msg(st == GPUC_OK, "case %s: %s", c->name, gpuc_errmsg(gpu));
-    gpuc_arg args[8];
+    gpuc_arg args[MAX_ARGS];
     for (int i = 0; i < c->nargs; i++) {
         feature_arg *a = &c->args[i];
         if (a->kind[0] == 'a')
             args[i] = gpuc_arg_host_f32(a->data, (gpuc_dims){a->dims[0], a->dims[1], a->dims[2]});
+        else if (a->kind[0] == 'b')
+            args[i] = gpuc_arg_bool(a->value != 0);
         else if (a->kind[0] == 'f')
             args[i] = gpuc_arg_f32((float)a->value);
         else

@@ -53,6 +53,14 @@ static int storage_blocks(gpuc_backend backend)
     return blocks < bindings ? blocks : bindings;
 }
 
+static int uniform_components(gpuc_backend backend)
+{
+    GLint components = 0;
+    glGetIntegerv(backend == GPUC_BACKEND_FRAGMENT ? GL_MAX_FRAGMENT_UNIFORM_COMPONENTS
+                                                   : GL_MAX_COMPUTE_UNIFORM_COMPONENTS, &components);
+    return components;
+}
+
 void device_profile_choose(gpuc *gpu, gpuc_device_profile asked)
 {
     gpuc_info *info = &gpu->info;
@@ -70,12 +78,14 @@ void device_profile_choose(gpuc *gpu, gpuc_device_profile asked)
         gpu->device_profile = (device_profile){.image_reads = false, .texel_stores = false, .store_pairs = false,
                                                .most_steps = 1, .most_steps_with_loops = 1,
                                                .local_size = hardware_local_size(info),
-                                               .max_storage_blocks = storage_blocks(info->backend)};
+                                               .max_storage_blocks = storage_blocks(info->backend),
+                                               .max_uniform_components = uniform_components(info->backend)};
         return;
     }
     gpu->device_profile = (device_profile){
         .image_reads = true, .texel_stores = true,
         .store_pairs = llvmpipe && device_has_extension("GL_ARB_gpu_shader_int64"),
         .most_steps = 8, .most_steps_with_loops = 16, .local_size = 64,
-        .max_storage_blocks = storage_blocks(info->backend)};
+        .max_storage_blocks = storage_blocks(info->backend),
+        .max_uniform_components = uniform_components(info->backend)};
 }

@@ -12,7 +12,7 @@
 
 #define JS_MAX_FUNCS 64
 #define JS_MAX_NATIVES 64
-#define JS_MAX_PARAMS 16
+#define JS_MAX_PARAMS GPUC_MAX_ARGS /* a helper's too: it may be passed all of the kernel's */
 #define JS_MAX_SCOPE 512
 /* The checker follows each call into the helper it calls, so the nesting of a kernel and of the
  * helpers it calls inside one another adds up on its stack: bound the sum (statements and expressions

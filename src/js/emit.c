@@ -300,6 +300,23 @@ static void emit_raw(js_ctx *c, js_node *n)
         break;
     case N_BINARY: emit_binary(c, n); break;
     case N_LOGICAL:
+        if (n->type != T_BOOL) { /* a Boolean left of a number (check_expr.c): one test of the Boolean */
+            bool and = n->op[0] == '&';
+            put(c, "(");
+            js_emit_expr(c, n->a, T_BOOL);
+            put(c, " ? ");
+            if (and)
+                js_emit_expr(c, n->b, n->type);
+            else
+                emit_literal(c, 1, n->type);
+            put(c, " : ");
+            if (and)
+                emit_literal(c, 0, n->type);
+            else
+                js_emit_expr(c, n->b, n->type);
+            put(c, ")");
+            break;
+        }
         put(c, "(");
         js_emit_expr(c, n->a, T_BOOL);
         strbuf_printf(&c->out, " %s ", n->op);

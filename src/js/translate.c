@@ -84,6 +84,7 @@ typedef struct arg_type {
 static const arg_type arg_types[] = {
     {"float", 0, T_FLOAT}, {"number", 0, T_FLOAT}, {"Number", 0, T_FLOAT}, {"Float", 0, T_FLOAT},
     {"int", 0, T_INT}, {"Integer", 0, T_INT},
+    {"bool", 0, T_BOOL}, {"Boolean", 0, T_BOOL}, /* a `bool` uniform: true and false, or 0 and 1 */
     /* one vector (GPU.js's Array(2..4) argument types): a vecN uniform, read v[0], v[1]... */
     {"vec2", 0, T_VEC2}, {"Array(2)", 0, T_VEC2}, {"vec3", 0, T_VEC3}, {"Array(3)", 0, T_VEC3},
     {"vec4", 0, T_VEC4}, {"Array(4)", 0, T_VEC4},
@@ -133,8 +134,8 @@ static void parse_arg_types(js_ctx *c, js_func *k, const char *spec)
                 found = &arg_types[j];
         if (!found) {
             snprintf(c->err, c->errlen,
-                     "arg_types \"%s\": entry %d `%.*s` is not a type (float, int, vec2..vec4 or "
-                     "Array(2)..Array(4), float[], float[][], float[][][], int[]..., vec2[], vec3[], vec4[]...)", spec, i + 1, (int)(len > 40 ? 40 : len), s);
+                     "arg_types \"%s\": entry %d `%.*s` is not a type (float, int, Boolean, vec2..vec4 "
+                     "or Array(2)..Array(4), float[], float[][], float[][][], int[]..., vec2[], vec3[], vec4[]...)", spec, i + 1, (int)(len > 40 ? 40 : len), s);
             longjmp(c->fail, 1);
         }
         if (i < k->nparams)
@@ -217,7 +218,8 @@ static void setup_kernel(js_ctx *c, js_func *k)
 {
     k->is_kernel = true;
     if (k->nparams > GPUC_MAX_ARGS)
-        js_fail(c, k->node, "the kernel has %d parameters; gpuc takes at most %d", k->nparams, GPUC_MAX_ARGS);
+        js_fail(c, k->node, "the kernel has %d parameters; gpuc takes at most %d (GPUC_MAX_ARGS)", k->nparams,
+                GPUC_MAX_ARGS);
     for (int i = 0; i < k->nparams; i++) {
         js_var *v = js_arena_alloc(c->arena, sizeof *v);
         if (!v) {

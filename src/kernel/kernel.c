@@ -92,6 +92,34 @@ static gpuc_status resolve_constants(gpuc *gpu, const char *kname, const gpuc_ke
     return GPUC_OK;
 }
 
+/* gpuc's own default-block uniforms beside the arguments' (outputSize, the grid, the range of cells). */
+#define OWN_UNIFORM_SLOTS 8
+
+/* The device's bounds on a kernel's arguments: its arrays each take an image unit (the software
+ * profile; storage buffers are checked with the bindings gpuc adds, check_storage_bindings), and its
+ * scalars, vectors and arrays' sizes are uniforms. A uniform is counted as a whole vec4 slot, as
+ * drivers that allocate by slots count it, so a kernel the check passes never fails to link there. */
+static gpuc_status check_param_limits(gpuc *gpu, const char *kname, const kernel_signature *sig, int arrays)
+{
+    bool fragment = gpu->info.backend == GPUC_BACKEND_FRAGMENT;
+    if (gpu->device_profile.image_reads && arrays > gpu->info.max_image_units)
+        return gpuc_fail(gpu, GPUC_ERROR_LIMIT,
+                         "kernel '%s' takes %d array arguments, each read through an image unit; the device binds "
+                         "at most %d in one %s program (gpuc_info.max_image_units: GL_MAX_COMPUTE_IMAGE_UNIFORMS%s): "
+                         "pass fewer arrays (several of one size fit one array of a rank more, or of vec4 cells)",
+                         kname, arrays, gpu->info.max_image_units, fragment ? "fragment" : "compute",
+                         fragment ? " and GL_MAX_FRAGMENT_IMAGE_UNIFORMS, the lower" : "");
+    int most = gpu->device_profile.max_uniform_components;
+    int components = 4 * (sig->nparams + OWN_UNIFORM_SLOTS);
+    if (most > 0 && components > most)
+        return gpuc_fail(gpu, GPUC_ERROR_LIMIT,
+                         "kernel '%s' takes %d arguments, each a uniform (a scalar, a vector or an array's size: 4 "
+                         "components), %d components with gpuc's own; the device's %s shaders declare at most %d "
+                         "(GL_MAX_%s_UNIFORM_COMPONENTS)", kname, sig->nparams, components,
+                         fragment ? "fragment" : "compute", most, fragment ? "FRAGMENT" : "COMPUTE");
+    return GPUC_OK;
+}
+
 static gpuc_status check_params(gpuc *gpu, const char *kname, const char *mask, const kernel_signature *sig,
                                 const resolved_constant *constants, int nconstants)
 {
@@ -118,11 +146,7 @@ static gpuc_status check_params(gpuc *gpu, const char *kname, const char *mask, 
                          "read-only (a kernel returns its output cell; copy the value into a local variable to "
                          "change it)", kname, line, col, sig->params[written].name);
     }
-    if (gpu->device_profile.image_reads && arrays > gpu->info.max_image_units)
-        return gpuc_fail(gpu, GPUC_ERROR_LIMIT,
-                         "kernel '%s' takes %d array arguments; the device binds at most %d "
-                         "(GL_MAX_COMPUTE_IMAGE_UNIFORMS)", kname, arrays, gpu->info.max_image_units);
-    return GPUC_OK;
+    return check_param_limits(gpu, kname, sig, arrays);
 }
 
 /* With buffer reads, the arrays take storage bindings after the outputs: the device must have them. */

@@ -147,7 +147,10 @@ static gpuc_status check_args(const gpuc_kernel *k, const gpuc_arg *args, int na
             st = mismatch(k, i, "expected a float scalar (gpuc_arg_f32), got %s", arg_kind_name(args[i].kind));
         else if (p->type == GPUC_INT && args[i].kind != GPUC_ARG_I32)
             st = mismatch(k, i, "expected an int scalar (gpuc_arg_i32), got %s", arg_kind_name(args[i].kind));
-        else if (p->type >= GPUC_VEC2)
+        else if (p->type == GPUC_BOOL && args[i].kind != GPUC_ARG_I32 && args[i].kind != GPUC_ARG_F32)
+            st = mismatch(k, i, "expected a Boolean (gpuc_arg_bool, or a number: 0 is false), got %s",
+                          arg_kind_name(args[i].kind));
+        else if (p->type >= GPUC_VEC2 && p->type <= GPUC_VEC4)
             st = check_vec_arg(k, i, &args[i]);
         if (st != GPUC_OK)
             return st;
@@ -200,6 +203,12 @@ static gpuc_status bind_array(const gpuc_kernel *k, int i, gpuc_array *a)
     return st;
 }
 
+/* A Boolean argument as JavaScript reads a number: false for 0, -0 and NaN, true otherwise. */
+static bool arg_truthy(const gpuc_arg *a)
+{
+    return a->kind == GPUC_ARG_I32 ? a->i32 != 0 : a->f32 == a->f32 && a->f32 != 0.0f;
+}
+
 /* Uniforms the compiler dropped (location -1) are not set: GL would ignore the call, after a lookup
  * that costs as much as setting one (an array's size uniform is unused by 1D reads). */
 static gpuc_status bind_args(gpuc_kernel *k, const gpuc_arg *args)
@@ -213,6 +222,8 @@ static gpuc_status bind_args(gpuc_kernel *k, const gpuc_arg *args)
                 glUniform1f(k->param_location[i], args[i].f32);
             else if (p->type == GPUC_INT)
                 glUniform1i(k->param_location[i], args[i].i32);
+            else if (p->type == GPUC_BOOL)
+                glUniform1i(k->param_location[i], arg_truthy(&args[i]));
             else if (p->type == GPUC_VEC2)
                 glUniform2fv(k->param_location[i], 1, args[i].vec);
             else if (p->type == GPUC_VEC3)

@@ -180,7 +180,8 @@ static bool parse_param(const char *mask, size_t begin, size_t end, kernel_param
     size_t name_pos = pos;
     if (!read_ident(mask, end, &pos, p->name, sizeof p->name))
         return fail_at(mask, name_pos, err, errlen, "parameter of type %s has no name", type);
-    p->type = type_from_name(type);
+    /* `bool flag`: a Boolean uniform (GPU.js's "Boolean" argument); only a parameter has this type. */
+    p->type = !strcmp(type, "bool") ? GPUC_BOOL : type_from_name(type);
     p->rank = 0;
     for (;;) {
         while (pos < end && is_space(mask[pos]))
@@ -200,7 +201,10 @@ static bool parse_param(const char *mask, size_t begin, size_t end, kernel_param
     }
     if (p->type == GPUC_TYPE_NONE)
         return fail_at(mask, begin, err, errlen, "parameter `%s` has type `%s`; kernels take float, int or vecN "
-                                                 "arrays and float, int or vecN scalars", p->name, type);
+                                                 "arrays and float, int, bool or vecN scalars", p->name, type);
+    if (p->type == GPUC_BOOL && p->rank > 0)
+        return fail_at(mask, begin, err, errlen, "parameter `%s`: arrays of bool are not supported; pass an int "
+                                                 "array (0 and 1) instead", p->name);
     if (p->rank > 3)
         return fail_at(mask, begin, err, errlen, "parameter `%s` has %d dimensions; at most 3 are supported", p->name,
                        p->rank);
@@ -226,7 +230,7 @@ static bool parse_params(const char *mask, kernel_signature *sig, char *err, siz
         while (comma < end && mask[comma] != ',')
             comma++;
         if (sig->nparams == GPUC_MAX_ARGS)
-            return fail_at(mask, pos, err, errlen, "more than %d parameters", GPUC_MAX_ARGS);
+            return fail_at(mask, pos, err, errlen, "more than %d parameters (GPUC_MAX_ARGS)", GPUC_MAX_ARGS);
         kernel_param *p = &sig->params[sig->nparams];
         if (!parse_param(mask, pos, comma, p, err, errlen))
             return false;
