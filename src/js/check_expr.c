@@ -385,7 +385,7 @@ static js_type check_array(js_ctx *c, js_node *n)
 {
     if (n->nlist < 2 || n->nlist > 4)
         js_fail(c, n, "arrays of %d element(s) are not supported in kernels (only [a, b], [a, b, c] and "
-                "[a, b, c, d], as vec2/vec3/vec4, and square matrices of those)", n->nlist);
+                "[a, b, c, d], and square matrices of those)", n->nlist);
     js_type first = T_NONE;
     for (int i = 0; i < n->nlist; i++) {
         js_type t = js_check_expr(c, n->list[i]);

@@ -191,8 +191,10 @@ static int habit_at(const token *t, int i, int n, const char *glsl, char *hint, 
         return i + 2;
     }
     if ((is_word(&t[i], "var") || is_word(&t[i], "let")) && is_name(next)) {
-        snprintf(hint, len, "`%.*s` is JavaScript; GLSL declares a variable with its type: `float %.*s` (or int, "
-                 "vec2...)", t[i].len, t[i].text, next->len, next->text);
+        bool counter = i >= 2 && is_word(&t[i - 1], "(") && is_word(&t[i - 2], "for"); /* for (let i = 0; ... */
+        snprintf(hint, len, "`%.*s` is JavaScript; GLSL declares a variable with its type: `%s %.*s` (or %s)",
+                 t[i].len, t[i].text, counter ? "int" : "float", next->len, next->text,
+                 counter ? "float" : "int, vec2...");
         return i + 1;
     }
     if (is_word(&t[i], "const") && is_name(next) && is_word(after, "=")) {

@@ -109,7 +109,10 @@ static gpuc_status check_array_arg(const gpuc_kernel *k, int i, const gpuc_arg *
     if (a->kind != GPUC_ARG_HOST_F32 && a->kind != GPUC_ARG_HOST_I32)
         return mismatch(k, i, "expected an array, got %s", arg_kind_name(a->kind));
     if ((a->kind == GPUC_ARG_HOST_I32) != (p->type == GPUC_INT))
-        return mismatch(k, i, "got %s (host data is float32 for float and vecN parameters, int32 for int ones)",
+        return mismatch(k, i, p->shown[0] ? "got %s (host data is float32, gpuc_arg_host_f32, for arrays of numbers, "
+                                            "int32 for arrays of integers)"
+                                          : "got %s (host data is float32 for float and vecN parameters, int32 for int "
+                                            "ones)",
                         arg_kind_name(a->kind));
     if (!a->host)
         return gpuc_fail(k->gpu, GPUC_ERROR_INVALID_ARGUMENT, "kernel '%s', argument %d (`%s`): host data is NULL",
