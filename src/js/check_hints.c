@@ -48,43 +48,11 @@ static int assigned_from(const js_ctx *c, const js_node *n, const char *name)
     return -1;
 }
 
-/* .arg_types as given, with entry `which` (0-based) replaced by `type`; without .arg_types, the types
- * gpuc inferred ("Array" for an array argument, "Number" otherwise) with that one replaced. */
-static void arg_types_with(const js_ctx *c, int which, const char *type, char *out, size_t len)
+/* Entry `which` (0-based) of the comma-separated .arg_types spec, blanks trimmed, into out ("" when
+ * there is no such entry). */
+static void arg_types_entry(const char *spec, int which, char *out, size_t len)
 {
-    const js_func *f = c->current;
-    const char *s = c->settings->arg_types;
-    size_t used = 0;
-    out[0] = '\0';
-    for (int i = 0; i < f->nparams && i < JS_MAX_PARAMS; i++) {
-        const char *entry = f->param_vars[i] && f->param_vars[i]->rank > 0 ? "Array" : "Number";
-        int entry_len = (int)strlen(entry);
-        if (s) {
-            while (*s == ' ' || *s == '\t')
-                s++;
-            const char *e = s + strcspn(s, ",");
-            const char *t = e;
-            while (t > s && (t[-1] == ' ' || t[-1] == '\t'))
-                t--;
-            entry = s;
-            entry_len = (int)(t - s);
-            s = *e ? e + 1 : e;
-        }
-        if (i == which) {
-            entry = type;
-            entry_len = (int)strlen(type);
-        }
-        int w = snprintf(out + used, len - used, "%s%.*s", i ? ", " : "", entry_len, entry);
-        if (w < 0 || (size_t)w >= len - used)
-            return;
-        used += (size_t)w;
-    }
-}
-
-/* The .arg_types entry of parameter i as given ("Array", "float[]"...), or "" without .arg_types. */
-static void given_type(const js_ctx *c, int which, char *out, size_t len)
-{
-    const char *s = c->settings->arg_types;
+    const char *s = spec;
     out[0] = '\0';
     for (int i = 0; s && *s; i++) {
         while (*s == ' ' || *s == '\t')
@@ -98,6 +66,28 @@ static void given_type(const js_ctx *c, int which, char *out, size_t len)
             return;
         }
         s = *e ? e + 1 : e;
+    }
+}
+
+/* .arg_types as given, with entry `which` (0-based) replaced by `type`; without .arg_types, the types
+ * gpuc inferred ("Array" for an array argument, "Number" otherwise) with that one replaced. */
+static void arg_types_with(const js_ctx *c, int which, const char *type, char *out, size_t len)
+{
+    const js_func *f = c->current;
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = 0; i < f->nparams && i < JS_MAX_PARAMS; i++) {
+        char entry[64];
+        if (i == which)
+            snprintf(entry, sizeof entry, "%s", type);
+        else if (c->settings->arg_types)
+            arg_types_entry(c->settings->arg_types, i, entry, sizeof entry);
+        else
+            snprintf(entry, sizeof entry, "%s", f->param_vars[i] && f->param_vars[i]->rank > 0 ? "Array" : "Number");
+        int w = snprintf(out + used, len - used, "%s%s", i ? ", " : "", entry);
+        if (w < 0 || (size_t)w >= len - used)
+            return;
+        used += (size_t)w;
     }
 }
 
@@ -130,7 +120,7 @@ void js_fail_indexed_number(js_ctx *c, js_node *n, js_type base)
                 js_type_words(base));
     const char *name = c->current->param_vars[arg]->name;
     char given[64], now[96] = "", types[512];
-    given_type(c, arg, given, sizeof given);
+    arg_types_entry(c->settings->arg_types, arg, given, sizeof given);
     if (given[0])
         snprintf(now, sizeof now, " (now \"%s\")", given);
     if (!via) {
@@ -153,7 +143,7 @@ void js_fail_array_used_whole(js_ctx *c, const js_node *n, const js_var *v)
     int arg = v->is_param ? kernel_param(c, v->name) : -1;
     char given[64] = "", types[512];
     if (arg >= 0)
-        given_type(c, arg, given, sizeof given);
+        arg_types_entry(c->settings->arg_types, arg, given, sizeof given);
     if (!given[0])
         js_fail(c, n, "the array `%s` can only be read by index (`%s[i]`) or passed to a helper function", n->name,
                 n->name);
