@@ -105,8 +105,8 @@ static bool unknown_constant(const char *glsl, const token *name, char *out, siz
     return true;
 }
 
-/* GLSL's own form of Math.<name>, or NULL. */
-static const char *math_in_glsl(const token *name)
+/* GLSL's own form of Math.<name> into out; false when there is none. */
+static bool math_in_glsl(const token *name, char *out, size_t len)
 {
     static const char *const same[] = {"abs",  "floor", "ceil", "trunc", "sqrt", "pow",  "exp",   "exp2",
                                        "log",  "log2",  "sin",  "cos",   "tan",  "asin", "acos",  "atan",
@@ -124,16 +124,17 @@ static const char *math_in_glsl(const token *name)
         {"SQRT2", "`sqrt(2.0)`"},
         {"LN2", "`log(2.0)`"},
     };
-    static char buf[64];
     for (size_t i = 0; i < sizeof same / sizeof same[0]; i++)
         if (is_word(name, same[i])) {
-            snprintf(buf, sizeof buf, "`%s(...)`", same[i]);
-            return buf;
+            snprintf(out, len, "`%s(...)`", same[i]);
+            return true;
         }
     for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
-        if (is_word(name, other[i][0]))
-            return other[i][1];
-    return NULL;
+        if (is_word(name, other[i][0])) {
+            snprintf(out, len, "%s", other[i][1]);
+            return true;
+        }
+    return false;
 }
 
 /* The habit starting at token t[i] (n tokens on the line): its hint and the index of its last token,
@@ -180,8 +181,8 @@ static int habit_at(const token *t, int i, int n, const char *glsl, char *hint, 
     if (is_word(&t[i], "constants") && member && unknown_constant(glsl, after, hint, len))
         return i + 2;
     if (is_word(&t[i], "Math") && member) {
-        const char *glsl_form = math_in_glsl(after);
-        if (glsl_form)
+        char glsl_form[96];
+        if (math_in_glsl(after, glsl_form, sizeof glsl_form))
             snprintf(hint, len, "`Math.%.*s` is JavaScript; GLSL has no Math: write %s", after->len, after->text,
                      glsl_form);
         else
