@@ -877,8 +877,9 @@ GPUC_API gpuc_status gpuc_add_function(gpuc *gpu, const char *js_source);
 
 /* GPU.js's addNativeFunction: registers a GLSL function (`float name(float a, vec2 b) { ... }`;
  * parameter and return types float, int, bool, vec2, vec3, vec4) that JavaScript kernels created
- * afterwards may call by name (names starting with jsrt_ are the front end's own, and refused). It is compiled as given, before the kernel's helpers, in every JavaScript kernel
- * created afterwards: one that does not compile fails them with its own line quoted. Like a kernel,
+ * afterwards may call by name (names starting with jsrt_ are the front end's own, and refused). It is compiled as given, before the kernel's helpers,
+ * in every JavaScript kernel created afterwards: one that does not compile fails them with its own line
+ * quoted. Like a kernel,
  * it may nest at most GPUC_MAX_NESTING levels. */
 GPUC_API gpuc_status gpuc_add_native_function(gpuc *gpu, const char *glsl_source);
 

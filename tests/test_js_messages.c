@@ -336,7 +336,8 @@ START_TEST(no_message_shows_gpucs_internal_names)
     gpuc_arg null_array[5];
     memcpy(null_array, good, sizeof null_array);
     null_array[0] = (gpuc_arg){.kind = GPUC_ARG_ARRAY};
-    ck_assert_gpuc_fails(gpuc_run(k, null_array, 5, &r), GPUC_ERROR_INVALID_ARGUMENT, "argument 0 (`a`): the array is NULL");
+    ck_assert_gpuc_fails(gpuc_run(k, null_array, 5, &r), GPUC_ERROR_INVALID_ARGUMENT,
+                         "argument 0 (`a`): the array is NULL");
     gpuc_kernel_free(k);
 }
 END_TEST

@@ -46,7 +46,8 @@ bool js_native_compile_error(const char *glsl, const char *const *natives, const
             caret[column] = '\0';
         }
         snprintf(out, len, "native function `%s` (gpuc_add_native_function; every JavaScript kernel created after it "
-                 "includes it) does not compile: %s: %.*s\n%5d | %s\n      | %s", names[i], where, text_len, at, own, quoted, caret);
+                 "includes it) does not compile: %s: %.*s\n%5d | %s\n      | %s", names[i], where, text_len, at, own,
+                 quoted, caret);
         return true;
     }
     return false;

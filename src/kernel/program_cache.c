@@ -86,8 +86,9 @@ static gpuc_status report_compile_error(gpuc *gpu, const char *log, const char *
         caret[d.column] = '\0';
     }
     if (hinted)
-        return gpuc_fail(gpu, GPUC_ERROR_COMPILE, "kernel '%s', %s: %s\n%5d | %s\n      | %s\n(the GLSL compiler: %.*s)",
-                         kernel_name, where, hint, d.line, line, caret, (int)d.text_len, d.text);
+        return gpuc_fail(gpu, GPUC_ERROR_COMPILE,
+                         "kernel '%s', %s: %s\n%5d | %s\n      | %s\n(the GLSL compiler: %.*s)", kernel_name, where,
+                         hint, d.line, line, caret, (int)d.text_len, d.text);
     return gpuc_fail(gpu, GPUC_ERROR_COMPILE, "kernel '%s': GLSL error at %s: %.*s\n%5d | %s\n      | %s", kernel_name,
                      where, (int)d.text_len, d.text, d.line, line, caret);
 }
