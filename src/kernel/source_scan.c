@@ -303,6 +303,11 @@ bool source_parse_kernel(const char *mask, kernel_signature *sig, char *err, siz
         depth = 0;
         i = body_end;
     }
+    if (!found && (source_mentions(mask, "function") || strstr(mask, "=>"))) /* GPU.js's source, pasted here */
+        return fail_at(mask, strlen(mask), err, errlen,
+                       "no kernel function found: this is JavaScript (`function`, `=>`), and a GLSL kernel starts "
+                       "with its return type, as in `float k(float a[]) { return a[thread.x]; }`; "
+                       "gpuc_create_kernel_js takes GPU.js's JavaScript as written");
     if (!found)
         return fail_at(mask, strlen(mask), err, errlen,
                        "no kernel function found: write one such as `float k(float a[]) { return a[thread.x]; }`");
