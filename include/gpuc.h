@@ -613,7 +613,10 @@ typedef struct gpuc_kernel_desc {
 } gpuc_kernel_desc;
 
 /* Compiles `source` (see THE KERNEL CONTRACT) into a kernel (*out; NULL when it fails). Syntax and
- * type errors are reported here, with the line and column in `source` and that line quoted. Programs
+ * type errors are reported here, with the line and column in `source` and that line quoted; where the
+ * compiler stopped at JavaScript written as GLSL (`this.thread.x`, `output.x`, `Math.floor`, `var`/`let`,
+ * an untyped `const`, `function`, `===`, a constants.<name> the desc does not give), the message says
+ * what to write instead (and names the constants given), then quotes the compiler. Programs
  * are cached per context by their generated GLSL (a hash lookup), so creating the same kernel again
  * does not recompile while a live kernel uses that program, or while it is among the most recently
  * used unused ones (gpuc_options.max_unused_programs); kernels of different constants are different
@@ -848,7 +851,8 @@ GPUC_API gpuc_status gpuc_array_write_png(const gpuc_array *a, const char *path)
  * statements does not run on into the next case (GPU.js's if/else reading of switch). Unsupported
  * JavaScript (strings, object literals, a.length, for...of, closures over outer variables, assignments
  * to arguments, arrays longer than 4, arrays of 4 dimensions, recursion) fails with
- * GPUC_ERROR_COMPILE and a message giving the construct and its line:column in js_source. Names
+ * GPUC_ERROR_COMPILE and a message giving the construct and its line:column in js_source (in the
+ * user's names; a type error on an argument names the desc.arg_types entry that would fix it). Names
  * GLSL reserves (`float`, `output`, `texture`...) work as any other name, constants' too. Each
  * invocation's loops must stay under gpuc_info.loop_budget in total: a kernel or run that does not
  * fails with GPUC_ERROR_LIMIT naming the loop's JavaScript line:column.
@@ -897,7 +901,9 @@ GPUC_API gpuc_status gpuc_add_function(gpuc *gpu, const char *js_source);
 
 /* GPU.js's addNativeFunction: registers a GLSL function (`float name(float a, vec2 b) { ... }`;
  * parameter and return types float, int, bool, vec2, vec3, vec4) that JavaScript kernels created
- * afterwards may call by name (names starting with jsrt_ are the front end's own, and refused). It is compiled as given, before the kernel's helpers. Like a kernel,
+ * afterwards may call by name (names starting with jsrt_ are the front end's own, and refused). It is compiled as given, before the kernel's helpers,
+ * in every JavaScript kernel created afterwards: one that does not compile fails them with its own line
+ * quoted. Like a kernel,
  * it may nest at most GPUC_MAX_NESTING levels. */
 GPUC_API gpuc_status gpuc_add_native_function(gpuc *gpu, const char *glsl_source);
 

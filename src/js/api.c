@@ -4,6 +4,7 @@
 #include "kernel/kernel.h"
 #include "js/check.h"
 #include "js/map_text.h"
+#include "js/native_errors.h"
 #include "js/translate.h"
 
 #include <errno.h>
@@ -202,18 +203,29 @@ static gpuc_status create_js(gpuc *gpu, const char *js_source, const gpuc_kernel
         origins[i] = (kernel_loop_origin){loops.list[i].glsl_offset, loops.list[i].line, loops.list[i].column,
                                           loops.list[i].where[0] ? loops.list[i].where : NULL};
     /* GPU.js's arrays are flat with a size: any argument array is read by any number of indices. */
-    kernel_origin origin = {"JavaScript", origins, origins && !loops.failed ? loops.n : 0, true};
+    char params[GPUC_MAX_ARGS][KERNEL_NAME_MAX];
+    for (int i = 0; i < loops.nparams; i++)
+        snprintf(params[i], sizeof params[i], "%s", loops.params[i]);
+    kernel_origin origin = {"JavaScript", origins, origins && !loops.failed ? loops.n : 0, true, params, loops.nparams};
     st = kernel_create(gpu, glsl, &d, &origin, out);
     free(origins);
     free(loops.list);
-    free(glsl);
     if (st == GPUC_ERROR_COMPILE) {
-        /* The JS was accepted, so GLSL that does not compile is the front end's fault: say so. */
+        /* The JS was accepted, so GLSL that does not compile is the front end's fault, unless it is in a
+         * native function the user added: say which. */
         char glsl_err[GPUC_ERRMSG_MAX - 160];
-        snprintf(glsl_err, sizeof glsl_err, "%s", gpuc_errmsg(gpu));
+        bool native = r && js_native_compile_error(glsl, (const char *const *)r->natives,
+                                                   (const char *const *)r->native_names, r->nnatives,
+                                                   gpuc_errmsg(gpu), glsl_err, sizeof glsl_err);
+        if (!native)
+            snprintf(glsl_err, sizeof glsl_err, "%s", gpuc_errmsg(gpu));
+        free(glsl);
+        if (native)
+            return gpuc_fail(gpu, st, "JavaScript kernel '%s': %s", d.name, glsl_err);
         return gpuc_fail(gpu, st, "JavaScript kernel '%s': the GLSL written for it does not compile, a bug in gpuc's "
                          "JavaScript front end (please report it with the kernel): %s", d.name, glsl_err);
     }
+    free(glsl);
     return st;
 }
 

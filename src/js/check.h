@@ -125,6 +125,19 @@ js_type js_set_type(js_node *n, js_type t);
 js_type js_lit(js_node *n, double v);        /* a compile-time number: T_LIT if an int32, else T_FLOAT */
 void js_check_deeper(js_ctx *c, const js_node *at); /* one level deeper (JS_MAX_CHECK_DEPTH); undo with --check_depth */
 
+/* ---- check_hints.c: messages that look around before failing ---- */
+/* n indexes a value of type base that is no array: fails, naming the argument the value was read
+ * from and the .arg_types entry that would make it an array, where there is one. */
+_Noreturn void js_fail_indexed_number(js_ctx *c, js_node *n, js_type base);
+/* The array v used whole (`a + 1`): fails; for a kernel argument whose .arg_types entry makes it an
+ * array, names the entry that would make it a number. */
+_Noreturn void js_fail_array_used_whole(js_ctx *c, const js_node *n, const js_var *v);
+/* A call of a method (`v.map(...)`): fails (array methods are named as such); returns for Math.* and
+ * this.* calls, which check_expr.c checks. */
+void js_check_method_call(js_ctx *c, js_node *call);
+/* `this.constants.<name>` the kernel does not have: fails, naming those it has. */
+_Noreturn void js_fail_unknown_constant(js_ctx *c, const js_node *at, const char *name);
+
 /* ---- check_expr.c ---- */
 js_type js_check_expr(js_ctx *c, js_node *n);
 

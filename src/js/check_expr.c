@@ -33,7 +33,7 @@ static js_type check_this_member(js_ctx *c, js_node *n)
     if (!strcmp(group, "constants")) {
         const gpuc_constant *k = find_constant(c, field);
         if (!k)
-            js_fail(c, n, "`this.constants.%s` is not among the kernel's constants", field);
+            js_fail_unknown_constant(c, n, field);
         if (js_constant_is_array(k))
             js_fail(c, n, "`this.constants.%s` is an array constant: read it by index (this.constants.%s[i])", field,
                     field);
@@ -107,7 +107,7 @@ static js_type check_constant_index(js_ctx *c, js_node *n, js_node *root, int de
 {
     const gpuc_constant *k = find_constant(c, root->name);
     if (!k)
-        js_fail(c, root, "`this.constants.%s` is not among the kernel's constants", root->name);
+        js_fail_unknown_constant(c, root, root->name);
     if (!js_constant_is_array(k))
         js_fail(c, n, "`this.constants.%s` is a %s, not an array: it cannot be indexed", root->name,
                 k->type == GPUC_BOOL ? "Boolean" : "number");
@@ -149,8 +149,7 @@ static js_type check_index(js_ctx *c, js_node *n)
     js_type base = js_check_expr(c, n->a);
     check_index_value(c, n->b);
     if (!js_is_vec(base) && !js_is_mat(base))
-        js_fail(c, n, "only arguments, arrays of 2-4 numbers and matrices can be indexed, not %s",
-                js_type_words(base));
+        js_fail_indexed_number(c, n, base);
     int size = js_is_mat(base) ? js_mat_size(base) : js_vec_size(base);
     if (n->b->type == T_LIT && (n->b->num < 0 || n->b->num >= size))
         js_fail(c, n->b, "index %g is outside an array of %d", n->b->num, size);
@@ -163,8 +162,7 @@ static js_type check_ident(js_ctx *c, js_node *n)
     if (v) {
         n->var = v;
         if (v->rank > 0)
-            js_fail(c, n, "the array `%s` can only be read by index (`%s[i]`) or passed to a helper function", n->name,
-                    n->name);
+            js_fail_array_used_whole(c, n, v);
         return js_set_type(n, v->type);
     }
     if (!strcmp(n->name, "Infinity") || !strcmp(n->name, "NaN")) {
@@ -387,7 +385,7 @@ static js_type check_array(js_ctx *c, js_node *n)
 {
     if (n->nlist < 2 || n->nlist > 4)
         js_fail(c, n, "arrays of %d element(s) are not supported in kernels (only [a, b], [a, b, c] and "
-                "[a, b, c, d], as vec2/vec3/vec4, and square matrices of those)", n->nlist);
+                "[a, b, c, d], and square matrices of those)", n->nlist);
     js_type first = T_NONE;
     for (int i = 0; i < n->nlist; i++) {
         js_type t = js_check_expr(c, n->list[i]);
@@ -470,6 +468,7 @@ static void check_helper(js_ctx *c, js_func *f, js_node *call);
 static js_type check_call(js_ctx *c, js_node *n)
 {
     js_node *callee = n->a;
+    js_check_method_call(c, n); /* before the arguments: `.map(x => ...)` is about the method */
     bool arrays = false; /* kernel arrays passed as arguments: only JS helpers take them */
     for (int i = 0; i < n->nlist; i++) {
         js_node *arg = n->list[i];

@@ -437,6 +437,11 @@ bool js_translate(const char *js, const js_settings *settings, char **glsl, char
         js_func *k = NULL;
         load_sources(c, js, &k);
         setup_kernel(c, k);
+        for (int i = 0; loops && i < k->nparams && i < GPUC_MAX_ARGS; i++) {
+            const char *written = k->node->list[i]->name;
+            snprintf(loops->params[i], sizeof loops->params[i], "%s", written ? written : "");
+            loops->nparams = i + 1;
+        }
         js_check_function_body(c, k);
         c->origin = NULL;
         if (c->settings->graphical) {

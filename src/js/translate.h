@@ -52,6 +52,10 @@ typedef struct js_loops {
     js_loop_origin *list;
     int n, cap;
     bool failed; /* out of memory while listing */
+    /* The kernel's parameters as written (its first GPUC_MAX_ARGS; the GLSL names them otherwise), so
+     * that messages about a run's arguments name them as the user does. */
+    char params[GPUC_MAX_ARGS][64];
+    int nparams;
 } js_loops;
 
 /* Translates js (the last function is the kernel). On success *glsl is the GLSL kernel source (caller

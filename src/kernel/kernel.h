@@ -77,6 +77,9 @@ typedef struct kernel_origin {
     const kernel_loop_origin *loops;
     int nloops;
     bool any_rank_arrays; /* every array parameter takes arrays of any rank (kernel_param.any_rank) */
+    /* The parameters as the user wrote them (messages name them so), nparam_names of them, or NULL. */
+    char (*param_names)[KERNEL_NAME_MAX];
+    int nparam_names;
 } kernel_origin;
 
 /* gpuc_create_kernel with the origin of generated source (NULL for the user's own GLSL). GLSL the

@@ -1,6 +1,7 @@
 /* program_cache.c - see program_cache.h. */
 #include "kernel/program_cache.h"
 #include "kernel/codegen.h"
+#include "kernel/compile_hints.h"
 #include "kernel/source_scan.h"
 
 #include <stdio.h>
@@ -66,6 +67,13 @@ static gpuc_status report_compile_error(gpuc *gpu, const char *log, const char *
                          "line above", kernel_name, what, part_line, (int)d.text_len, d.text, line);
     }
     source_line(user_source, d.line, line, sizeof line);
+    /* A GPU.js habit the compiler stopped at: say what to write instead, at the habit, and keep the
+     * compiler's words below it. */
+    char hint[1024];
+    int hint_column = d.column;
+    bool hinted = compile_hint(user_source, glsl, d.line, &hint_column, hint, sizeof hint);
+    if (hinted)
+        d.column = hint_column;
     char where[64];
     if (d.column > 0)
         snprintf(where, sizeof where, "line %d, column %d", d.line, d.column);
@@ -77,6 +85,10 @@ static gpuc_status report_compile_error(gpuc *gpu, const char *log, const char *
         caret[d.column - 1] = '^';
         caret[d.column] = '\0';
     }
+    if (hinted)
+        return gpuc_fail(gpu, GPUC_ERROR_COMPILE,
+                         "kernel '%s', %s: %s\n%5d | %s\n      | %s\n(the GLSL compiler: %.*s)", kernel_name, where,
+                         hint, d.line, line, caret, (int)d.text_len, d.text);
     return gpuc_fail(gpu, GPUC_ERROR_COMPILE, "kernel '%s': GLSL error at %s: %.*s\n%5d | %s\n      | %s", kernel_name,
                      where, (int)d.text_len, d.text, d.line, line, caret);
 }

@@ -22,18 +22,37 @@ static const char *arg_kind_name(gpuc_arg_kind kind)
     }
 }
 
+/* The parameter's name as its user wrote it (a JavaScript kernel's is not its GLSL name). */
+static const char *param_name(const kernel_param *p)
+{
+    return p->shown[0] ? p->shown : p->name;
+}
+
+/* A GLSL parameter as declared (`float a[]`); a JavaScript one by its name and what it takes in
+ * JavaScript's terms (`a`, an array of numbers). */
 static void describe_param(const kernel_param *p, char *out, size_t len)
 {
     static const char *const brackets[] = {"", "[]", "[][]", "[][][]"};
-    snprintf(out, len, "%s %s%s", gpuc_type_name(p->type), p->name, brackets[p->rank]);
+    int n = gpuc_type_components(p->type);
+    const char *number = p->type == GPUC_INT ? "integer" : "number";
+    if (!p->shown[0])
+        snprintf(out, len, "`%s %s%s`", gpuc_type_name(p->type), p->name, brackets[p->rank]);
+    else if (p->rank > 0 && n > 1)
+        snprintf(out, len, "`%s`, an array of %d-number cells (Array1D(%d))", p->shown, n, n);
+    else if (p->rank > 0)
+        snprintf(out, len, "`%s`, an array of %ss", p->shown, number);
+    else if (n > 1)
+        snprintf(out, len, "`%s`, an array of %d numbers (Array(%d))", p->shown, n, n);
+    else
+        snprintf(out, len, "`%s`, %s %s", p->shown, p->type == GPUC_INT ? "an" : "a", number);
 }
 
 static gpuc_status mismatch(const gpuc_kernel *k, int i, const char *fmt_detail, const char *detail)
 {
-    char param[KERNEL_NAME_MAX + 16], msg[256];
+    char param[KERNEL_NAME_MAX + 64], msg[256];
     describe_param(&k->sig.params[i], param, sizeof param);
     snprintf(msg, sizeof msg, fmt_detail, detail);
-    return gpuc_fail(k->gpu, GPUC_ERROR_TYPE_MISMATCH, "kernel '%s', argument %d (`%s`): %s", k->name, i, param, msg);
+    return gpuc_fail(k->gpu, GPUC_ERROR_TYPE_MISMATCH, "kernel '%s', argument %d (%s): %s", k->name, i, param, msg);
 }
 
 bool kernel_reads_floats_as_vec4(const kernel_param *p, gpuc_type type, gpuc_dims dims)
@@ -62,19 +81,19 @@ static gpuc_status check_array_arg(const gpuc_kernel *k, int i, const gpuc_arg *
     if (a->kind == GPUC_ARG_ARRAY) {
         if (!a->array)
             return gpuc_fail(k->gpu, GPUC_ERROR_INVALID_ARGUMENT, "kernel '%s', argument %d (`%s`): the array is NULL",
-                             k->name, i, p->name);
+                             k->name, i, param_name(p));
         if (a->array->gpu != k->gpu)
             return gpuc_fail(k->gpu, GPUC_ERROR_INVALID_ARGUMENT,
                              "kernel '%s', argument %d (`%s`): the array belongs to another gpuc context", k->name, i,
-                             p->name);
+                             param_name(p));
         if (a->array == dst)
             return gpuc_fail(k->gpu, GPUC_ERROR_INVALID_ARGUMENT,
                              "kernel '%s', argument %d (`%s`): the destination array is also an input; a kernel "
                              "cannot read and write one array in the same run (use two and swap)",
-                             k->name, i, p->name);
+                             k->name, i, param_name(p));
         if (a->array->truncated_by[0]) {
             char doing[2 * KERNEL_NAME_MAX + 48];
-            snprintf(doing, sizeof doing, "kernel '%s', argument %d (`%s`)", k->name, i, p->name);
+            snprintf(doing, sizeof doing, "kernel '%s', argument %d (`%s`)", k->name, i, param_name(p));
             return gpuc_array_refuse_truncated(a->array, doing);
         }
         if (a->array->type != p->type && !kernel_reads_floats_as_vec4(p, a->array->type, a->array->dims))
@@ -90,17 +109,20 @@ static gpuc_status check_array_arg(const gpuc_kernel *k, int i, const gpuc_arg *
     if (a->kind != GPUC_ARG_HOST_F32 && a->kind != GPUC_ARG_HOST_I32)
         return mismatch(k, i, "expected an array, got %s", arg_kind_name(a->kind));
     if ((a->kind == GPUC_ARG_HOST_I32) != (p->type == GPUC_INT))
-        return mismatch(k, i, "got %s (host data is float32 for float and vecN parameters, int32 for int ones)",
+        return mismatch(k, i, p->shown[0] ? "got %s (host data is float32, gpuc_arg_host_f32, for arrays of numbers, "
+                                            "int32 for arrays of integers)"
+                                          : "got %s (host data is float32 for float and vecN parameters, int32 for int "
+                                            "ones)",
                         arg_kind_name(a->kind));
     if (!a->host)
         return gpuc_fail(k->gpu, GPUC_ERROR_INVALID_ARGUMENT, "kernel '%s', argument %d (`%s`): host data is NULL",
-                         k->name, i, p->name);
+                         k->name, i, param_name(p));
     size_t cells;
     int rank;
     gpuc_status st = gpuc_dims_check(k->gpu, a->dims, "host data", &cells, &rank);
     if (st != GPUC_OK) { /* the message names the kernel and the argument: made only when needed */
         char what[2 * KERNEL_NAME_MAX + 48];
-        snprintf(what, sizeof what, "kernel '%s', argument %d (`%s`)", k->name, i, p->name);
+        snprintf(what, sizeof what, "kernel '%s', argument %d (`%s`)", k->name, i, param_name(p));
         return gpuc_dims_check(k->gpu, a->dims, what, &cells, &rank);
     }
     if (!rank_fits(p, rank)) {
@@ -191,7 +213,7 @@ static gpuc_status bind_array(const gpuc_kernel *k, int i, gpuc_array *a)
             return gpuc_fail(k->gpu, GPUC_ERROR_LIMIT,
                              "kernel '%s', argument %d (`%s`): the array is %zu bytes; an array read from a storage "
                              "buffer must fit one binding (GL_MAX_SHADER_STORAGE_BLOCK_SIZE = %lld)", k->name, i,
-                             k->sig.params[i].name, a->bytes, (long long)k->gpu->info.max_storage_block_size);
+                             param_name(&k->sig.params[i]), a->bytes, (long long)k->gpu->info.max_storage_block_size);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, (GLuint)k->image_unit[i], a->buffer);
         return GPUC_OK;
     }

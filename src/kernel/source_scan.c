@@ -307,6 +307,11 @@ bool source_parse_kernel(const char *mask, kernel_signature *sig, char *err, siz
         depth = 0;
         i = body_end;
     }
+    if (!found && (source_mentions(mask, "function") || strstr(mask, "=>"))) /* GPU.js's source, pasted here */
+        return fail_at(mask, strlen(mask), err, errlen,
+                       "no kernel function found: this is JavaScript (`function`, `=>`), and a GLSL kernel starts "
+                       "with its return type, as in `float k(float a[]) { return a[thread.x]; }`; "
+                       "gpuc_create_kernel_js takes GPU.js's JavaScript as written");
     if (!found)
         return fail_at(mask, strlen(mask), err, errlen,
                        "no kernel function found: write one such as `float k(float a[]) { return a[thread.x]; }`");
@@ -316,6 +321,10 @@ bool source_parse_kernel(const char *mask, kernel_signature *sig, char *err, siz
         size_t p = sig->params_begin;
         while (p > 0 && mask[p - 1] != '\n')
             p--;
+        if (!strcmp(return_type, "function")) /* GPU.js's source given to the GLSL entry point */
+            return fail_at(mask, p, err, errlen, "`function` is JavaScript; a GLSL kernel starts with its return "
+                           "type, as in `float %s(float a[])`; gpuc_create_kernel_js takes GPU.js's JavaScript as "
+                           "written", sig->name);
         return fail_at(mask, p, err, errlen, "kernel `%s` returns `%s`; a kernel returns float, int, vec2, vec3 or vec4",
                        sig->name, return_type);
     }

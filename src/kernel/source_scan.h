@@ -19,6 +19,9 @@ typedef struct kernel_param {
     /* Takes an array of any rank (GPU.js's rank-blind "Array": JavaScript kernels), read by the flat
      * rule: a[y][x] is cell y * width + x of whatever shape the argument has. */
     bool any_rank;
+    /* The name messages give it when it is not `name`: a JavaScript parameter's own (kernel.c sets it
+     * from kernel_origin.param_names); empty for a GLSL kernel's. */
+    char shown[KERNEL_NAME_MAX];
 } kernel_param;
 
 typedef struct kernel_signature {
