@@ -271,7 +271,7 @@ START_TEST(boolean_parameters_read_numbers_as_javascript)
         ck_assert_gpuc_fails(gpuc_run(k, (gpuc_arg[]){gpuc_arg_host_f32(a, (gpuc_dims){4}), gpuc_arg_vec2(1, 1)}, 2, &r),
                              GPUC_ERROR_TYPE_MISMATCH, "expected a Boolean (gpuc_arg_bool");
         ck_assert_gpuc_fails(gpuc_run(k, (gpuc_arg[]){gpuc_arg_host_f32(a, (gpuc_dims){4}), gpuc_arg_host_f32(a, (gpuc_dims){4})}, 2, &r),
-                             GPUC_ERROR_TYPE_MISMATCH, "argument 1 (`bool ");
+                             GPUC_ERROR_TYPE_MISMATCH, lang ? "argument 1 (`flag`, a Boolean)" : "argument 1 (`bool flag`)");
         gpuc_kernel_free(k);
     }
 }

@@ -43,6 +43,8 @@ static void describe_param(const kernel_param *p, char *out, size_t len)
         snprintf(out, len, "`%s`, an array of %ss", p->shown, number);
     else if (n > 1)
         snprintf(out, len, "`%s`, an array of %d numbers (Array(%d))", p->shown, n, n);
+    else if (p->type == GPUC_BOOL)
+        snprintf(out, len, "`%s`, a Boolean", p->shown);
     else
         snprintf(out, len, "`%s`, %s %s", p->shown, p->type == GPUC_INT ? "an" : "a", number);
 }
