@@ -200,7 +200,8 @@ static gpuc_status create_js(gpuc *gpu, const char *js_source, const gpuc_kernel
         origins[i] = (kernel_loop_origin){loops.list[i].glsl_offset, loops.list[i].line, loops.list[i].column,
                                           loops.list[i].where[0] ? loops.list[i].where : NULL};
     /* GPU.js's arrays are flat with a size: any argument array is read by any number of indices. */
-    kernel_origin origin = {"JavaScript", origins, origins && !loops.failed ? loops.n : 0, true};
+    kernel_origin origin = {"JavaScript", origins, origins && !loops.failed ? loops.n : 0, true, loops.capped,
+                            desc->precise_math};
     st = kernel_create(gpu, glsl, &d, &origin, out);
     free(origins);
     free(loops.list);

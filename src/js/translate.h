@@ -52,6 +52,7 @@ typedef struct js_loops {
     js_loop_origin *list;
     int n, cap;
     bool failed; /* out of memory while listing */
+    int capped;  /* loops capped at loopMaxIterations, each reporting through gpuc_js_capped */
 } js_loops;
 
 /* Translates js (the last function is the kernel). On success *glsl is the GLSL kernel source (caller
