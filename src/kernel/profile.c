@@ -194,6 +194,13 @@ static void summarise(const kernel_profile *p, gpuc_kernel_stats *s)
     s->median_ms = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
 }
 
+void profile_snapshot(gpuc_kernel *k, gpuc_kernel_stats *out)
+{
+    collect(k);
+    *out = k->profile.stats;
+    summarise(&k->profile, out);
+}
+
 gpuc_status gpuc_get_kernel_stats(gpuc_kernel *handle, gpuc_kernel_stats *out)
 {
     gpuc_kernel *k;
@@ -202,9 +209,7 @@ gpuc_status gpuc_get_kernel_stats(gpuc_kernel *handle, gpuc_kernel_stats *out)
         return st;
     if (!out)
         return gpuc_fail(k->gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_get_kernel_stats: out is NULL");
-    collect(k);
-    *out = k->profile.stats;
-    summarise(&k->profile, out);
+    profile_snapshot(k, out);
     return GPUC_OK;
 }
 

@@ -47,6 +47,9 @@ void profile_draw_end(gpuc_kernel *k, profile_run *r);
 /* The run ended with st: counts it if it succeeded, collects its time (now unless .pipeline without
  * tracing) and prints its GPUC_TRACE line. */
 void profile_finish(gpuc_kernel *k, profile_run *r, gpuc_status st);
+/* k's counters into *out, a pending .pipeline run's device time collected first (waiting for it);
+ * the context is current. (gpuc_get_kernel_stats, gpuc_print_profile) */
+void profile_snapshot(gpuc_kernel *k, gpuc_kernel_stats *out);
 /* The kernel's query and samples, at its destruction (gl: whether GL calls may be made). */
 void profile_release(gpuc_kernel *k, bool gl);
 

@@ -54,11 +54,9 @@ static void describe(const gpuc_kernel *k, strbuf *sb)
         strbuf_puts(sb, "; pipeline");
 }
 
-const char *gpuc_kernel_describe(const gpuc_kernel *handle)
+/* Fills k->profile.describe and returns it. */
+static const char *describe_kernel(gpuc_kernel *k)
 {
-    gpuc_kernel *k;
-    if (kernel_open(handle, "gpuc_kernel_describe", &k) != GPUC_OK)
-        return "";
     strbuf sb = {0};
     describe(k, &sb);
     snprintf(k->profile.describe, sizeof k->profile.describe, "%s", sb.failed || !sb.data ? "" : sb.data);
@@ -66,13 +64,18 @@ const char *gpuc_kernel_describe(const gpuc_kernel *handle)
     return k->profile.describe;
 }
 
-/* One kernel's row: its counts, then what it runs as. */
-static gpuc_status print_row(gpuc_kernel *k, FILE *out)
+const char *gpuc_kernel_describe(const gpuc_kernel *handle)
+{
+    gpuc_kernel *k;
+    return kernel_open(handle, "gpuc_kernel_describe", &k) == GPUC_OK ? describe_kernel(k) : "";
+}
+
+/* One kernel's row: its counts, then what it runs as. Internal calls only: a public one would enter
+ * the context again, which may destroy children freed on other threads while the table walks them. */
+static void print_row(gpuc_kernel *k, FILE *out)
 {
     gpuc_kernel_stats s;
-    gpuc_status st = gpuc_get_kernel_stats((gpuc_kernel *)(void *)k->handle, &s);
-    if (st != GPUC_OK)
-        return st;
+    profile_snapshot(k, &s);
     char device[32] = "-";
     const kernel_profile *p = &k->profile;
     if (s.timed_runs > p->first_timed) /* the steady runs' mean, as the host columns */
@@ -82,8 +85,7 @@ static gpuc_status print_row(gpuc_kernel *k, FILE *out)
             (unsigned long long)s.runs, (unsigned long long)s.first_runs, s.first_run_ms,
             (unsigned long long)(s.runs - s.first_runs), s.min_ms, s.median_ms, s.mean_ms, s.max_ms, device,
             (unsigned long long)s.loop_capped_cells);
-    fprintf(out, "    %s\n", gpuc_kernel_describe((gpuc_kernel *)(void *)k->handle));
-    return GPUC_OK;
+    fprintf(out, "    %s\n", describe_kernel(k));
 }
 
 gpuc_status gpuc_print_profile(gpuc *gpu, FILE *out)
@@ -101,10 +103,10 @@ gpuc_status gpuc_print_profile(gpuc *gpu, FILE *out)
     gpuc_child *last = gpu->children;
     while (last && last->next)
         last = last->next;
-    for (gpuc_child *c = last; c && st == GPUC_OK; c = c->prev) {
+    for (gpuc_child *c = last; c; c = c->prev) {
         gpuc_kernel *k = kernel_of_child(c);
         if (k && k->handle)
-            st = print_row(k, out);
+            print_row(k, out);
     }
-    return st;
+    return gpuc_check_gl(gpu, "gpuc_print_profile");
 }
