@@ -511,6 +511,33 @@ START_TEST(loop_cap_counted_per_cell)
 }
 END_TEST
 
+/* A loop whose own counted term ends it within the cap keeps its code (no check, nothing counted);
+ * under a smaller cap the same loop is watched. Cell x adds min(x, 8, cap) ones. */
+START_TEST(loop_proven_under_the_cap_is_unchanged)
+{
+    open_profiled(false);
+    float ones[CAP_CELLS];
+    for (int i = 0; i < CAP_CELLS; i++)
+        ones[i] = 1.0f;
+    const char *js = "function (a) { let s = 0; for (let i = 0; i < 8 && i < this.thread.x; i++) s += a[i]; "
+                     "return s; }";
+    gpuc_kernel *k = capped_kernel(js, CAP);
+    ck_assert_ptr_null(strstr(gpuc_kernel_glsl(k), "gpuc_js_capped"));
+    ck_assert_ptr_null(strstr(gpuc_kernel_describe(k), "capped"));
+    run_capped(k, 8, ones);
+    gpuc_kernel_stats s;
+    ck_assert_gpuc_ok(gpuc_get_kernel_stats(k, &s));
+    ck_assert_uint_eq(s.loop_capped_cells, 0);
+    gpuc_kernel_free(k);
+    k = capped_kernel(js, 5);
+    ck_assert_ptr_nonnull(strstr(gpuc_kernel_glsl(k), "gpuc_js_capped"));
+    run_capped(k, 5, ones);
+    ck_assert_gpuc_ok(gpuc_get_kernel_stats(k, &s));
+    ck_assert_uint_eq(s.loop_capped_cells, CAP_CELLS - 5 - 1);
+    gpuc_kernel_free(k);
+}
+END_TEST
+
 /* A test with effects is not evaluated again at the cap: reaching the cap counts (cell CAP too). */
 START_TEST(loop_cap_with_effects_counts_reaching_it)
 {
@@ -607,6 +634,7 @@ Suite *suite_profile(void)
     tcase_add_test(tc, profile_environment_prints_the_table_at_close);
     tcase_add_test(tc, describe_says_what_a_kernel_runs_as);
     tcase_add_loop_test(tc, loop_cap_counted_per_cell, 0, (int)(sizeof CAPPED / sizeof CAPPED[0]));
+    tcase_add_test(tc, loop_proven_under_the_cap_is_unchanged);
     tcase_add_test(tc, loop_cap_with_effects_counts_reaching_it);
     tcase_add_test(tc, loop_cap_with_buffer_reads_and_guard);
     tcase_add_test(tc, trace_says_the_cap_stopped_loops);

@@ -539,7 +539,11 @@ static void emit_for(js_ctx *c, js_node *n)
         emit_stmt(c, n->a);
     }
     line(c);
-    strbuf_printf(&c->out, "int jst_%d_steps = 0; ", n->temp);
+    /* A loop whose own test ends it within the cap cannot reach it: its code stays as it was. */
+    double most = js_for_trips_at_most(c, n);
+    bool watched = most < 0 || most > loop_max(c);
+    if (watched)
+        strbuf_printf(&c->out, "int jst_%d_steps = 0; ", n->temp);
     note_loop(c, n);
     strbuf_printf(&c->out, "for (int jst_%d = 0; jst_%d < %d", n->temp, n->temp, loop_max(c));
     if (n->b) {
@@ -551,12 +555,15 @@ static void emit_for(js_ctx *c, js_node *n)
         put(c, ", ");
         js_emit_expr(c, n->c, T_NONE);
     }
-    strbuf_printf(&c->out, ", jst_%d_steps = jst_%d) ", n->temp, n->temp);
+    if (watched)
+        strbuf_printf(&c->out, ", jst_%d_steps = jst_%d", n->temp, n->temp);
+    put(c, ") ");
     bool known = js_whole_range_push_counter(c, n);
     emit_body(c, n->d);
     if (known)
         js_whole_range_pop(c);
-    emit_cap_check(c, n->temp, n->b);
+    if (watched)
+        emit_cap_check(c, n->temp, n->b);
     c->indent--;
     line(c);
     put(c, "}");
