@@ -572,7 +572,8 @@ typedef struct gpuc_kernel_desc {
      * Array(N): an untyped [x, y, z, w] argument is a 1D array there too. */
     const char *arg_types;
     /* GPU.js's loopMaxIterations: loops whose bound is not a compile-time constant stop after this
-     * many iterations. 0 means 1000 (GPU.js's default). A value above llvmpipe's loop budget is
+     * many iterations (gpuc_kernel_stats.loop_capped_cells counts the cells it stopped, GPUC_TRACE says
+     * so). 0 means 1000 (GPU.js's default). A value above llvmpipe's loop budget is
      * accepted: such a loop is guarded, and a run that reaches the budget fails with GPUC_ERROR_LIMIT
      * (see LOOPS AND LLVMPIPE'S LOOP BUDGET). */
     int loop_max_iterations;
