@@ -63,6 +63,26 @@ void color(float r, float g, float b) { gpuc_color = vec4(r, g, b, 1.0); }
 $TYPE gpuc_map_$INDEX;
 $TYPE gpuc_keep_$INDEX($TYPE v) { gpuc_map_$INDEX = v; return v; }
 
+//@ loop_status
+// The context's loop-status block (src/kernel/kernel_loops.c): the loop the budget cut (guarded
+// kernels), the tick guarded loops never reach, and the cells in which a JavaScript loop reached
+// loopMaxIterations (kernels with capped loops; the host reads and clears it after each run).
+layout(std430, binding = $BINDING) buffer gpuc_loop_status_block {
+    uint gpuc_loop_status; uint gpuc_loop_never; uint gpuc_loop_capped; };
+
+//@ loop_cap
+// GPU.js's loopMaxIterations, kept for fidelity, stops a loop silently: each capped loop of a
+// JavaScript kernel calls this after it, with whether it was stopped there (src/js/emit.c), and main()
+// counts the cell once.
+bool gpuc_capped = false;
+void gpuc_js_capped(bool stopped) { if (stopped) gpuc_capped = true; }
+
+//@ loop_cap_report
+if (gpuc_capped) {
+            atomicAdd(gpuc_loop_capped, 1u);
+            gpuc_capped = false;
+        }
+
 //@ loop_guard
 // llvmpipe stops every loop of an invocation after 65,535 iterations in total, silently. The kernel's
 // loops are guarded (src/kernel/loop_guard.h): they call these, the first loop cut short in this
@@ -71,7 +91,6 @@ $TYPE gpuc_keep_$INDEX($TYPE v) { gpuc_map_$INDEX = v; return v; }
 // it and delete the check. An exit it cannot rule out prevents that: the tests are counted, and the
 // count never reaches gpuc_never_tick (0xffffffff, read from device memory, so unknown to the
 // compiler); being different each iteration, the comparison cannot be hoisted out of the loop.
-layout(std430, binding = $BINDING) buffer gpuc_loop_status_block { uint gpuc_loop_status; uint gpuc_loop_never; };
 uint gpuc_loop_cut_id = 0u;
 uint gpuc_ticks = 0u;
 uint gpuc_never_tick = 0u;

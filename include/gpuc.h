@@ -133,6 +133,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h> /* FILE, for gpuc_print_profile */
 
 #ifdef __cplusplus
 extern "C" {
@@ -578,7 +579,8 @@ typedef struct gpuc_kernel_desc {
      * Array(N): an untyped [x, y, z, w] argument is a 1D array there too. */
     const char *arg_types;
     /* GPU.js's loopMaxIterations: loops whose bound is not a compile-time constant stop after this
-     * many iterations. 0 means 1000 (GPU.js's default). A value above llvmpipe's loop budget is
+     * many iterations (gpuc_kernel_stats.loop_capped_cells counts the cells it stopped, GPUC_TRACE says
+     * so). 0 means 1000 (GPU.js's default). A value above llvmpipe's loop budget is
      * accepted: such a loop is guarded, and a run that reaches the budget fails with GPUC_ERROR_LIMIT
      * (see LOOPS AND LLVMPIPE'S LOOP BUDGET). */
     int loop_max_iterations;
@@ -691,6 +693,23 @@ typedef struct gpuc_kernel_stats {
     uint64_t bytes_read_back;/* results read back (runs without .pipeline) */
     double read_back_ms;     /* host time reading results back (waits for the device to finish) */
     double run_ms;           /* host time of the runs from binding to read back, all of the above included */
+    /* Why a kernel is slow (fields appended; they follow the same runs):
+     * A run whose program has not run before is counted apart: the kernel's first run, and each run
+     * that compiled a program specialised to its argument sizes (see gpuc_create_kernel). On llvmpipe
+     * such a run also compiles the program's machine code, 10-50 ms (a 256 x 256 matmul: about 40 ms
+     * first, 10-13 ms after). The other runs are the steady runs. */
+    uint64_t first_runs;      /* runs of a program not run before (counted in runs too) */
+    double first_run_ms;      /* their host time (included in run_ms) */
+    double min_ms;            /* the steady runs' host time per run: shortest, */
+    double median_ms;         /* median of the latest 1024 steady runs, */
+    double mean_ms;           /* mean, (run_ms - first_run_ms) / (runs - first_runs), */
+    double max_ms;            /* longest; each 0 while there are no steady runs */
+    /* JavaScript kernels: GPU.js's loopMaxIterations (gpuc_kernel_desc.loop_max_iterations) stops a
+     * loop whose bound is not a compile-time constant after that many iterations, silently, and gpuc
+     * keeps that cap. These count where it happened: a loop counts when it reached the cap with its
+     * test still true (a test that assigns or calls is not evaluated again: reaching the cap counts). */
+    uint64_t loop_capped_runs;  /* runs in which the cap stopped a loop in some cell */
+    uint64_t loop_capped_cells; /* cells in which it did, over those runs (a cell once, however many loops) */
 } gpuc_kernel_stats;
 
 /* Fills *out with k's counters. While profiling, first collects a .pipeline run's pending device time
@@ -701,8 +720,37 @@ typedef struct gpuc_kernel_stats {
  * device time (so traced .pipeline runs do not overlap the host):
  *     gpuc: kernel 'NAME' output WxHxD device MS ms up BYTES B down BYTES B host MS ms
  * (output as the kernel's present dimensions, e.g. "1024" or "640x480"; device "-" when the driver
- * gave no time). */
+ * gave no time), followed by " first run (compiles)" on a run counted in first_runs and by
+ * " loop cap: N cells stopped at loop_max_iterations" on a run in which the cap stopped loops.
+ * A kernel with capped JavaScript loops reads that count after each run, so its .pipeline runs wait
+ * for the run as a read-back does. */
 GPUC_API gpuc_status gpuc_get_kernel_stats(gpuc_kernel *k, gpuc_kernel_stats *out);
+
+/* Sets k's counters back to zero (as at creation; last_device_ms -1), for measuring from here on: a
+ * pending .pipeline run's device time is dropped with them. Programs that already ran stay warm, so
+ * runs after a reset count in first_runs only if they compile a new program. Must be called where
+ * the kernel's context can be used. GPUC_ERROR_INVALID_ARGUMENT for NULL, GPUC_ERROR_MISUSE for a
+ * freed kernel (as every call). */
+GPUC_API gpuc_status gpuc_reset_kernel_stats(gpuc_kernel *k);
+
+/* What k runs as, in words: each of these changes a kernel's speed, often 1.3-2.5x. The backend and
+ * the thread mode (gpuc_options.threads); its loops, guarded for llvmpipe's loop budget or not, and
+ * those capped at loop_max_iterations (JavaScript); whether the program in use is specialised to the
+ * argument sizes; double-precision Math (precise_math); cells per invocation and texel stores
+ * (compute); how arrays are read (image views or storage buffers); pipeline. For example
+ *     "compute backend, llvmpipe's default workers; 1 loop, unguarded (proven under the loop budget:
+ *      at most 257 iterations a cell, final tests counted); program specialised to the argument sizes;
+ *      1 cell per invocation; arrays read from image views"
+ * The words may change between releases: read them, do not parse them. Valid until the next call for
+ * k or its free; "" for NULL or a freed kernel. */
+GPUC_API const char *gpuc_kernel_describe(const gpuc_kernel *k);
+
+/* Prints a table of the context's live kernels (oldest first) to out: for each, runs, first runs and
+ * their host ms, steady runs, their min, median, mean and max host ms, mean device ms of the steady timed
+ * runs ("-" if none), cells a loop cap stopped; then gpuc_kernel_describe's words. Collects pending
+ * .pipeline device times (waiting for those runs). With the environment variable GPUC_PROFILE set
+ * (not "" or "0"), gpuc_close prints it on stderr. GPUC_ERROR_INVALID_ARGUMENT for NULL arguments. */
+GPUC_API gpuc_status gpuc_print_profile(gpuc *gpu, FILE *out);
 
 /* One argument of a run. Build them with the helpers below. */
 typedef enum gpuc_arg_kind {

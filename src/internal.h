@@ -88,6 +88,8 @@ struct gpuc {
     bool debug;           /* KHR_debug checks on every call */
     bool profile, trace;  /* time kernel runs; print a line per run (kernel/profile.c) */
     bool guard_all_loops; /* guard every loop, proven or not (kernel/kernel_loops.c) */
+    bool profile_report;  /* GPUC_PROFILE: gpuc_close prints gpuc_print_profile's table on stderr */
+    int threads;          /* gpuc_options.threads as given (gpuc_kernel_describe) */
     egl_device device;    /* only the device layer looks inside */
     gpuc_info info;
     device_profile device_profile; /* device/device_profile.c: what the kernel layer's choices follow */

@@ -164,7 +164,9 @@ gpuc_status gpuc_open(gpuc **out, const gpuc_options *opts)
 #endif
     /* Timer queries and trace lines: kernel/profile.c. */
     gpu->trace = env_flag("GPUC_TRACE");
-    gpu->profile = opts->profile || gpu->trace || env_flag("GPUC_PROFILE");
+    gpu->profile_report = env_flag("GPUC_PROFILE");
+    gpu->profile = opts->profile || gpu->trace || gpu->profile_report;
+    gpu->threads = opts->threads;
     gpu->guard_all_loops = opts->guard_all_loops || env_flag("GPUC_GUARD_ALL_LOOPS");
 
     const char *choice_text = opts->device ? opts->device : getenv("GPUC_DEVICE");
@@ -227,6 +229,8 @@ void gpuc_close(gpuc *gpu)
      * thread exited holding it) no GL call may be made: host memory is freed, and the context's GL
      * objects go with the context when EGL can destroy it (gpuc.h, THREADS). */
     bool gl = gpu->opened && !egl_device_inherited(&gpu->device) && egl_device_make_current(&gpu->device);
+    if (gl && gpu->profile_report)
+        gpuc_print_profile(gpu, stderr);
     gpuc_children_close(gpu, gl);
     gpuc_array_spares_free(gpu, gl); /* after the arrays, whose buffers may have joined them */
     if (gl && gpu->debug)

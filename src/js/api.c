@@ -206,7 +206,9 @@ static gpuc_status create_js(gpuc *gpu, const char *js_source, const gpuc_kernel
     char params[GPUC_MAX_ARGS][KERNEL_NAME_MAX];
     for (int i = 0; i < loops.nparams; i++)
         snprintf(params[i], sizeof params[i], "%s", loops.params[i]);
-    kernel_origin origin = {"JavaScript", origins, origins && !loops.failed ? loops.n : 0, true, params, loops.nparams};
+    kernel_origin origin = {.language = "JavaScript", .loops = origins, .nloops = origins && !loops.failed ? loops.n : 0,
+                            .any_rank_arrays = true, .param_names = params, .nparam_names = loops.nparams,
+                            .capped_loops = loops.capped, .precise_math = desc->precise_math};
     st = kernel_create(gpu, glsl, &d, &origin, out);
     free(origins);
     free(loops.list);

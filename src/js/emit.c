@@ -465,6 +465,39 @@ static bool is_counted_for(const js_node *n)
     return d->name && d->a && constant_bound(d->a, NULL) && constant_bound(n->b, d->var);
 }
 
+/* Whether evaluating n once more changes nothing: no assignment, update or call (a helper may keep a
+ * kernel map's value; Math.random moves its state). */
+static bool pure_expr(const js_node *n)
+{
+    if (!n)
+        return true;
+    if (n->kind == N_ASSIGN || n->kind == N_UPDATE || n->kind == N_CALL || n->kind == N_FUNCEXPR)
+        return false;
+    for (int i = 0; i < n->nlist; i++)
+        if (!pure_expr(n->list[i]))
+            return false;
+    return pure_expr(n->a) && pure_expr(n->b) && pure_expr(n->c) && pure_expr(n->d);
+}
+
+/* After a capped for or while loop (inside the block that declared jst_ID_steps): GPU.js ends the loop
+ * when its counter jst_ID reaches the cap, without evaluating the test. The loop's step copies the
+ * counter into jst_ID_steps (a break skips the step), so jst_ID_steps reaches the cap only when the
+ * counter's test ended the loop; then gpuc_js_capped (the kernel prelude's loop_cap section) notes
+ * whether the test would have gone on: a pure test is evaluated once more in the state it would have
+ * been (the counter's own term `jst_ID < MAX` stays whole in the header, so gpuc's loop-budget reader
+ * still bounds the loop); where the test has effects, reaching the cap counts. */
+static void emit_cap_check(js_ctx *c, int id, js_node *test)
+{
+    strbuf_printf(&c->out, " if (jst_%d_steps >= %d) gpuc_js_capped(", id, loop_max(c));
+    if (test && pure_expr(test))
+        js_emit_expr(c, test, T_BOOL);
+    else
+        put(c, "true");
+    put(c, ");");
+    if (c->loops)
+        c->loops->capped++;
+}
+
 static void emit_body(js_ctx *c, js_node *body)
 {
     if (body->kind == N_BLOCK) {
@@ -523,6 +556,11 @@ static void emit_for(js_ctx *c, js_node *n)
         emit_stmt(c, n->a);
     }
     line(c);
+    /* A loop whose own test ends it within the cap cannot reach it: its code stays as it was. */
+    double most = js_for_trips_at_most(c, n);
+    bool watched = most < 0 || most > loop_max(c);
+    if (watched)
+        strbuf_printf(&c->out, "int jst_%d_steps = 0; ", n->temp);
     note_loop(c, n);
     strbuf_printf(&c->out, "for (int jst_%d = 0; jst_%d < %d", n->temp, n->temp, loop_max(c));
     if (n->b) {
@@ -534,11 +572,15 @@ static void emit_for(js_ctx *c, js_node *n)
         put(c, ", ");
         js_emit_expr(c, n->c, T_NONE);
     }
+    if (watched)
+        strbuf_printf(&c->out, ", jst_%d_steps = jst_%d", n->temp, n->temp);
     put(c, ") ");
     bool known = js_whole_range_push_counter(c, n);
     emit_body(c, n->d);
     if (known)
         js_whole_range_pop(c);
+    if (watched)
+        emit_cap_check(c, n->temp, n->b);
     c->indent--;
     line(c);
     put(c, "}");
@@ -643,11 +685,14 @@ static void emit_stmt(js_ctx *c, js_node *n)
         break;
     case N_FOR: emit_for(c, n); break;
     case N_WHILE:
+        strbuf_printf(&c->out, "{ int jst_%d_steps = 0; ", n->temp);
         note_loop(c, n);
         strbuf_printf(&c->out, "for (int jst_%d = 0; jst_%d < %d && ", n->temp, n->temp, loop_max(c));
         js_emit_expr(c, n->a, T_BOOL);
-        strbuf_printf(&c->out, "; jst_%d++) ", n->temp);
+        strbuf_printf(&c->out, "; jst_%d++, jst_%d_steps = jst_%d) ", n->temp, n->temp, n->temp);
         emit_body(c, n->b);
+        emit_cap_check(c, n->temp, n->a);
+        put(c, " }");
         break;
     case N_DOWHILE:
         strbuf_printf(&c->out, "{ int jst_%d = 0; ", n->temp);
@@ -656,7 +701,11 @@ static void emit_stmt(js_ctx *c, js_node *n)
         emit_body(c, n->b);
         put(c, " while (");
         js_emit_expr(c, n->a, T_BOOL);
-        strbuf_printf(&c->out, " && ++jst_%d < %d); }", n->temp, loop_max(c));
+        /* The test was true when the count reached the cap: the loop was stopped there. */
+        strbuf_printf(&c->out, " && ++jst_%d < %d); gpuc_js_capped(jst_%d >= %d); }", n->temp, loop_max(c), n->temp,
+                      loop_max(c));
+        if (c->loops)
+            c->loops->capped++;
         break;
     case N_BREAK: put(c, "break;"); break;
     case N_CONTINUE: put(c, "continue;"); break;

@@ -56,6 +56,7 @@ typedef struct js_loops {
      * that messages about a run's arguments name them as the user does. */
     char params[GPUC_MAX_ARGS][64];
     int nparams;
+    int capped;  /* loops capped at loopMaxIterations, each reporting through gpuc_js_capped */
 } js_loops;
 
 /* Translates js (the last function is the kernel). On success *glsl is the GLSL kernel source (caller

@@ -215,6 +215,50 @@ bool js_whole_range_push_counter(js_ctx *c, const js_node *n)
     return true;
 }
 
+/* The iterations of a loop whose counter starts at s and steps by step while `counter op e` holds;
+ * -1 when op does not bound it in that direction. */
+static double trips(double s, double e, double step, const char *op)
+{
+    if (step > 0 && !strcmp(op, "<"))
+        return e > s ? ceil((e - s) / step) : 0;
+    if (step > 0 && !strcmp(op, "<="))
+        return e >= s ? floor((e - s) / step) + 1 : 0;
+    if (step < 0 && !strcmp(op, ">"))
+        return s > e ? ceil((s - e) / -step) : 0;
+    if (step < 0 && !strcmp(op, ">="))
+        return s >= e ? floor((s - e) / -step) + 1 : 0;
+    return -1;
+}
+
+/* The fewest trips a term of the && chain t allows counter v (start s, step step); -1: none bounds it. */
+static double chain_trips(const js_ctx *c, const js_node *t, const js_var *v, double s, double step)
+{
+    if (t->kind == N_LOGICAL && !strcmp(t->op, "&&")) {
+        double l = chain_trips(c, t->a, v, s, step), r = chain_trips(c, t->b, v, s, step);
+        return l < 0 ? r : r < 0 ? l : l < r ? l : r;
+    }
+    range bound;
+    if (t->kind != N_BINARY || !t->a || t->a->kind != N_IDENT || t->a->var != v || !range_of(c, t->b, &bound) ||
+        bound.lo != bound.hi)
+        return -1;
+    return trips(s, bound.lo, step, t->op);
+}
+
+double js_for_trips_at_most(const js_ctx *c, const js_node *n)
+{
+    if (!n->a || n->a->kind != N_VAR || strcmp(n->a->op, "let") != 0 || n->a->nlist != 1 || !n->b)
+        return -1;
+    const js_node *d = n->a->list[0];
+    const js_var *v = d->var;
+    range start;
+    if (!v || v->type != T_INT || !d->a || !range_of(c, d->a, &start) || start.lo != start.hi)
+        return -1;
+    double step = step_of(c, n->c, v);
+    if (step == 0 || writes(n->b, v, 0) || writes(n->d, v, 0))
+        return -1;
+    return chain_trips(c, n->b, v, start.lo, step);
+}
+
 void js_whole_range_pop(js_ctx *c)
 {
     c->ncounters--;

@@ -22,4 +22,9 @@ void js_emit_whole_remainder(js_ctx *c, js_node *a, const js_node *b);
 bool js_whole_range_push_counter(js_ctx *c, const js_node *n);
 void js_whole_range_pop(js_ctx *c);
 
+/* For loop n's iterations at most, proven from a term `v < B` (<=, or > >= stepping down) of its
+ * test or of the test's && chain, for its `let` counter v of whole constant start, stepped by a whole
+ * constant (++, --, +=, -=) and written nowhere else (test and body); -1 when not proven. */
+double js_for_trips_at_most(const js_ctx *c, const js_node *n);
+
 #endif

@@ -197,6 +197,10 @@ static bool emit_main(strbuf *sb, const kernel_signature *sig, codegen_shape sha
         strbuf_puts(&call, "\n        ");
         ok = ok && glsl_emit(&call, gpuc_glsl_kernel_prelude, "loop_report", NULL);
     }
+    if (shape.loop_caps) {
+        strbuf_puts(&call, "\n        ");
+        ok = ok && glsl_emit(&call, gpuc_glsl_kernel_prelude, "loop_cap_report", NULL);
+    }
     ok = ok && !call.failed && !thread.failed && !before->failed && !store->failed && !outs->failed;
     const char *out = output_type(sig->return_type, shape);
     const char *main_fields[] = {"LOCAL_SIZE", local, "CELLS_PER_INVOCATION", per, "OUT_ELEMENT", out, "OUT_TYPE", out,
@@ -230,14 +234,19 @@ char *codegen_program(const kernel_signature *sig, const char *user_source, code
         ok = ok && glsl_emit(&sb, gpuc_glsl_kernel_prelude, "scatter", NULL);
     if (shape.graphical)
         ok = ok && glsl_emit(&sb, gpuc_glsl_kernel_prelude, "graphical", NULL);
-    if (shape.loop_guard) {
+    if (shape.loop_guard || shape.loop_caps) {
         char binding[16];
         snprintf(binding, sizeof binding, "%d", CODEGEN_LOOP_STATUS_BINDING);
         const char *fields[] = {"BINDING", binding, NULL};
-        ok = ok && glsl_emit(&sb, gpuc_glsl_kernel_prelude, "loop_guard", fields);
+        ok = ok && glsl_emit(&sb, gpuc_glsl_kernel_prelude, "loop_status", fields);
     }
+    if (shape.loop_guard)
+        ok = ok && glsl_emit(&sb, gpuc_glsl_kernel_prelude, "loop_guard", NULL);
+    if (shape.loop_caps)
+        ok = ok && glsl_emit(&sb, gpuc_glsl_kernel_prelude, "loop_cap", NULL);
     ok = ok && emit_constants(&sb, constants, nconstants);
-    int first = codegen_first_input_binding(shape.buffer_reads, shape.fragment, shape.loop_guard, shape.nmaps);
+    int first = codegen_first_input_binding(shape.buffer_reads, shape.fragment, shape.loop_guard || shape.loop_caps,
+                                            shape.nmaps);
     for (int i = 0, binding = first; ok && i < sig->nparams; i++)
         ok = emit_param(&sb, &sig->params[i], sig->params[i].rank ? binding++ : -1, shape.buffer_reads);
 
@@ -264,11 +273,11 @@ char *codegen_program(const kernel_signature *sig, const char *user_source, code
     return strbuf_take(&sb);
 }
 
-int codegen_first_input_binding(bool buffer_reads, bool fragment, bool loop_guard, int nmaps)
+int codegen_first_input_binding(bool buffer_reads, bool fragment, bool loop_status, int nmaps)
 {
     if (!buffer_reads || fragment) /* image units, or a fragment shader's only storage buffers */
         return 0;
-    return loop_guard ? CODEGEN_LOOP_STATUS_BINDING + 1 : 1 + nmaps;
+    return loop_status ? CODEGEN_LOOP_STATUS_BINDING + 1 : 1 + nmaps;
 }
 
 int codegen_part_of(int source, int line, int *part_line)

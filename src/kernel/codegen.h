@@ -67,14 +67,15 @@ typedef struct codegen_shape {
     int nmaps;
     const codegen_map *maps;
     bool loop_guard;  /* the source's loops are guarded (loop_guard.h): declare what they call, report cuts */
+    bool loop_caps;   /* the source calls gpuc_js_capped (capped JavaScript loops): count the cells it flags */
     int local_size;   /* compute: invocations per work group (device_profile.local_size) */
     bool buffer_reads; /* arrays are read from storage buffers, not image views (device_profile.image_reads) */
 } codegen_shape;
 
 /* The first binding of the array arguments: image unit 0 for image reads; with buffer reads the
- * storage binding after the outputs (and the loop-status word, when guarded) on compute, 0 on
+ * storage binding after the outputs (and the loop-status block, when the program writes it) on compute, 0 on
  * fragment (whose outputs are render targets). Array argument j is bound at first + j. */
-int codegen_first_input_binding(bool buffer_reads, bool fragment, bool loop_guard, int nmaps);
+int codegen_first_input_binding(bool buffer_reads, bool fragment, bool loop_status, int nmaps);
 
 /* The compute_main.glsl section that turns a flat cell into `thread` for a grid of this shape. */
 const char *codegen_thread_section(gpuc_dims grid);

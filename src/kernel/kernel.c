@@ -157,7 +157,7 @@ static gpuc_status check_storage_bindings(const gpuc_kernel *k)
     int arrays = 0;
     for (int i = 0; i < k->sig.nparams; i++)
         arrays += k->sig.params[i].rank > 0;
-    int first = codegen_first_input_binding(true, k->fragment, k->loop_guard, k->nmaps);
+    int first = codegen_first_input_binding(true, k->fragment, kernel_loop_status(k), k->nmaps);
     int most = k->gpu->device_profile.max_storage_blocks;
     if (first + arrays <= most)
         return GPUC_OK;
@@ -292,7 +292,7 @@ void kernel_locate_uniforms(gpuc_kernel *k)
     k->cell_end_location = glGetUniformLocation(k->program, "gpuc_cell_end");
     k->output_size_location = glGetUniformLocation(k->program, "outputSize"); /* -1 when compiled in */
     k->grid_location = glGetUniformLocation(k->program, "gpuc_grid");
-    int unit = codegen_first_input_binding(k->buffer_reads, k->fragment, k->loop_guard, k->nmaps);
+    int unit = codegen_first_input_binding(k->buffer_reads, k->fragment, kernel_loop_status(k), k->nmaps);
     for (int i = 0; i < k->sig.nparams; i++) {
         const kernel_param *p = &k->sig.params[i];
         char name[KERNEL_NAME_MAX + 16];
@@ -334,6 +334,7 @@ static char *program_text(gpuc_kernel *k, const char *source, const char *mask, 
                            .nmaps = k->nmaps,
                            .maps = k->maps,
                            .loop_guard = scan != NULL,
+                           .loop_caps = k->loop_caps > 0,
                            .local_size = k->gpu->device_profile.local_size,
                            .buffer_reads = k->buffer_reads};
     char *glsl = text ? codegen_program(&k->sig, text, shape, constants, nconstants) : NULL;
@@ -407,6 +408,8 @@ static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_
     int nconstants = 0;
     loop_scan scan = {0};
     bool readable = true;
+    k->loop_caps = origin ? origin->capped_loops : 0;
+    k->precise_math = origin && origin->precise_math;
     if (!source_check_preprocessor(source, err, sizeof err) || !source_parse_kernel(mask, &k->sig, err, sizeof err) ||
         (!origin && !source_check_nesting(mask, err, sizeof err))) {
         st = gpuc_fail(gpu, GPUC_ERROR_COMPILE, "kernel '%s': %s",
@@ -488,6 +491,11 @@ static void kernel_destroy(gpuc_child *child, bool gl)
     free(k->handle); /* its context is closing; a freed kernel's handle was retired first */
     k->tag = 0;
     free(k);
+}
+
+gpuc_kernel *kernel_of_child(gpuc_child *child)
+{
+    return child->destroy == kernel_destroy ? (gpuc_kernel *)((char *)child - offsetof(gpuc_kernel, child)) : NULL;
 }
 
 gpuc_status kernel_create(gpuc *gpu, const char *source, const gpuc_kernel_desc *desc, const kernel_origin *origin,

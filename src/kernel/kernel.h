@@ -59,6 +59,10 @@ struct gpuc_kernel {
     int64_t loop_most;                    /* iterations of one cell's loops, at most, or LOOP_UNBOUNDED */
     int nloops;
     char (*loop_names)[160];
+    /* JavaScript kernels: loops capped at loopMaxIterations (each cell that reached a cap raises the
+     * loop-status block's gpuc_loop_capped count), and whether Math runs in double precision. */
+    int loop_caps;
+    bool precise_math;
     kernel_profile profile;               /* gpuc_get_kernel_stats (kernel/profile.c) */
     gpuc_child child;                     /* how its context destroys it */
 };
@@ -80,6 +84,8 @@ typedef struct kernel_origin {
     /* The parameters as the user wrote them (messages name them so), nparam_names of them, or NULL. */
     char (*param_names)[KERNEL_NAME_MAX];
     int nparam_names;
+    int capped_loops;     /* loops capped at loopMaxIterations that call gpuc_js_capped (loop_cap section) */
+    bool precise_math;    /* Math runs in double precision (gpuc_kernel_desc.precise_math) */
 } kernel_origin;
 
 /* gpuc_create_kernel with the origin of generated source (NULL for the user's own GLSL). GLSL the
@@ -87,6 +93,9 @@ typedef struct kernel_origin {
  * GLSL it writes is fully parenthesised, so deeper). */
 gpuc_status kernel_create(gpuc *gpu, const char *source, const gpuc_kernel_desc *desc, const kernel_origin *origin,
                           gpuc_kernel **out);
+
+/* The kernel a child of its context is, or NULL for any other child (an array). */
+gpuc_kernel *kernel_of_child(gpuc_child *child);
 
 /* The kernel behind a caller's handle, for `call` (gpuc_handle_body). */
 static inline gpuc_status kernel_open(const gpuc_kernel *handle, const char *call, gpuc_kernel **k)
@@ -101,6 +110,12 @@ static inline gpuc_status kernel_enter(const gpuc_kernel *handle, const char *ca
 {
     gpuc_status st = kernel_open(handle, call, k);
     return st != GPUC_OK ? st : gpuc_enter((*k)->gpu);
+}
+
+/* Whether k's program writes the context's loop-status block (its loops guarded, or capped). */
+static inline bool kernel_loop_status(const gpuc_kernel *k)
+{
+    return k->loop_guard || k->loop_caps > 0;
 }
 
 /* Reads the uniform locations and image units of k->program. */

@@ -1,5 +1,6 @@
 /* kernel_loops.c - see kernel_loops.h. The static part reads bounds (loop_budget.c); the run-time part
- * is one word of device memory per context that guarded kernels raise (codegen's loop_status block). */
+ * is a few words of device memory per context that guarded kernels raise and capped JavaScript loops
+ * count in (codegen's loop_status block). */
 #include "kernel/kernel_loops.h"
 #include "kernel/loop_budget.h"
 
@@ -135,7 +136,8 @@ gpuc_status kernel_loops_bind(gpuc_kernel *k)
         gpuc_status hooked = gpuc_on_close(gpu, loop_status_release);
         if (hooked != GPUC_OK)
             return hooked;
-        /* The cut loop's id (0: none), then the tick guarded loops never reach (see loop_guard). */
+        /* The cut loop's id (0: none), the tick guarded loops never reach (see loop_guard), and the
+         * count of cells that reached a JavaScript loop's cap (loop_status in kernel_prelude.glsl). */
         const GLuint initial[4] = {0, 0xffffffffu, 0, 0};
         glGenBuffers(1, &gpu->loop_status);
         glBindBuffer(GL_SHADER_STORAGE_BUFFER, gpu->loop_status);
@@ -166,6 +168,19 @@ gpuc_status kernel_loops_verify(gpuc_kernel *k)
                      "and this run needed more. The run's result is discarded rather than returned wrong; give "
                      "each cell less work (more output cells, or several passes)",
                      k->name, gpu->info.renderer, loop, (long long)gpu->info.loop_budget);
+}
+
+uint64_t kernel_loops_capped(gpuc_kernel *k)
+{
+    GLuint capped = 0;
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, k->gpu->loop_status);
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 2 * sizeof capped, sizeof capped, &capped);
+    if (capped) {
+        const GLuint zero = 0;
+        glBufferSubData(GL_SHADER_STORAGE_BUFFER, 2 * sizeof zero, sizeof zero, &zero);
+    }
+    return capped;
 }
 
 void kernel_loops_free(gpuc_kernel *k)

@@ -23,8 +23,13 @@ gpuc_status kernel_loops_check(gpuc_kernel *k, const char *source, const char *m
  * loop budget (on hardware drivers, GPUC_OK). */
 gpuc_status kernel_loops_unreadable(gpuc_kernel *k, const char *mask, const loop_scan *scan);
 
-/* Before a guarded kernel runs: binds the context's loop-status word (made on first use). */
+/* Before a guarded kernel or one with capped loops runs: binds the context's loop-status block (made
+ * on first use). */
 gpuc_status kernel_loops_bind(gpuc_kernel *k);
+
+/* After a kernel with capped loops ran: how many of its cells reached loopMaxIterations in some loop
+ * (waiting for the run to finish); clears the count for the next run. */
+uint64_t kernel_loops_capped(gpuc_kernel *k);
 
 /* After a guarded kernel ran: GPUC_ERROR_LIMIT naming the kernel and the loop if one was cut short
  * (the status word is cleared again), else GPUC_OK. */

@@ -20,6 +20,9 @@ struct program_entry {
      * calls of a kernel (two uniform calls, about 5% of a call's instructions). */
     bool range_set;
     GLuint range_first, range_count;
+    /* A run of the program succeeded: llvmpipe compiles its machine code at the first one, so a run
+     * of a program that has not run yet is counted apart (gpuc_kernel_stats.first_runs). */
+    bool ran;
 };
 
 /* The hash the table files entries under (64-bit FNV-1a). */

@@ -339,8 +339,9 @@ static gpuc_status run_into(gpuc_kernel *k, const gpuc_arg *args, gpuc_array *co
     glUseProgram(k->program);
     bind_sizes(k);
     constant_arrays_bind(k);
+    profile_program(k, &prof);
     gpuc_status st = bind_args(k, args);
-    if (st == GPUC_OK && k->loop_guard)
+    if (st == GPUC_OK && kernel_loop_status(k))
         st = kernel_loops_bind(k);
     if (st != GPUC_OK)
         return st;
@@ -360,6 +361,8 @@ static gpuc_status run_into(gpuc_kernel *k, const gpuc_arg *args, gpuc_array *co
     if (st == GPUC_OK && k->loop_guard && (st = kernel_loops_verify(k)) == GPUC_ERROR_LIMIT)
         for (int i = 0; i <= k->nmaps; i++)
             snprintf(dsts[i]->truncated_by, sizeof dsts[i]->truncated_by, "%s", k->name);
+    if (k->loop_caps) /* read (and cleared) after every run, failed ones too */
+        prof.capped_cells = kernel_loops_capped(k);
     profile_fetching(k, &prof);
     for (int i = 0; st == GPUC_OK && !k->pipeline && i <= k->nmaps; i++)
         st = gpuc_array_fetch_mirror(dsts[i]);
