@@ -70,7 +70,7 @@ MPI_BENCH_SRC := $(sort $(wildcard tests/bench/mpi/*.c))
 MPI_BENCH := $(BUILD)/bench/gpuc-bench-mpi
 
 
-.PHONY: all lib mpi cli check check-hardware-profile abi-check abi-baseline examples tutorials bench bench-zoo bench-mpi call-overhead soak fuzz install installcheck uninstall deps deps-check glad clean help
+.PHONY: all lib mpi cli check check-hardware-profile check-zink abi-check abi-baseline examples tutorials bench bench-zoo bench-mpi call-overhead soak fuzz install installcheck uninstall deps deps-check glad clean help
 .DEFAULT_GOAL := all
 
 all: lib cli
@@ -90,6 +90,8 @@ help:
 	@echo "                       make check covers each choice once, in the device_profile suite)"
 	@echo "  make abi-check       compare the libraries' public ABI with abi/*.abi (abidiff); fails on any change"
 	@echo "  make abi-baseline    rewrite abi/*.abi after an announced ABI change (README.md, ABI policy)"
+	@echo "  make check-zink      make check (every suite, both backends) on Mesa's zink over lavapipe (GL on Vulkan on the CPU);"
+	@echo "                       fails unless GL_RENDERER is zink's (scripts/check-zink.sh)"
 	@echo "  make examples        build the example programs into build/examples/"
 	@echo "  make cli             build the gpuc program into build/bin/gpuc (part of make; gpuc --help, man tools/gpuc/gpuc.1)"
 	@echo "  make call-overhead   instructions per kernel call, gpuc against a bare GL dispatch (callgrind)"
@@ -328,6 +330,11 @@ check: $(TEST_BIN) $(EXAMPLE_BIN) $(CLI_BIN) $(BENCH_BIN) $(if $(HAVE_MPI),$(MPI
 			GPUC_EXAMPLES_DIR=$(BUILD)/examples GPUC_CLI=$(CLI_BIN) GPUC_BENCH=$(BENCH_BIN) \
 			GPUC_MPIRUN="$(if $(HAVE_MPI),$(MPIRUN) $(MPIRUN_FLAGS))" GPUC_MPI_WORKER=$(MPI_WORKER) $(TEST_BIN); \
 	done
+
+# Every suite of make check, on both backends, on Mesa's zink over lavapipe (scripts/check-zink.sh checks
+# that GL_RENDERER is zink's first); .ci/run runs it.
+check-zink: $(CLI_BIN)
+	scripts/check-zink.sh $(CLI_BIN) $(MAKE) --no-print-directory check
 
 check-hardware-profile: $(TEST_BIN) $(EXAMPLE_BIN) $(CLI_BIN) $(BENCH_BIN)
 	$(CHECK_ENV) GPUC_BACKEND=compute GPUC_DEVICE_PROFILE=hardware $(TEST_BIN) $(HARDWARE_PROFILE_SUITES)
