@@ -146,17 +146,20 @@ extern "C" {
 #define GPUC_API
 #endif
 
-/* The version of gpuc.h a program is compiled against. GPUC_VERSION is the same as one int,
- * major * 10000 + minor * 100 + patch (0.1.0 is 100), for `#if GPUC_VERSION >= ...`. */
+/* The version of gpuc.h a program is compiled against (the Makefile reads these three lines).
+ * GPUC_VERSION is the same as one int, major * 10000 + minor * 100 + patch (0.2.0 is 200), for
+ * `#if GPUC_VERSION >= ...`. The ABI (README.md, "ABI policy") holds within a soname: before 1.0 that
+ * is one major.minor (libgpuc.so.0.2: every 0.2.x), from 1.0 on one major. */
 #define GPUC_VERSION_MAJOR 0
-#define GPUC_VERSION_MINOR 1
+#define GPUC_VERSION_MINOR 2
 #define GPUC_VERSION_PATCH 0
 #define GPUC_VERSION (GPUC_VERSION_MAJOR * 10000 + GPUC_VERSION_MINOR * 100 + GPUC_VERSION_PATCH)
 
 /* The version of the library loaded at run time, which differs from the macros above when a program
- * runs against another libgpuc.so than the one it was built with (same major version: same ABI).
- * gpuc_version() is the int form (major * 10000 + minor * 100 + patch, like GPUC_VERSION);
- * gpuc_version_string() is "major.minor.patch" ("0.1.0"), static, never NULL. Neither needs a context. */
+ * runs against another libgpuc.so than the one it was built with (the same soname: the same ABI, a
+ * patch release of it). gpuc_version() is the int form (major * 10000 + minor * 100 + patch, like
+ * GPUC_VERSION); gpuc_version_string() is "major.minor.patch" ("0.2.0"), static, never NULL. Neither
+ * needs a context. */
 GPUC_API int gpuc_version(void);
 GPUC_API const char *gpuc_version_string(void);
 

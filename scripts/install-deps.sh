@@ -13,7 +13,10 @@ PACKAGES="build-essential pkg-config cmake libegl-dev libgl-dev libpng-dev libeg
 # compaction) run on PoCL, built against the OpenCL headers and loader: installed here, but not
 # required to build (--check leaves them out, so a user without root can build and test without
 # them; the bench then says so in place of the chart or the column).
-OPTIONAL_PACKAGES="gnuplot-nox pocl-opencl-icd ocl-icd-opencl-dev opencl-headers"
+# CI's checks beyond make check: make abi-check compares the public ABI with abi/ through libabigail's
+# abidw and abidiff (abigail-tools); make check-zink runs the suites on Mesa's zink over lavapipe, the
+# Vulkan driver on the CPU (mesa-vulkan-drivers; zink itself comes with libgl1-mesa-dri).
+OPTIONAL_PACKAGES="gnuplot-nox pocl-opencl-icd ocl-icd-opencl-dev opencl-headers abigail-tools mesa-vulkan-drivers"
 
 missing=""
 want="$PACKAGES"

@@ -11,7 +11,10 @@ trap 'rm -rf "$scratch"' EXIT
 PREFIX="$scratch/prefix"
 export PREFIX
 unset LD_LIBRARY_PATH # the programs must find libgpuc.so on their own (rpath)
-version=$(sed -n 's/^VERSION := //p' Makefile)
+# The version as the Makefile takes it from gpuc.h, and the soname's number (major.minor before 1.0).
+version_part() { sed -n "s/^#define GPUC_VERSION_$1 \([0-9][0-9]*\)\$/\1/p" include/gpuc.h; }
+version="$(version_part MAJOR).$(version_part MINOR).$(version_part PATCH)"
+if [ "$(version_part MAJOR)" = 0 ]; then soversion="0.$(version_part MINOR)"; else soversion=$(version_part MAJOR); fi
 
 fail() {
     echo "installcheck: $*" >&2
@@ -88,14 +91,14 @@ run_block() {
     fail "pkg-config --modversion gpuc is not $version"
 run_block pkg-config 2
 # The shared program found libgpuc.so through gpuc.pc's rpath, and it was the scratch copy.
-ldd "$scratch/app/app" | grep -q "=> $PREFIX/lib/libgpuc.so.0 " ||
-    { ldd "$scratch/app/app" >&2; fail "app does not load $PREFIX/lib/libgpuc.so.0"; }
+ldd "$scratch/app/app" | grep -q "=> $PREFIX/lib/libgpuc.so.$soversion " ||
+    { ldd "$scratch/app/app" >&2; fail "app does not load $PREFIX/lib/libgpuc.so.$soversion"; }
 if ldd "$scratch/app/app-static" | grep -q libgpuc; then fail "app-static still needs libgpuc.so"; fi
 
 readme_block CMakeLists.txt >"$scratch/app/CMakeLists.txt"
 [ -s "$scratch/app/CMakeLists.txt" ] || fail "README.md has no block marked <!-- installcheck: CMakeLists.txt -->"
 run_block cmake 1
-ldd "$scratch/app/build/app" | grep -q "=> $PREFIX/lib/libgpuc.so.0 " || fail "the CMake app does not load $PREFIX/lib/libgpuc.so.0"
+ldd "$scratch/app/build/app" | grep -q "=> $PREFIX/lib/libgpuc.so.$soversion " || fail "the CMake app does not load $PREFIX/lib/libgpuc.so.$soversion"
 # The static target links and runs too (built beside app from the same file).
 cat >>"$scratch/app/CMakeLists.txt" <<'CMAKE'
 add_executable(app-static app.c)
@@ -117,14 +120,16 @@ want() {
         >"$scratch/want.log" 2>&1 && got=found || got=refused
     [ "$got" = "$1" ] || { cat "$scratch/want.log" >&2; fail "find_package(gpuc $2) $got gpuc $version"; }
 }
-want found 0.1
+# Before 1.0 each minor version is an ABI of its own (README.md, "ABI policy"): 0.2.x only, from 0.2.0.
+want found 0.2
 want found "$version"
-want found 0.0.1
-want found 0.1...1.0
-want refused 0.2
+want found 0.2...1.0
+want refused 0.1
+want refused 0.0.1
+want refused 0.3
 want refused 1.0
-want refused 0.2...1.0
-want refused '0.0.1...<0.1'
+want refused 0.1...1.0
+want refused '0.2...<0.2.0'
 
 # ldconfig: run by install only for /usr and /usr/local, as root, without DESTDIR (what make would run).
 if [ "$(id -u)" -eq 0 ]; then expect=1; else expect=0; fi
@@ -144,7 +149,7 @@ grep -q "^Libs: -L\${libdir} -Wl,-rpath,\${libdir} -lgpuc\$" "$PREFIX/lib/pkgcon
 
 # A package whose files are gone says so at configure time.
 rm "$PREFIX/lib/libgpuc.a"
-want refused 0.1
+want refused 0.2
 # (CMake wraps its messages: lines are joined before the search.)
 tr '\n' ' ' <"$scratch/want.log" | tr -s ' ' | grep -q "names files that are missing: $PREFIX/lib/libgpuc.a " ||
     { cat "$scratch/want.log" >&2; fail "a half-removed install is not reported by name"; }
@@ -196,8 +201,8 @@ C
         fail "pkg-config --modversion gpuc-mpi is not $version"
     export OMPI_MCA_rmaps_base_oversubscribe=1 # a machine with one core still runs the two ranks
     run_block mpi 1
-    ldd "$scratch/app/app-mpi" | grep -q "=> $PREFIX/lib/libgpuc_mpi.so.0 " ||
-        { ldd "$scratch/app/app-mpi" >&2; fail "app-mpi does not load $PREFIX/lib/libgpuc_mpi.so.0"; }
+    ldd "$scratch/app/app-mpi" | grep -q "=> $PREFIX/lib/libgpuc_mpi.so.$soversion " ||
+        { ldd "$scratch/app/app-mpi" >&2; fail "app-mpi does not load $PREFIX/lib/libgpuc_mpi.so.$soversion"; }
 fi
 
 make -s uninstall PREFIX="$PREFIX" >/dev/null

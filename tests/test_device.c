@@ -203,6 +203,7 @@ START_TEST(thread_counts_per_context)
     gpuc_close(bad);
 
     gpuc *dflt, *caller, *caller2, *four, *five;
+    int start = process_threads();
     ck_assert_int_eq(gpuc_open(&dflt, NULL), GPUC_OK);
     if (!gpuc_get_info(dflt)->software) { /* the option is llvmpipe's */
         gpuc_close(dflt);
@@ -218,9 +219,15 @@ START_TEST(thread_counts_per_context)
     int with_four = process_threads();
     ck_assert_ptr_nonnull(strstr(gpuc_get_info(four)->device, "with 4 threads"));
     /* llvmpipe starts 4 compute workers and 4 rasteriser threads for the 4-thread screen, none for the
-     * calling-thread one (Mesa may start a thread or so of its own per screen). */
+     * calling-thread one (Mesa may start a thread or so of its own per screen). Zink over lavapipe
+     * starts more of its own per screen (8 on Mesa 22.3: its queues and lavapipe's), as many for each
+     * display: there the calling-thread screen is bounded by the default one, which has at least
+     * one worker and one rasteriser thread more. */
     ck_assert_int_ge(with_four - with_caller, 8);
-    ck_assert_int_le(with_caller - before, 2);
+    if (strncmp(gpuc_get_info(dflt)->renderer, "zink", 4) == 0)
+        ck_assert_int_le(with_caller - before + 2, before - start);
+    else
+        ck_assert_int_le(with_caller - before, 2);
     ck_assert_int_eq(gpuc_open(&five, &(gpuc_options){.threads = 5}), GPUC_ERROR_NO_DEVICE);
     ck_assert_ptr_nonnull(strstr(gpuc_errmsg(five), "once per display"));
     gpuc_close(five);

@@ -265,6 +265,10 @@ START_TEST(loop_budget_agrees_across_backends)
          "40000; j++) { s += 1.0; } } return s; }", GPUC_ERROR_LIMIT},
     };
     gpuc *backends[2] = {open_backend(GPUC_BACKEND_COMPUTE), open_backend(GPUC_BACKEND_FRAGMENT)};
+    /* Zink over lavapipe has llvmpipe's budget, but its compute shaders (Mesa 22.3) spend no iteration
+     * on an inner loop that breaks at once on a run-time test, while its fragment shaders do: there a
+     * refused case may run, and must then give the C answer (the backends need not agree). */
+    bool zink = strncmp(gpuc_get_info(backends[0])->renderer, "zink", 4) == 0;
     for (size_t i = 0; gpuc_get_info(backends[0])->loop_budget > 0 && /* hardware drivers have no budget */
                        i < sizeof cases / sizeof cases[0]; i++)
         for (int b = 0; b < 2; b++) {
@@ -273,7 +277,8 @@ START_TEST(loop_budget_agrees_across_backends)
                           GPUC_OK, "case %zu, %s: %s", i, b ? "fragment" : "compute", gpuc_errmsg(backends[b]));
             gpuc_array *r = NULL;
             gpuc_status st = gpuc_run(k, (gpuc_arg[]){gpuc_arg_i32(40000)}, 1, &r);
-            ck_assert_msg(st == cases[i].want, "case %zu on %s: %s (%s)", i, b ? "fragment" : "compute",
+            bool zink_ran = zink && cases[i].want == GPUC_ERROR_LIMIT && st == GPUC_OK;
+            ck_assert_msg(st == cases[i].want || zink_ran, "case %zu on %s: %s (%s)", i, b ? "fragment" : "compute",
                           gpuc_status_name(st), gpuc_errmsg(backends[b]));
             if (st == GPUC_OK) {
                 float *v = fixture_take_floats(r, 128);

@@ -215,10 +215,25 @@ gpuc_status gpuc_array_upload(gpuc_array *a, const void *data)
     return gpuc_array_upload_part(a, 0, a->values, data);
 }
 
+/* Zink (Mesa 22.3, over lavapipe) gives a busy buffer new storage when one glBufferSubData covers all
+ * of it, and an image view of that buffer then reads the old storage: gpuc_topk read its reused input
+ * as zeros there, every few dozen calls. Writing such an upload in two pieces keeps the storage (its
+ * last 4 bytes separately: no piece covers the whole buffer). Only on zink: elsewhere the whole-buffer
+ * write lets a GPU driver rename a busy buffer instead of waiting for it. */
+static bool splits_whole_uploads(const gpuc *gpu)
+{
+    return strncmp(gpu->info.renderer, "zink", 4) == 0;
+}
+
 gpuc_status gpuc_array_upload_part(gpuc_array *a, size_t first, size_t count, const void *data)
 {
     glBindBuffer(GL_COPY_WRITE_BUFFER, a->buffer);
-    glBufferSubData(GL_COPY_WRITE_BUFFER, (GLintptr)(first * 4), (GLsizeiptr)(count * 4), data);
+    size_t head = count * 4;
+    if (first == 0 && head == a->bytes && head > 4 && splits_whole_uploads(a->gpu))
+        head -= 4;
+    glBufferSubData(GL_COPY_WRITE_BUFFER, (GLintptr)(first * 4), (GLsizeiptr)head, data);
+    if (head < count * 4)
+        glBufferSubData(GL_COPY_WRITE_BUFFER, (GLintptr)head, 4, (const char *)data + head);
     glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
     a->mirror_valid = false;
     a->truncated_by[0] = '\0';
