@@ -176,6 +176,21 @@ $(BUILD)/examples/%: examples/%.c $(EXAMPLE_COMMON) $(wildcard examples/common/*
 
 examples: $(EXAMPLE_BIN) $(if $(HAVE_MPI),$(MPI_EXAMPLE_BIN))
 
+# The Check kit (include/gpuc_check.h): examples/check/'s suite, built as a user would build it (all of
+# $(WARNFLAGS), missing-field-initializers included), and gpuc.h with gpuc_check.h as C++11-20 under
+# -Wall -Wextra -Werror -pedantic; make check's check_kit suite runs them all.
+CXX_STDS := 11 14 17 20
+CXX_BINS := $(CXX_STDS:%=$(BUILD)/tests/cxx/gpuc-c++%)
+CHECK_EXAMPLE_BIN := $(BUILD)/examples/check/blur_test
+$(CHECK_EXAMPLE_BIN): examples/check/blur_test.c include/gpuc_check.h $(STATIC_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) -Iinclude -D_POSIX_C_SOURCE=200809L $(CHECK_FLAGS) -std=c11 $(WARNFLAGS) $(OPTFLAGS) $(SANFLAGS) $(CFLAGS) \
+		-o $@ $< $(STATIC_LIB) $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
+$(BUILD)/tests/cxx/gpuc-c++%: tests/cxx/cxx_kernel.cpp include/gpuc.h include/gpuc_check.h $(STATIC_LIB)
+	@mkdir -p $(dir $@)
+	$(CXX) -std=c++$* -Iinclude $(CHECK_FLAGS) -Wall -Wextra -Werror -pedantic $(OPTFLAGS) $(SANFLAGS) $(CXXFLAGS) \
+		-o $@ $< $(STATIC_LIB) $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
+
 # ---- the MPI library and its users (only where $(MPICC) exists) --------------------------------------
 mpi: $(MPI_STATIC_LIB) $(MPI_SHARED_LIB)
 
@@ -312,7 +327,7 @@ CHECK_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:intercept_tls_get_addr=
 	GPUC_EXAMPLES_DIR=$(BUILD)/examples GPUC_CLI=$(CLI_BIN) GPUC_BENCH=$(BENCH_BIN)
 # The mpi suite runs $(MPI_WORKER) and the MPI examples under mpirun where Open MPI is present
 # (GPUC_MPIRUN empty: it says it was skipped).
-check: $(TEST_BIN) $(EXAMPLE_BIN) $(CLI_BIN) $(BENCH_BIN) $(if $(HAVE_MPI),$(MPI_EXAMPLE_BIN) $(MPI_WORKER))
+check: $(TEST_BIN) $(EXAMPLE_BIN) $(CHECK_EXAMPLE_BIN) $(CXX_BINS) $(CLI_BIN) $(BENCH_BIN) $(if $(HAVE_MPI),$(MPI_EXAMPLE_BIN) $(MPI_WORKER))
 	@set -e; for backend in $(CHECK_BACKENDS); do \
 		echo "==== backend $$backend"; \
 		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:intercept_tls_get_addr=0 UBSAN_OPTIONS=print_stacktrace=1 GPUC_BACKEND=$$backend \
