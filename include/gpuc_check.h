@@ -24,7 +24,7 @@
  * cannot cross fork() (gpuc.h, "TESTING WITH CHECK"): GPUC_CHECK_CONTEXT's fixture opens the context
  * inside each test's child and closes it there, so open none in main. It works unchanged with
  * CK_FORK=no. The device is gpuc's default (GPUC_DEVICE, else a GPU, else llvmpipe); GPUC_DEVICE=cpu
- * picks llvmpipe, whose results are the same on every run and machine for the same Mesa.
+ * picks llvmpipe, which gives the same bits on every run (for the same Mesa and CPU).
  */
 #ifndef GPUC_CHECK_H
 #define GPUC_CHECK_H

@@ -1,7 +1,8 @@
 /* test_check_kit.c - the Check kit for users' own kernels: include/gpuc_check.h's comparisons against
  * cells built here by hand, its assertions failing as they must (inner Check tests run in a forked
  * user program, their failure messages read back), examples/check's suite, and the C++ builds of
- * gpuc.h and gpuc_check.h (tests/cxx/, one per standard, beside this program), run as processes. */
+ * gpuc.h and gpuc_check.h (tests/cxx/, one per standard, beside this program), run as processes, and
+ * the check that README.md's C and C++ blocks compile cleanly. */
 #include <gpuc_check.h>
 
 #include "fixture.h"
@@ -304,6 +305,42 @@ START_TEST(cxx_builds_run_a_kernel)
 }
 END_TEST
 
+/* scripts/check-readme-code.sh: README.md's blocks pass; a block that warns under -Wextra, and one
+ * without its marker, fail naming the line. */
+START_TEST(readme_code_compiles_and_the_check_can_fail)
+{
+    int status;
+    char *out = fixture_run_command("scripts/check-readme-code.sh 2>&1", &status);
+    ck_assert_msg(status == 0 && strstr(out, "blocks of README.md compile under -Wall -Wextra -Werror -pedantic"),
+                  "README.md's code: %s", out);
+    free(out);
+    char dir[] = "/tmp/gpuc-readme-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char path[64], command[160];
+    snprintf(path, sizeof path, "%s/bad.md", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("# bad\n\n<!-- compile: c statements -->\n```c\ngpuc_dims d = (gpuc_dims){4};\n(void)d;\n```\n", f);
+    fclose(f);
+    snprintf(command, sizeof command, "scripts/check-readme-code.sh '%s' 2>&1", path);
+    out = fixture_run_command(command, &status);
+    ck_assert_msg(status == 1 && strstr(out, "bad.md:4: the c block does not compile cleanly") &&
+                      strstr(out, "missing-field-initializers"),
+                  "a positional gpuc_dims passed (%d): %s", status, out);
+    free(out);
+    f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("# bad\n\n```c\nint x;\n```\n", f);
+    fclose(f);
+    out = fixture_run_command(command, &status);
+    ck_assert_msg(status == 1 && strstr(out, "3: a ```c block without a <!-- compile: ... --> marker"),
+                  "an unmarked block passed (%d): %s", status, out);
+    free(out);
+    remove(path);
+    rmdir(dir);
+}
+END_TEST
+
 Suite *suite_check_kit(void)
 {
     Suite *s = suite_create("check_kit");
@@ -316,6 +353,7 @@ Suite *suite_check_kit(void)
     tcase_add_test(tc, status_assertions_print_gpucs_message);
     tcase_add_test(tc, example_suite_passes_in_fork_mode);
     tcase_add_test(tc, cxx_builds_run_a_kernel);
+    tcase_add_test(tc, readme_code_compiles_and_the_check_can_fail);
     suite_add_tcase(s, tc);
     return s;
 }
