@@ -77,7 +77,7 @@ help:
 	@echo "  make                 build build/libgpuc.a, build/libgpuc.so and build/bin/gpuc (installs missing Debian packages as root)"
 	@echo "  make check           build and run the Check test suites on the default device, on both backends"
 	@echo "                       (compute, then fragment; GPUC_BACKEND=fragment make check runs one): a line per suite with"
-	@echo "                       its time, then one for both (make check: PASSED: compute 44 suites, ...); CK_VERBOSITY=normal: Check's own"
+	@echo "                       its time, then one for both (make check: PASSED: compute 43 suites, ...); CK_VERBOSITY=normal: Check's own"
 	@echo "                       output. It includes examples/check (a Check suite of a user's kernel, gpuc_check.h), gpuc.h"
 	@echo "                       built as C++11-20 (tests/cxx/) and README.md's C/C++ blocks compiled (scripts/check-readme-code.sh);"
 	@echo "                       CHECK_SUITES='kernels errors' runs only those suites (names in tests/suites.h)"
@@ -108,7 +108,7 @@ help:
 	@echo "  make install PREFIX=/usr/local   install headers (gpuc.h; gpuc_check.h: Check helpers, pkg-config gpuc-check),"
 	@echo "                       libraries, gpuc.pc (pkg-config), the CMake package,"
 	@echo "                       (lib/cmake/gpuc), bin/gpuc and its man page; runs ldconfig for /usr and /usr/local as root"
-	@echo "  make installcheck    install into a scratch prefix, then build and run a pkg-config program and a"
+	@echo "  make installcheck    install into a scratch prefix, then build and run a pkg-config program, a Check suite and a"
 	@echo "                       CMake project against it, as the README says"
 	@echo "  make uninstall PREFIX=...        remove what install put there"
 	@echo "  make deps            install the Debian packages the build and tests need (scripts/install-deps.sh)"
@@ -344,7 +344,7 @@ check: $(TEST_BIN) $(EXAMPLE_BIN) $(CHECK_EXAMPLE_BIN) $(CXX_BINS) $(CLI_BIN) $(
 			GPUC_MPIRUN="$(if $(HAVE_MPI),$(MPIRUN) $(MPIRUN_FLAGS))" GPUC_MPI_WORKER=$(MPI_WORKER) $(TEST_BIN) $(CHECK_SUITES) || status=1; \
 	done; \
 	awk -v want=$(words $(CHECK_BACKENDS)) -v rc=$$status -v t=$$(( $$(date +%s) - start )) ' \
-		{ runs = runs sep $$1 " " $$2 " suites"; sep = ", "; checks += $$3; fails += $$4; n++ } \
+		{ runs = runs sep $$1 " " $$2 ($$2 == 1 ? " suite" : " suites"); sep = ", "; checks += $$3; fails += $$4; n++ } \
 		END { ok = rc == 0 && n == want && fails == 0; \
 			printf "make check: %s: %s%s, %d checks, %d failures, %dm%02ds\n", ok ? "PASSED" : "FAILED", \
 				n ? runs : "no totals", n < want ? " (a run ended before its totals)" : "", checks, fails, t / 60, t % 60; \

@@ -167,15 +167,15 @@ static inline gpuc *gpuc_check_open(const char *device)
     gpuc_options opts;
     memset(&opts, 0, sizeof opts);
     opts.device = device;
-    gpuc *gpu = NULL;
-    gpuc_status st = gpuc_open(&gpu, &opts);
+    gpuc *opened = NULL;
+    gpuc_status st = gpuc_open(&opened, &opts);
     if (st != GPUC_OK) {
         char msg[2048];
-        snprintf(msg, sizeof msg, "gpuc_open -> %s: %s", gpuc_status_name(st), gpuc_errmsg(gpu));
-        gpuc_close(gpu);
+        snprintf(msg, sizeof msg, "gpuc_open -> %s: %s", gpuc_status_name(st), gpuc_errmsg(opened));
+        gpuc_close(opened);
         ck_abort_msg("%s", msg);
     }
-    return gpu;
+    return opened;
 }
 
 /* Defines `static gpuc *var` and a checked fixture that opens it (gpuc's default device) inside each

@@ -146,6 +146,13 @@ START_TEST(inner_wrong_status_expected)
 }
 END_TEST
 
+START_TEST(inner_open_on_no_such_device)
+{
+    gpuc *never = gpuc_check_open("99");
+    gpuc_close(never); /* not reached: the open fails the test */
+}
+END_TEST
+
 /* Runs one inner test under a Check runner of its own in fork mode (Check's default), in a forked
  * user program as a user's suite would be (with or without gpuc_check_add_context), and returns the
  * failure message (caller frees; "" when it passed). */
@@ -261,6 +268,8 @@ START_TEST(status_assertions_print_gpucs_message)
     expect_inner_failure(inner_wrong_status_expected, true,
                          "-> GPUC_OK, expected GPUC_ERROR_LIMIT: ");
     expect_inner_pass(inner_kernel_runs, true);
+    expect_inner_failure(inner_open_on_no_such_device, false,
+                         "gpuc_open -> GPUC_ERROR_INVALID_ARGUMENT: gpuc_options.device \"99\" is not a device");
 }
 END_TEST
 
