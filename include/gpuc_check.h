@@ -37,8 +37,8 @@
 #include <stdio.h>
 #include <string.h>
 
-/* A test's time limit when it opens a context (seconds): a context open (20-35 ms) and a first run's
- * shader JIT (10-50 ms a kernel on llvmpipe) fit Check's default 4 s on a quiet machine, but not on
+/* A test's time limit when it opens a context (seconds): a context open (21-33 ms) and a first run's
+ * shader JIT (10-50 ms a kernel on llvmpipe), as reported on a quiet machine, fit Check's default 4 s on a quiet machine, but not on
  * one loaded by parallel builds and test runs. */
 #define GPUC_CHECK_TIMEOUT 60
 
@@ -85,10 +85,16 @@ static inline int gpuc_check_cell_matches(float got, float want, gpuc_check_mode
 /* Compares got[0..n) with want[0..n) and returns how many cells differ. When msg is not NULL it gets a
  * report (cut to msg_size, always ended): "2 of 8 cells differ (more than 1 ulps): [3] got 1.5 want
  * 1.25 (2097152 ulps), [6] got ..."; the first GPUC_CHECK_SHOWN differing cells, each with its index,
- * both values (to float precision) and their distance in ulps. All cells match: msg is "". */
+ * both values (to float precision) and their distance in ulps. All cells match: msg is "". A NULL got
+ * or want (with n > 0) counts all n cells as differing and says so. */
 static inline size_t gpuc_check_compare_f32(const float *got, const float *want, size_t n, gpuc_check_mode mode,
                                             double tolerance, char *msg, size_t msg_size)
 {
+    if (n && (!got || !want)) { /* nothing to compare: every cell counts as differing */
+        if (msg && msg_size)
+            snprintf(msg, msg_size, "%s is NULL (%zu cells to compare)", got ? "want" : "got", n);
+        return n;
+    }
     size_t bad = 0;
     for (size_t i = 0; i < n; i++)
         bad += !gpuc_check_cell_matches(got[i], want[i], mode, tolerance);

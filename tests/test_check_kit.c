@@ -84,6 +84,13 @@ START_TEST(report_shows_the_first_cells_and_fits_its_buffer)
     memset(small, 'x', sizeof small);
     ck_assert_uint_eq(gpuc_check_compare_f32(got, want, CELLS, GPUC_CHECK_EXACT, 0, small, sizeof small), 9);
     ck_assert_str_eq(small, "9 of 100 cells differ (");
+    /* NULL arrays: every cell differs, and the report says which is missing; nothing to compare is a match */
+    ck_assert_uint_eq(gpuc_check_compare_f32(NULL, want, 3, GPUC_CHECK_ULPS, 1, msg, sizeof msg), 3);
+    ck_assert_str_eq(msg, "got is NULL (3 cells to compare)");
+    ck_assert_uint_eq(gpuc_check_compare_f32(got, NULL, 3, GPUC_CHECK_EXACT, 0, msg, sizeof msg), 3);
+    ck_assert_str_eq(msg, "want is NULL (3 cells to compare)");
+    ck_assert_uint_eq(gpuc_check_compare_f32(NULL, NULL, 0, GPUC_CHECK_EXACT, 0, msg, sizeof msg), 0);
+    ck_assert_str_eq(msg, "");
 }
 END_TEST
 
