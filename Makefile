@@ -83,7 +83,11 @@ help:
 	@echo "gpuc make targets:"
 	@echo "  make                 build build/libgpuc.a, build/libgpuc.so and build/bin/gpuc (installs missing Debian packages as root)"
 	@echo "  make check           build and run the Check test suites on the default device, on both backends"
-	@echo "                       (compute, then fragment; GPUC_BACKEND=fragment make check runs one)"
+	@echo "                       (compute, then fragment; GPUC_BACKEND=fragment make check runs one): a line per suite with"
+	@echo "                       its time, then one for both (make check: PASSED: compute 43 suites, ...); CK_VERBOSITY=normal: Check's own"
+	@echo "                       output. It includes examples/check (a Check suite of a user's kernel, gpuc_check.h), gpuc.h"
+	@echo "                       built as C++11-20 (tests/cxx/) and README.md's C/C++ blocks compiled (scripts/check-readme-code.sh);"
+	@echo "                       CHECK_SUITES='kernels errors' runs only those suites (names in tests/suites.h)"
 	@echo "  make check SANITIZE=1  the same with ASan + UBSan (leak detection on), in build/sanitize/"
 	@echo "  make check-hardware-profile  every suite that holds under GPUC_DEVICE_PROFILE=hardware on llvmpipe"
 	@echo "                       (the GPU's code paths: storage-buffer reads, one cell per invocation; .ci/run runs it;"
@@ -113,9 +117,10 @@ help:
 	@echo "  make soak            100,000 runs, 10,000 kernel creations, 1,000 contexts; fails if resident memory or"
 	@echo "                       open descriptors grow after a warm-up (SOAK_SCALE=0.2: the short version CI runs)"
 	@echo "  make tutorials       build the examples, run the three seed tutorials and check each printed line against its expected line (scripts/run-tutorials.sh)"
-	@echo "  make install PREFIX=/usr/local   install header, libraries, gpuc.pc (pkg-config), the CMake package,"
+	@echo "  make install PREFIX=/usr/local   install headers (gpuc.h; gpuc_check.h: Check helpers, pkg-config gpuc-check),"
+	@echo "                       libraries, gpuc.pc (pkg-config), the CMake package,"
 	@echo "                       (lib/cmake/gpuc), bin/gpuc and its man page; runs ldconfig for /usr and /usr/local as root"
-	@echo "  make installcheck    install into a scratch prefix, then build and run a pkg-config program and a"
+	@echo "  make installcheck    install into a scratch prefix, then build and run a pkg-config program, a Check suite and a"
 	@echo "                       CMake project against it, as the README says"
 	@echo "  make uninstall PREFIX=...        remove what install put there"
 	@echo "  make deps            install the Debian packages the build and tests need (scripts/install-deps.sh)"
@@ -187,6 +192,21 @@ $(BUILD)/examples/%: examples/%.c $(EXAMPLE_COMMON) $(wildcard examples/common/*
 		$(CFLAGS) -o $@ $< $(EXAMPLE_COMMON) $(STATIC_LIB) $(LIBS) $(LDFLAGS)
 
 examples: $(EXAMPLE_BIN) $(if $(HAVE_MPI),$(MPI_EXAMPLE_BIN))
+
+# The Check kit (include/gpuc_check.h): examples/check/'s suite, built as a user would build it (all of
+# $(WARNFLAGS), missing-field-initializers included), and gpuc.h with gpuc_check.h as C++11-20 under
+# -Wall -Wextra -Werror -pedantic; make check's check_kit suite runs them all.
+CXX_STDS := 11 14 17 20
+CXX_BINS := $(CXX_STDS:%=$(BUILD)/tests/cxx/gpuc-c++%)
+CHECK_EXAMPLE_BIN := $(BUILD)/examples/check/blur_test
+$(CHECK_EXAMPLE_BIN): examples/check/blur_test.c include/gpuc_check.h $(STATIC_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) -Iinclude -D_POSIX_C_SOURCE=200809L $(CHECK_FLAGS) -std=c11 $(WARNFLAGS) $(OPTFLAGS) $(SANFLAGS) $(CFLAGS) \
+		-o $@ $< $(STATIC_LIB) $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
+$(BUILD)/tests/cxx/gpuc-c++%: tests/cxx/cxx_kernel.cpp include/gpuc.h include/gpuc_check.h $(STATIC_LIB)
+	@mkdir -p $(dir $@)
+	$(CXX) -std=c++$* -Iinclude $(CHECK_FLAGS) -Wall -Wextra -Werror -pedantic $(OPTFLAGS) $(SANFLAGS) $(CXXFLAGS) \
+		-o $@ $< $(STATIC_LIB) $(CHECK_LIBS) $(LIBS) $(LDFLAGS)
 
 # ---- the MPI library and its users (only where $(MPICC) exists) --------------------------------------
 mpi: $(MPI_STATIC_LIB) $(MPI_SHARED_LIB)
@@ -323,14 +343,24 @@ HARDWARE_PROFILE_SUITES := device device_profile arrays kernels errors scatter t
 CHECK_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:intercept_tls_get_addr=0 UBSAN_OPTIONS=print_stacktrace=1 \
 	GPUC_EXAMPLES_DIR=$(BUILD)/examples GPUC_CLI=$(CLI_BIN) GPUC_BENCH=$(BENCH_BIN)
 # The mpi suite runs $(MPI_WORKER) and the MPI examples under mpirun where Open MPI is present
-# (GPUC_MPIRUN empty: it says it was skipped).
-check: $(TEST_BIN) $(EXAMPLE_BIN) $(CLI_BIN) $(BENCH_BIN) $(if $(HAVE_MPI),$(MPI_EXAMPLE_BIN) $(MPI_WORKER))
-	@set -e; for backend in $(CHECK_BACKENDS); do \
+# (GPUC_MPIRUN empty: it says it was skipped). Every backend runs even when one fails; the test program
+# appends each run's totals to $(CHECK_TOTALS), and the last line sums them up. CHECK_SUITES names suites
+# to run instead of all.
+CHECK_TOTALS = $(BUILD)/tests/check-totals
+check: $(TEST_BIN) $(EXAMPLE_BIN) $(CHECK_EXAMPLE_BIN) $(CXX_BINS) $(CLI_BIN) $(BENCH_BIN) $(if $(HAVE_MPI),$(MPI_EXAMPLE_BIN) $(MPI_WORKER))
+	@rm -f $(CHECK_TOTALS); touch $(CHECK_TOTALS); start=$$(date +%s); status=0; \
+	for backend in $(CHECK_BACKENDS); do \
 		echo "==== backend $$backend"; \
 		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:intercept_tls_get_addr=0 UBSAN_OPTIONS=print_stacktrace=1 GPUC_BACKEND=$$backend \
-			GPUC_EXAMPLES_DIR=$(BUILD)/examples GPUC_CLI=$(CLI_BIN) GPUC_BENCH=$(BENCH_BIN) \
-			GPUC_MPIRUN="$(if $(HAVE_MPI),$(MPIRUN) $(MPIRUN_FLAGS))" GPUC_MPI_WORKER=$(MPI_WORKER) $(TEST_BIN) $(CHECK_SUITES); \
-	done
+			GPUC_EXAMPLES_DIR=$(BUILD)/examples GPUC_CLI=$(CLI_BIN) GPUC_BENCH=$(BENCH_BIN) GPUC_CHECK_TOTALS=$(CHECK_TOTALS) \
+			GPUC_MPIRUN="$(if $(HAVE_MPI),$(MPIRUN) $(MPIRUN_FLAGS))" GPUC_MPI_WORKER=$(MPI_WORKER) $(TEST_BIN) $(CHECK_SUITES) || status=1; \
+	done; \
+	awk -v want=$(words $(CHECK_BACKENDS)) -v rc=$$status -v t=$$(( $$(date +%s) - start )) ' \
+		{ runs = runs sep $$1 " " $$2 ($$2 == 1 ? " suite" : " suites"); sep = ", "; checks += $$3; fails += $$4; n++ } \
+		END { ok = rc == 0 && n == want && fails == 0; \
+			printf "make check: %s: %s%s, %d checks, %d failures, %dm%02ds\n", ok ? "PASSED" : "FAILED", \
+				n ? runs : "no totals", n < want ? " (a run ended before its totals)" : "", checks, fails, t / 60, t % 60; \
+			exit !ok }' $(CHECK_TOTALS)
 
 # make check's suites on Mesa's zink over lavapipe (scripts/check-zink.sh checks that GL_RENDERER is
 # zink's first); .ci/run runs it. CHECK_SUITES (empty: all) limits make check to some. Open zink
@@ -388,6 +418,8 @@ install: lib cli
 	ln -sf libgpuc.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libgpuc.so.$(SOVERSION)
 	ln -sf libgpuc.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libgpuc.so
 	$(FILL_IN) scripts/gpuc.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/gpuc.pc
+	install -m 644 include/gpuc_check.h $(DESTDIR)$(PREFIX)/include/
+	$(FILL_IN) scripts/gpuc-check.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/gpuc-check.pc
 	$(FILL_IN) scripts/gpucConfig.cmake.in > $(CMAKE_DIR)/gpucConfig.cmake
 	$(FILL_IN) scripts/gpucConfigVersion.cmake.in > $(CMAKE_DIR)/gpucConfigVersion.cmake
 ifeq ($(HAVE_MPI),1)
@@ -405,6 +437,7 @@ installcheck: lib
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/include/gpuc.h $(DESTDIR)$(PREFIX)/lib/libgpuc.a \
+		$(DESTDIR)$(PREFIX)/include/gpuc_check.h $(DESTDIR)$(PREFIX)/lib/pkgconfig/gpuc-check.pc \
 		$(DESTDIR)$(PREFIX)/lib/libgpuc.so* $(DESTDIR)$(PREFIX)/lib/pkgconfig/gpuc.pc \
 		$(DESTDIR)$(PREFIX)/include/gpuc_mpi.h $(DESTDIR)$(PREFIX)/lib/libgpuc_mpi.a \
 		$(DESTDIR)$(PREFIX)/lib/libgpuc_mpi.so* $(DESTDIR)$(PREFIX)/lib/pkgconfig/gpuc-mpi.pc \

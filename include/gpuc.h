@@ -85,8 +85,11 @@
  * ACROSS MPI RANKS. gpuc_mpi.h (the optional libgpuc_mpi, pkg-config gpuc-mpi) runs top-k, sort,
  * compaction and scan over data spread across MPI ranks, each rank on its own context.
  *
- * DESCRIPTOR STRUCTS. Zero means "the default" everywhere, so initialise only what you need:
- * `(gpuc_dims){n}`, `{"chunk", 256}`. Under -Wextra that style needs -Wno-missing-field-initializers.
+ * DESCRIPTOR STRUCTS. Zero means "the default" everywhere, so initialise only what you need. Designated
+ * initialisers do not warn under -Wextra: `(gpuc_dims){.x = n}`, `{.name = "chunk", .value = 256}`; the
+ * short positional forms `(gpuc_dims){n}`, `{"chunk", 256}` mean the same but need
+ * -Wno-missing-field-initializers there. In C++ (this header compiles as C++11 and later) start from
+ * `gpuc_kernel_desc desc = {};` and assign fields, or spell every field: `gpuc_dims d = {n, 0, 0};`.
  *
  * THREADS. A context serves one thread at a time: the first call on a thread makes the context current
  * there, and it stays current on that thread (it is "held") until gpuc_detach or gpuc_close. A call on
@@ -125,7 +128,8 @@
  * way; once the parent closed all its contexts before forking, the child may open its own). What works:
  * open the context in a checked fixture (tcase_add_checked_fixture: it runs inside each forked test) and
  * none in main, or run the tests in one process (CK_FORK=no, or srunner_set_fork_status(sr, CK_NOFORK)).
- * The same holds for any program that forks.
+ * The same holds for any program that forks. gpuc_check.h (installed beside this header) has that
+ * fixture ready, with status assertions and float comparisons for Check suites of your kernels.
  */
 #ifndef GPUC_H
 #define GPUC_H

@@ -31,7 +31,7 @@ readme_block() {
 }
 
 make -s install PREFIX="$PREFIX" >/dev/null
-for f in include/gpuc.h lib/libgpuc.a "lib/libgpuc.so.$version" lib/pkgconfig/gpuc.pc \
+for f in include/gpuc.h include/gpuc_check.h lib/pkgconfig/gpuc-check.pc lib/libgpuc.a "lib/libgpuc.so.$version" lib/pkgconfig/gpuc.pc \
     lib/cmake/gpuc/gpucConfig.cmake lib/cmake/gpuc/gpucConfigVersion.cmake bin/gpuc share/man/man1/gpuc.1; do
     [ -f "$PREFIX/$f" ] || fail "make install did not write PREFIX/$f"
 done
@@ -94,6 +94,17 @@ run_block pkg-config 2
 ldd "$scratch/app/app" | grep -q "=> $PREFIX/lib/libgpuc.so.$soversion " ||
     { ldd "$scratch/app/app" >&2; fail "app does not load $PREFIX/lib/libgpuc.so.$soversion"; }
 if ldd "$scratch/app/app-static" | grep -q libgpuc; then fail "app-static still needs libgpuc.so"; fi
+
+# The Check helpers: the README's command builds examples/check's suite against the installed header,
+# and it passes in Check's default fork mode.
+cp examples/check/blur_test.c "$scratch/app/"
+script=$(readme_block check)
+[ -n "$script" ] || fail "README.md has no block marked <!-- installcheck: check -->"
+printf '%s\n' "$script" >"$scratch/check.sh"
+(cd "$scratch/app" && env -u CK_FORK sh -eu "$scratch/check.sh") >"$scratch/check.out" 2>&1 ||
+    { cat "$scratch/check.out" >&2; fail "README block 'check' failed (commands in check.sh)"; }
+grep -q "^100%: Checks: 3, Failures: 0, Errors: 0\$" "$scratch/check.out" ||
+    { cat "$scratch/check.out" >&2; fail "README block 'check': the installed blur_test did not pass"; }
 
 readme_block CMakeLists.txt >"$scratch/app/CMakeLists.txt"
 [ -s "$scratch/app/CMakeLists.txt" ] || fail "README.md has no block marked <!-- installcheck: CMakeLists.txt -->"
@@ -209,4 +220,4 @@ make -s uninstall PREFIX="$PREFIX" >/dev/null
 left=$(cd "$PREFIX" && find . -type f)
 [ -z "$left" ] || fail "make uninstall left: $left"
 [ ! -d "$PREFIX/lib/cmake/gpuc" ] || fail "make uninstall left lib/cmake/gpuc/"
-echo "installcheck: the README's pkg-config and CMake instructions build programs that run against an installed copy"
+echo "installcheck: the README's pkg-config, CMake and Check instructions build programs that run against an installed copy"

@@ -49,6 +49,7 @@
     GPUC_SUITE(handles) \
     GPUC_SUITE(fork) \
     GPUC_SUITE(device_profile) \
+    GPUC_SUITE(check_kit) \
     GPUC_SUITE(mpi)
 
 #define GPUC_SUITE(name) Suite *suite_##name(void);

@@ -1,11 +1,15 @@
-/* test_main.c - runs every suite (or those named on the command line), each in its own runner so
- * that each prints its own summary line. Exit status 0 only when all pass. */
+/* test_main.c - runs every suite (or those named on the command line), each in its own runner: one line
+ * per suite (its checks, failures and time), Check's message for each test that failed, then the totals.
+ * Exit status 0 only when all pass. GPUC_CHECK_TOTALS=FILE also appends "BACKEND SUITES CHECKS
+ * FAILURES" to FILE, from which `make check` prints its one line across the backends. CK_VERBOSITY
+ * set gives Check's own output instead. */
 #include "suites.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef struct named_suite {
     const char *name;
@@ -22,21 +26,52 @@ static bool wanted(const char *name, int argc, char **argv)
     return false;
 }
 
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Runs one suite and prints its line (and its failures); returns its checks and failures. */
+static void run_suite(const named_suite *suite, int *checks, int *failures)
+{
+    bool check_output = getenv("CK_VERBOSITY") != NULL;
+    SRunner *sr = srunner_create(suite->make());
+    fflush(stdout);
+    double start = now_s();
+    srunner_run_all(sr, check_output ? CK_ENV : CK_SILENT);
+    double seconds = now_s() - start;
+    *checks = srunner_ntests_run(sr);
+    *failures = srunner_ntests_failed(sr);
+    printf("== suite %-16s %4d checks, %d failure%s, %6.1f s\n", suite->name, *checks, *failures,
+           *failures == 1 ? "" : "s", seconds);
+    if (*failures && !check_output) {
+        TestResult **failed = srunner_failures(sr);
+        /* Check's own failure line, less the test's name (no accessor for it): file:line:F|E:case: message */
+        for (int i = 0; i < *failures; i++)
+            printf("%s:%d:%s:%s: %s\n", tr_lfile(failed[i]), tr_lno(failed[i]),
+                   tr_rtype(failed[i]) == CK_ERROR ? "E" : "F", tr_tcname(failed[i]), tr_msg(failed[i]));
+        free(failed);
+    }
+    fflush(stdout);
+    srunner_free(sr);
+}
+
 int main(int argc, char **argv)
 {
 #define GPUC_SUITE(name) {#name, suite_##name},
     static const named_suite suites[] = {GPUC_TEST_SUITES};
 #undef GPUC_SUITE
-    int failed = 0, ran = 0;
+    int failed = 0, checks = 0, ran = 0;
+    double start = now_s();
     for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++) {
         if (!wanted(suites[i].name, argc, argv))
             continue;
-        SRunner *sr = srunner_create(suites[i].make());
-        printf("== suite %s\n", suites[i].name);
-        fflush(stdout);
-        srunner_run_all(sr, CK_NORMAL);
-        failed += srunner_ntests_failed(sr);
-        srunner_free(sr);
+        int suite_checks, suite_failures;
+        run_suite(&suites[i], &suite_checks, &suite_failures);
+        checks += suite_checks;
+        failed += suite_failures;
         ran++;
     }
     if (!ran) {
@@ -46,6 +81,19 @@ int main(int argc, char **argv)
         fprintf(stderr, "\n");
         return 2;
     }
-    printf("== %d suite%s, %d failing test%s\n", ran, ran == 1 ? "" : "s", failed, failed == 1 ? "" : "s");
+    printf("== %d suite%s, %d checks, %d failing test%s, %.1f s\n", ran, ran == 1 ? "" : "s", checks, failed,
+           failed == 1 ? "" : "s", now_s() - start);
+    const char *totals = getenv("GPUC_CHECK_TOTALS");
+    if (totals && *totals) {
+        const char *backend = getenv("GPUC_BACKEND");
+        FILE *f = fopen(totals, "a");
+        bool written = f && fprintf(f, "%s %d %d %d\n", backend && *backend ? backend : "compute", ran, checks, failed) > 0;
+        if (f && fclose(f) != 0)
+            written = false;
+        if (!written) {
+            fprintf(stderr, "cannot append the totals to %s\n", totals);
+            return EXIT_FAILURE;
+        }
+    }
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
