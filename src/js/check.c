@@ -292,9 +292,14 @@ static void check_decl(js_ctx *c, js_node *var_stmt, js_node *d)
     if (d->a && d->a->kind == N_FUNCEXPR)
         return; /* a function bound to a name: a helper of its own (translate.c) */
     js_var *existing = scope_lookup(c, d->name, c->scope_base);
-    if (existing && existing->is_param)
-        js_fail(c, d, "`%s` is already a parameter of this function: use another name", d->name);
     bool is_var = !strcmp(var_stmt->op, "var");
+    /* A let or const in an inner block or a for's header is a new variable hiding the parameter, as
+     * in JavaScript (minifiers reuse parameter names so); in the function's own block it is an error. */
+    bool hides_param = existing && existing->is_param && !is_var && (c->block_mark != c->body_mark || c->for_header);
+    if (existing && existing->is_param && !hides_param)
+        js_fail(c, d, "`%s` is already a parameter of this function: use another name", d->name);
+    if (hides_param)
+        existing = NULL;
     js_type init = d->a ? js_check_expr(c, d->a) : existing && is_var && existing->is_var ? existing->type : T_FLOAT;
     if (init == T_VOID)
         js_fail(c, d, "`%s` is given the result of a function that returns nothing", d->name);
@@ -323,7 +328,7 @@ static void check_decl(js_ctx *c, js_node *var_stmt, js_node *d)
     if (!v) {
         v = js_alloc(c, sizeof *v, d);
         v->name = d->name;
-        v->glsl = js_mangle(c, "js_", d->name);
+        v->glsl = js_mangle(c, hides_param ? "jsp_" : "js_", d->name); /* apart from the parameter's GLSL name */
         v->is_const = !strcmp(var_stmt->op, "cons");
         v->is_var = is_var;
         v->init = v->is_const ? d->a : NULL;
@@ -378,8 +383,11 @@ static void check_block(js_ctx *c, js_node **list, int n)
 static void check_for(js_ctx *c, js_node *n)
 {
     int mark = c->nscope;
+    bool saved_header = c->for_header;
+    c->for_header = true;
     if (n->a)
         check_stmt(c, n->a);
+    c->for_header = saved_header;
     if (n->b)
         check_condition(c, n->b);
     if (n->a && n->a->kind == N_VAR && n->b)
@@ -544,7 +552,9 @@ void js_check_function_body(js_ctx *c, js_func *f)
     const char *saved_origin = c->origin;
     bool saved_changed = c->changed;
     int saved_scope = c->nscope, saved_loops = c->loop_depth, saved_switches = c->switch_depth;
-    int saved_base = c->scope_base;
+    int saved_base = c->scope_base, saved_body = c->body_mark;
+    bool saved_header = c->for_header;
+    c->for_header = false;
     c->scope_base = c->nscope;
     c->current = f;
     c->origin = f->origin;
@@ -556,6 +566,7 @@ void js_check_function_body(js_ctx *c, js_func *f)
         int base = c->nscope;
         f->ret = T_NONE;
         declare_params(c, f);
+        c->body_mark = c->nscope; /* the mark check_block gives the function's own block */
         check_block(c, f->node->a->list, f->node->a->nlist);
         c->nscope = base;
         if (!c->changed || pass == 16)
@@ -570,4 +581,6 @@ void js_check_function_body(js_ctx *c, js_func *f)
     c->loop_depth = saved_loops;
     c->switch_depth = saved_switches;
     c->scope_base = saved_base;
+    c->body_mark = saved_body;
+    c->for_header = saved_header;
 }

@@ -97,6 +97,8 @@ typedef struct js_ctx {
     int nscope;
     int scope_base;       /* the first scope entry of the function being checked */
     int block_mark;       /* the first scope entry of the innermost block (names declared twice) */
+    int body_mark;        /* block_mark of the checked function's own block (a let there may not hide a parameter) */
+    bool for_header;      /* checking a for's first clause (its let is in a scope of its own) */
     bool changed;         /* a variable's type changed in this pass: check again */
     int loop_depth, switch_depth;
     int check_depth;      /* statements and expressions being checked, along the calls (JS_MAX_CHECK_DEPTH) */

@@ -462,8 +462,29 @@ static js_type check_expr_kind(js_ctx *c, js_node *n)
 
 static void check_helper(js_ctx *c, js_func *f, js_node *call);
 
+/* (0, f)(x) and (0, module.f)(x), as Babel writes a call of an imported function: the call f(x) of
+ * the helper f (the leading numbers have no effect; the module object is not a kernel value). */
+static void unwrap_callee(js_ctx *c, js_node *n)
+{
+    js_node *seq = n->a;
+    for (int i = 0; i + 1 < seq->nlist; i++)
+        if (seq->list[i]->kind != N_NUMBER)
+            js_fail(c, seq->list[i], "only numbers may come before the function in a call of a comma expression "
+                    "(`(0, f)(...)`)");
+    js_node *f = seq->list[seq->nlist - 1];
+    if (f->kind == N_MEMBER && f->a->kind == N_IDENT && strcmp(f->a->name, "Math") && js_find_func(c, f->name) &&
+        !js_scope_find(c, f->a->name, 0)) {
+        js_node *name = js_alloc(c, sizeof *name, f);
+        *name = (js_node){.kind = N_IDENT, .line = f->line, .col = f->col, .name = f->name, .height = 1};
+        f = name;
+    }
+    n->a = f;
+}
+
 static js_type check_call(js_ctx *c, js_node *n)
 {
+    if (n->a->kind == N_SEQ)
+        unwrap_callee(c, n);
     js_node *callee = n->a;
     bool arrays = false; /* kernel arrays passed as arguments: only JS helpers take them */
     for (int i = 0; i < n->nlist; i++) {

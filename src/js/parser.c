@@ -705,6 +705,39 @@ static js_node *switch_statement(parser *p, const js_token *at)
     return n;
 }
 
+/* An expression written as a statement, as minifiers write statements: `a ? f() : g();` is
+ * `if (a) f(); else g();`, `a && f();` is `if (a) f();`, `a || f();` is `if (!a) f();` and
+ * `x = 1, y = 2;` is `{ x = 1; y = 2; }`. The value is dropped either way, so each part is a
+ * statement of its own (a branch may then be a call that returns nothing, such as this.color). */
+static js_node *expression_statement(parser *p, js_node *e)
+{
+    js_token at = {.line = e->line, .col = e->col};
+    js_node *n;
+    if (e->kind == N_COND || (e->kind == N_LOGICAL && !strcmp(e->op, "&&"))) {
+        n = node(p, N_IF, &at);
+        n->a = e->a;
+        n->b = expression_statement(p, e->b);
+        if (e->kind == N_COND)
+            n->c = expression_statement(p, e->c);
+    } else if (e->kind == N_LOGICAL) { /* || */
+        n = node(p, N_IF, &at);
+        n->a = node(p, N_UNARY, &at);
+        strcpy(n->a->op, "!");
+        n->a->a = e->a;
+        grown(p, n->a);
+        n->b = expression_statement(p, e->b);
+    } else if (e->kind == N_SEQ) {
+        n = node(p, N_BLOCK, &at);
+        int cap = 0;
+        for (int i = 0; i < e->nlist; i++)
+            push(p, &n->list, &n->nlist, &cap, expression_statement(p, e->list[i]));
+    } else {
+        n = node(p, N_EXPR, &at);
+        n->a = e;
+    }
+    return n;
+}
+
 static js_node *simple_statement(parser *p, const js_token *at)
 {
     js_node *n;
@@ -719,10 +752,10 @@ static js_node *simple_statement(parser *p, const js_token *at)
     } else if (at_declaration(p)) {
         n = declaration(p, NULL);
     } else {
-        n = node(p, N_EXPR, at);
-        n->a = expression(p);
-        if (n->a->kind == N_IDENT && accept(p, ":"))
+        js_node *e = expression(p);
+        if (e->kind == N_IDENT && accept(p, ":"))
             fail_at(p, at->line, at->col, "labels are not supported in kernels");
+        n = expression_statement(p, e);
     }
     end_statement(p);
     return n;
