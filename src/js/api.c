@@ -157,6 +157,7 @@ static gpuc_status create_js(gpuc *gpu, const char *js_source, const gpuc_kernel
     if (st != GPUC_OK)
         return st;
     js_registry *r = gpu->js;
+    bool length_read[GPUC_MAX_ARGS] = {0};
     js_settings s = {
         .output = desc->output,
         .constants = desc->constants,
@@ -173,6 +174,7 @@ static gpuc_status create_js(gpuc *gpu, const char *js_source, const gpuc_kernel
         .nnatives = r ? r->nnatives : 0,
         .map = map,
         .nmap = nmap,
+        .length_read = length_read,
     };
     char *glsl = NULL, name[64], err[GPUC_ERRMSG_MAX - 64];
     bool oom;
@@ -200,7 +202,7 @@ static gpuc_status create_js(gpuc *gpu, const char *js_source, const gpuc_kernel
         origins[i] = (kernel_loop_origin){loops.list[i].glsl_offset, loops.list[i].line, loops.list[i].column,
                                           loops.list[i].where[0] ? loops.list[i].where : NULL};
     /* GPU.js's arrays are flat with a size: any argument array is read by any number of indices. */
-    kernel_origin origin = {"JavaScript", origins, origins && !loops.failed ? loops.n : 0, true};
+    kernel_origin origin = {"JavaScript", origins, origins && !loops.failed ? loops.n : 0, true, length_read};
     st = kernel_create(gpu, glsl, &d, &origin, out);
     free(origins);
     free(loops.list);

@@ -38,6 +38,7 @@ struct js_var {
     bool outlived;      /* a `var` whose block has ended in this pass */
     bool hoisted;       /* a `var` used after its block: declared at the top of its function (emit.c) */
     bool destructured;  /* a name of `const/let/var [a, b] = v` (block-scoped here, whatever the keyword) */
+    bool length_read;   /* a kernel array argument whose .length is read (check_expr.c) */
 };
 
 struct js_func {

@@ -462,6 +462,8 @@ bool js_translate(const char *js, const js_settings *settings, char **glsl, char
         } else if (k->ret == T_NONE || k->ret == T_VOID) {
             js_fail(c, k->node, "the kernel never returns a value (`return` a number or an array of 2-4 numbers)");
         }
+        for (int i = 0; settings->length_read && i < k->nparams; i++)
+            settings->length_read[i] = k->param_vars[i]->length_read;
         emit_program(c, k);
         snprintf(kernel_name, kernel_name_len, "%s", k->name);
         *glsl = strbuf_take(&c->out);

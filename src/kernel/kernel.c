@@ -391,7 +391,8 @@ static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_
     }
     snprintf(k->name, sizeof k->name, "%s", desc->name ? desc->name : k->sig.name);
     for (int i = 0; origin && i < k->sig.nparams; i++)
-        k->sig.params[i].any_rank = origin->any_rank_arrays && k->sig.params[i].rank > 0;
+        k->sig.params[i].any_rank = origin->any_rank_arrays && k->sig.params[i].rank > 0 &&
+                                    !(origin->exact_rank && origin->exact_rank[i]);
     st = resolve_constants(gpu, k->name, desc, constants, &nconstants);
     if (st == GPUC_OK)
         st = check_constant_reads(k, mask, constants, nconstants);

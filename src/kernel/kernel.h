@@ -77,6 +77,7 @@ typedef struct kernel_origin {
     const kernel_loop_origin *loops;
     int nloops;
     bool any_rank_arrays; /* every array parameter takes arrays of any rank (kernel_param.any_rank) */
+    const bool *exact_rank; /* NULL, or per parameter: this one takes its own rank only (JavaScript's .length) */
 } kernel_origin;
 
 /* gpuc_create_kernel with the origin of generated source (NULL for the user's own GLSL). GLSL the
