@@ -471,7 +471,10 @@ static js_type check_expr_kind(js_ctx *c, js_node *n);
 js_type js_check_expr(js_ctx *c, js_node *n)
 {
     js_check_deeper(c, n);
+    const js_node *saved_where = c->where;
+    c->where = n;
     js_type t = check_expr_kind(c, n);
+    c->where = saved_where;
     c->check_depth--;
     return t;
 }
