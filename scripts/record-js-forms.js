@@ -45,6 +45,8 @@ const cases = [
   { name: 'var_retyped_straight', src: 'function(n) {\n  var x = n * 2;\n  var y = x + 1;\n  var x = [y, n];\n  var z = x[0] + x[1];\n  var x = z * 3;\n  return x + this.thread.x;\n}', output: [2], args: [num(3)] },
   { name: 'var_retyped_both_branches', src: 'function(n) {\n  var x = 1;\n  if (n > this.thread.x) { var x = [2, 3]; } else { var x = [4, 5]; }\n  return x[0] * 10 + x[1];\n}', output: [3], args: [num(1)] },
   { name: 'var_retyped_in_branch_then_again', src: 'function(n) {\n  var x = 1;\n  if (n > this.thread.x) { var x = [2, 3]; x = [x[1], x[0]]; }\n  var x = 7;\n  return x + this.thread.x;\n}', output: [3], args: [num(1)] },
+  { name: 'var_retyped_in_block', src: 'function(n) {\n  var x = n;\n  {\n    var x = [n, 2];\n  }\n  return x[0] * 10 + x[1] + this.thread.x;\n}', output: [2], args: [num(3)] },
+  { name: 'var_retyped_back_in_branch', src: 'function(n) {\n  var x = [1, 2];\n  if (n > this.thread.x) {\n    var x = n * 5;\n    var x = [x, 3];\n  }\n  return x[0] * 10 + x[1];\n}', output: [3], args: [num(1)] },
 ];
 
 function flatten(v, out) {

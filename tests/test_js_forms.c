@@ -15,7 +15,7 @@
 #define GPUC_FIXTURES_DIR "tests/fixtures"
 #endif
 
-#define FORMS_CASES 22 /* the cases in the fixture file */
+#define FORMS_CASES 24 /* the cases in the fixture file */
 #define MAX_ARGS 4
 
 typedef struct forms_case {
