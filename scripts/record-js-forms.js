@@ -30,6 +30,11 @@ const cases = [
   { name: 'comma_for_header', src: 'function(n){var s,i;for(s=0,i=0;i<n;s+=i,i++);return s+this.thread.x}', output: [3], args: [num(5)] },
   { name: 'not_zero_not_one', src: 'function(){var a=!0,b=!1;return(a?10:0)+(b?1:0)+(!1===b?100:0)+this.thread.x}', output: [2] },
   { name: 'or_statement', src: 'function(a){var s=0;a[this.thread.x]>1||(s=5),a[this.thread.x]>2&&(s+=7);return s}', output: [4], args: [arr([0, 2, 3, 1])] },
+  // terser's output of GPU.js's own test kernels (its suite's issue 116, internally-defined-matrices, if-else):
+  // a helper given kernel arrays whose parameters share the arrays' names, `void 0`, `?.5`
+  { name: 'minified_helper_names_like_arrays', helpers: ['function add(n,d,r){return n[r]+d[r]}'], scope: { add: (n, d, r) => n[r] + d[r] }, src: 'function(r,t){return add(r,t,this.thread.x)}', output: [5], args: [arr([1, 2, 3, 4, 5]), arr([1, 2, 3, 4, 5])] },
+  { name: 'minified_void_zero', src: 'function(t){const n=void 0;let a=void 0,b=2;return t[this.thread.x]+b}', output: [3], args: [arr([1, 2, 3])] },
+  { name: 'minified_question_point_five', src: 'function(t){const n=t[this.thread.x];return n>0?0:n<1?.5:1}', output: [3], args: [arr([-1, 0, 2])] },
   // Babel's call of an imported function (GPU.js test/issues/212-funky-function-support.js)
   { name: 'issue_212_comma_callee', helpers: ['function add(value1, value2) {\n  return value1 + value2;\n}'], scope: { _add: { add: (a, b) => a + b } }, src: 'function(v1, v2) {\n  return (0, _add.add)(v1[this.thread.y][this.thread.x], v2[this.thread.y][this.thread.x]);\n}', output: [2, 2], args: [arr2([[0, 1], [1, 2]]), arr2([[0, 1], [1, 2]])] },
   // functions called where they are defined

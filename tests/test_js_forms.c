@@ -15,7 +15,7 @@
 #define GPUC_FIXTURES_DIR "tests/fixtures"
 #endif
 
-#define FORMS_CASES 24 /* the cases in the fixture file */
+#define FORMS_CASES 27 /* the cases in the fixture file */
 #define MAX_ARGS 4
 
 typedef struct forms_case {
@@ -215,6 +215,9 @@ static const struct refusal {
     /* `var x;` again keeps the value it has: not one type here */
     {"function (n) { var x = 1; if (n > 0) { var x = [1, 2]; } var x; return 1; }",
      {"`var x;` keeps a value", "a number", "an array of 2"}},
+    /* a const declared `= void 0` (a minifier's undefined) and read: gpuc has no value for undefined */
+    {"function (n) { const u = void 0; return u + n; }",
+     {"`u` is undefined", "void 0", "give it one"}},
     /* assigned where it is not one type */
     {"function (n) { var x = 1; if (n > 0) { var x = [1, 2]; } x = 3; return x; }",
      {"`x` holds", "a number", "an array of 2"}},

@@ -160,6 +160,14 @@ const char *js_mangle(js_ctx *c, const char *prefix, const char *name)
 
 /* ---- scopes ---- */
 
+/* The GLSL prefix of the current function's own variables: a helper specialised for kernel arrays
+ * reads them through functions named by the arrays' GLSL names ("js_" + name), which a parameter or
+ * local of the same JavaScript name must not hide (a minifier names them all `r`, `t`...). */
+static const char *local_prefix(const js_ctx *c)
+{
+    return c->current && c->current->base ? "jsh_" : "js_";
+}
+
 static void scope_push(js_ctx *c, js_var *v, const js_node *at)
 {
     if (c->nscope == JS_MAX_SCOPE)
@@ -409,7 +417,7 @@ static void check_destructure(js_ctx *c, js_node *var_stmt, js_node *d)
         if (!name->var) {
             js_var *v = js_alloc(c, sizeof *v, name);
             v->name = name->name;
-            v->glsl = js_mangle(c, "js_", name->name);
+            v->glsl = js_mangle(c, local_prefix(c), name->name);
             v->is_const = !strcmp(var_stmt->op, "cons");
             v->destructured = true;
             name->var = v;
@@ -474,10 +482,11 @@ static void check_decl(js_ctx *c, js_node *var_stmt, js_node *d)
     if (!v) {
         v = js_alloc(c, sizeof *v, d);
         v->name = d->name;
-        v->glsl = js_mangle(c, hides_param ? "jsp_" : "js_", d->name); /* apart from the parameter's GLSL name */
+        v->glsl = js_mangle(c, hides_param ? "jsp_" : local_prefix(c), d->name); /* jsp_: apart from the parameter */
         v->is_const = !strcmp(var_stmt->op, "cons");
         v->is_var = is_var;
         v->init = v->is_const ? d->a : NULL;
+        v->undefined = v->is_const && d->undefined;
         d->var = v;
     }
     js_type t = init;
@@ -709,7 +718,7 @@ static void declare_params(js_ctx *c, js_func *f)
         if (!v) {
             v = js_alloc(c, sizeof *v, p);
             v->name = p->name;
-            v->glsl = js_mangle(c, "js_", p->name);
+            v->glsl = js_mangle(c, local_prefix(c), p->name);
             v->is_param = true;
             f->param_vars[i] = v;
         }

@@ -39,6 +39,7 @@ struct js_var {
     bool hoisted;       /* a `var` used after its block: declared at the top of its function (emit.c) */
     bool destructured;  /* a name of `const/let/var [a, b] = v` (block-scoped here, whatever the keyword) */
     bool length_read;   /* a kernel array argument whose .length is read (check_expr.c) */
+    bool undefined;     /* a const declared `= void 0`: JavaScript's undefined, which gpuc has no value for */
     /* A `var` declared again holding another type is another variable from there on (a version): the
      * versions of one name are a chain from the first (family), one per type, each its own GLSL
      * variable. A poison entry in the scope marks a point where paths bring different versions (after

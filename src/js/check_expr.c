@@ -219,6 +219,9 @@ static js_type check_ident(js_ctx *c, js_node *n)
     js_var *v = js_scope_find(c, n->name, 0);
     if (v) {
         n->var = v;
+        if (v->undefined)
+            js_fail(c, n, "`%s` is undefined (declared `= void 0`), which a kernel has no value for: give it one",
+                    n->name);
         if (v->rank > 0)
             js_fail(c, n, "the array `%s` can only be read by index (`%s[i]`) or passed to a helper function", n->name,
                     n->name);

@@ -588,6 +588,26 @@ static void fill_pattern(js_node *n, int from, const js_node *hole, js_node *val
             }
 }
 
+/* `= void 0` ends a declarator (a minifier's undefined): the variable is declared without a value.
+ * Looks ahead for `void`, a number and the declarator's end; puts the lexer back if they are not there. */
+static bool void_value(parser *p)
+{
+    if (!is(p, "void"))
+        return false;
+    js_lexer saved_lx = p->lx;
+    js_token saved_tok = p->tok, saved_prev = p->prev;
+    next(p);
+    bool number = p->tok.kind == TK_NUMBER;
+    if (number)
+        next(p);
+    if (number && (is(p, ",") || is(p, ";") || is(p, "}") || p->tok.kind == TK_EOF || p->tok.line > p->prev.line))
+        return true;
+    p->lx = saved_lx;
+    p->tok = saved_tok;
+    p->prev = saved_prev;
+    return false;
+}
+
 static js_node *declaration(parser *p, const js_token *for_at)
 {
     js_token at = p->tok;
@@ -634,9 +654,12 @@ static js_node *declaration(parser *p, const js_token *for_at)
         if (for_at && (is(p, "of") || is(p, "in")))
             fail_at(p, for_at->line, for_at->col, "`for...%.*s` loops are not supported in kernels; use a counted `for`",
                     (int)p->tok.len, p->tok.start);
-        if (accept(p, "="))
-            d->a = assignment(p);
-        else if (!strcmp(n->op, "cons"))
+        if (accept(p, "=")) {
+            if (void_value(p))
+                d->undefined = true; /* const x = void 0: reading x is refused (check.c) */
+            else
+                d->a = assignment(p);
+        } else if (!strcmp(n->op, "cons"))
             fail_at(p, dat.line, dat.col, "`const %s` needs a value", d->name);
         push(p, &n->list, &n->nlist, &cap, d);
     } while (accept(p, ","));
