@@ -816,7 +816,8 @@ GPUC_API gpuc_status gpuc_array_write_png(const gpuc_array *a, const char *path)
  * (`const f = function (x) {...}`, `const g = (x) => x * 2`) or called where they are defined
  * (`(function (v) {...})(x)`; Babel's `(0, m.f)(x)` calls helper f); the kernel may itself be an arrow
  * function. Minified code runs as written (`c ? f() : g();`, `a && (b = 1);`, comma expressions as
- * statements and in for headers, `!0` / `!1`, a let hiding a parameter in an inner block). Helpers may take the kernel's array arguments (`add(a, b, i)` reading a[i]): such a
+ * statements and in for headers, `!0` / `!1`, `x ?.5 : 1`, a let hiding a parameter in an inner block,
+ * `let a = void 0` as `let a;`; a const declared `= void 0` may not be read). Helpers may take the kernel's array arguments (`add(a, b, i)` reading a[i]): such a
  * helper is compiled once per combination of arrays it is called with. The subset is GPU.js 2.24's:
  * let/const/var (`var` function-scoped, as in JavaScript; declared again holding another type, it
  * is another variable from there on, and a use that paths reach holding different types, say after
