@@ -310,6 +310,9 @@ static void poison_loop_names(js_ctx *c, js_node *const *parts, int nparts, cons
                 done = !strcmp(p->name, d->name);
             js_var *entry = lookup_below(c, d->name, entry_top);
             js_var *a = entry && entry->is_var ? entry : d->var;
+            js_var *root = a ? (a->family ? a->family : a) : NULL;
+            if (!root || !root->next_version)
+                continue; /* the name has one version (the usual case): nothing to look for */
             const js_node *other = NULL;
             for (int k = 0; a && !done && !other && k < nparts; k++)
                 other = decl_other_version(parts[k], d->name, a);
