@@ -886,16 +886,25 @@ GPUC_API gpuc_status gpuc_array_write_png(const gpuc_array *a, const char *path)
  * parameters' types; without it they are inferred from use). The last function in js_source is the
  * kernel; functions before it (and function declarations inside it) are helpers it may call, as are
  * those added with gpuc_add_function / gpuc_add_native_function, and functions bound to names inside it
- * (`const f = function (x) {...}`, `const g = (x) => x * 2`; the kernel may itself be an arrow
- * function). Helpers may take the kernel's array arguments (`add(a, b, i)` reading a[i]): such a
+ * (`const f = function (x) {...}`, `const g = (x) => x * 2`) or called where they are defined
+ * (`(function (v) {...})(x)`; Babel's `(0, m.f)(x)` calls helper f); the kernel may itself be an arrow
+ * function. Minified code runs as written (`c ? f() : g();`, `a && (b = 1);`, comma expressions as
+ * statements and in for headers, `!0` / `!1`, `x ?.5 : 1`, a let hiding a parameter in an inner block,
+ * `let a = void 0` as `let a;`; a const declared `= void 0` may not be read). Helpers may take the kernel's array arguments (`add(a, b, i)` reading a[i]): such a
  * helper is compiled once per combination of arrays it is called with. The subset is GPU.js 2.24's:
- * let/const/var (`var` function-scoped, as in JavaScript), numbers, booleans, [a, b(, c(, d))] as
+ * let/const/var (`var` function-scoped, as in JavaScript; declared again holding another type, it
+ * is another variable from there on, and a use that paths reach holding different types, say after
+ * an if that re-typed it in one branch or a loop that re-types it, is refused naming both), numbers,
+ * booleans, [a, b(, c(, d))] as
  * vectors, square arrays of those ([[1, 2], [3, 4]]: GPU.js's Matrix(2..4), read m[y][x]; not
  * arithmetic, and not a kernel's result), `const [x, y] = v` and `const { x, y } = this.thread`
  * destructuring, arithmetic, comparison, logical,
  * bitwise and assignment operators, ?:, if/else, for, while, do...while, break, continue, switch,
  * return; this.thread.x/y/z, this.output.x/y/z, this.constants.<name>, argument arrays a[i],
- * a[y][x], a[z][y][x] (read by THE INDEX RULE, fewer indices than the rank included), a pixel's
+ * a[y][x], a[z][y][x] (read by THE INDEX RULE, fewer indices than the rank included), their
+ * .length as JavaScript's (a.length of a 2D array is its rows, a[0].length its width; an argument whose
+ * .length is read takes arrays of that rank only, GPUC_ERROR_TYPE_MISMATCH otherwise) and .length of a
+ * vector or matrix, a pixel's
  * channels pixel.r, .g, .b, .a (components 0-3 of an array of numbers), vector arguments v[i]
  * (arg_types "Array(2..4)"), array constants this.constants.w[i] (w[y][x], w[z][y][x]), Boolean
  * constants, and Math (abs ... trunc,
@@ -904,7 +913,7 @@ GPUC_API gpuc_status gpuc_array_write_png(const gpuc_array *a, const char *path)
  * with float gives float; a kernel returns a number (float) or an array of 2-4 numbers (vecN); loops
  * whose bound is not a compile-time constant stop after desc.loop_max_iterations; a switch case with
  * statements does not run on into the next case (GPU.js's if/else reading of switch). Unsupported
- * JavaScript (strings, object literals, a.length, for...of, closures over outer variables, assignments
+ * JavaScript (strings, object literals, for...of, closures over outer variables, assignments
  * to arguments, arrays longer than 4, arrays of 4 dimensions, recursion) fails with
  * GPUC_ERROR_COMPILE and a message giving the construct and its line:column in js_source (in the
  * user's names; a type error on an argument names the desc.arg_types entry that would fix it). Names

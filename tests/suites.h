@@ -28,6 +28,7 @@
     GPUC_SUITE(js_remainder) \
     GPUC_SUITE(js_suite) \
     GPUC_SUITE(js_messages) \
+    GPUC_SUITE(js_forms) \
     GPUC_SUITE(fragment) \
     GPUC_SUITE(graphical) \
     GPUC_SUITE(kernel_map) \

@@ -18,7 +18,7 @@
 #define GPUC_FIXTURES_DIR "tests/fixtures"
 #endif
 
-#define SUITE_CASES 126 /* the cases in the fixture file */
+#define SUITE_CASES 127 /* the cases in the fixture file */
 #define MAX_ITEMS 8
 
 typedef struct suite_arg {

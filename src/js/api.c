@@ -160,6 +160,7 @@ static gpuc_status create_js(gpuc *gpu, const char *js_source, const gpuc_kernel
     if (st != GPUC_OK)
         return st;
     js_registry *r = gpu->js;
+    bool length_read[GPUC_MAX_ARGS] = {0};
     js_settings s = {
         .output = desc->output,
         .constants = desc->constants,
@@ -176,6 +177,7 @@ static gpuc_status create_js(gpuc *gpu, const char *js_source, const gpuc_kernel
         .nnatives = r ? r->nnatives : 0,
         .map = map,
         .nmap = nmap,
+        .length_read = length_read,
     };
     char *glsl = NULL, name[64], err[GPUC_ERRMSG_MAX - 64];
     bool oom;
@@ -208,7 +210,8 @@ static gpuc_status create_js(gpuc *gpu, const char *js_source, const gpuc_kernel
         snprintf(params[i], sizeof params[i], "%s", loops.params[i]);
     kernel_origin origin = {.language = "JavaScript", .loops = origins, .nloops = origins && !loops.failed ? loops.n : 0,
                             .any_rank_arrays = true, .param_names = params, .nparam_names = loops.nparams,
-                            .capped_loops = loops.capped, .precise_math = desc->precise_math};
+                            .capped_loops = loops.capped, .precise_math = desc->precise_math,
+                            .exact_rank = length_read};
     st = kernel_create(gpu, glsl, &d, &origin, out);
     free(origins);
     free(loops.list);

@@ -36,6 +36,7 @@ struct js_node {
     js_node **list;      /* call arguments, array elements, block statements, declarators, cases, params */
     int nlist;
     bool arrow;          /* N_FUNCEXPR written as an arrow function */
+    bool undefined;      /* N_DECL written `= void 0`: declared without a value */
     int height;          /* expression nodes: 1 + the tallest child (bounds the checker's recursion) */
     /* filled by the checker */
     js_type type;

@@ -160,6 +160,14 @@ const char *js_mangle(js_ctx *c, const char *prefix, const char *name)
 
 /* ---- scopes ---- */
 
+/* The GLSL prefix of the current function's own variables: a helper specialised for kernel arrays
+ * reads them through functions named by the arrays' GLSL names ("js_" + name), which a parameter or
+ * local of the same JavaScript name must not hide (a minifier names them all `r`, `t`...). */
+static const char *local_prefix(const js_ctx *c)
+{
+    return c->current && c->current->base ? "jsh_" : "js_";
+}
+
 static void scope_push(js_ctx *c, js_var *v, const js_node *at)
 {
     if (c->nscope == JS_MAX_SCOPE)
@@ -180,6 +188,10 @@ static js_var *scope_lookup(js_ctx *c, const char *name, int from)
 js_var *js_scope_find(js_ctx *c, const char *name, int from)
 {
     js_var *v = scope_lookup(c, name, from);
+    if (v && v->poison)
+        js_fail(c, c->where, "`%s` holds %s on one path to here and %s on another (`var %s` is declared again "
+                "with another type in a branch or a loop): declare it again before this use, or use another name",
+                name, js_type_words(v->poison_types[0]), js_type_words(v->poison_types[1]), name);
     if (v && v->outlived)
         v->hoisted = true; /* a `var` used after its block: GLSL must declare it at the function's top */
     return v;
@@ -198,6 +210,141 @@ static void scope_pop(js_ctx *c, int mark)
         vars[i]->outlived = true;
         c->scope[c->nscope++] = vars[i];
     }
+}
+
+/* Whether a `var` holding a value of type a may hold one of type b (numbers are one kind: int or float). */
+static bool same_kind(js_type a, js_type b)
+{
+    return a == b || (js_is_numeric(a) && js_is_numeric(b));
+}
+
+/* The version of the `var` family of `existing` that holds `type` (made on first use, declared at the
+ * function's top since it is assigned in more than one place). */
+static js_var *version_of(js_ctx *c, js_var *existing, js_type type, const js_node *at)
+{
+    js_var *root = existing->family ? existing->family : existing, *last = root;
+    for (js_var *w = root; w; last = w, w = w->next_version)
+        if (!w->poison && same_kind(w->type, type)) {
+            w->hoisted = true;
+            return w;
+        }
+    js_var *w = js_alloc(c, sizeof *w, at);
+    char prefix[32];
+    snprintf(prefix, sizeof prefix, "jsv%d_", ++c->versions);
+    w->name = root->name;
+    w->glsl = js_mangle(c, prefix, root->name);
+    w->is_var = w->hoisted = true;
+    w->type = type;
+    w->family = root;
+    last->next_version = w;
+    c->changed = true;
+    return w;
+}
+
+/* Marks the point reached: name holds a (a version or a poison entry) on one path and b on another. */
+static void push_poison(js_ctx *c, js_var *a, js_var *b, const js_node *at)
+{
+    js_var *p = js_alloc(c, sizeof *p, at);
+    p->name = a->name;
+    p->is_var = p->poison = true;
+    p->family = a->family ? a->family : a;
+    p->poison_types[0] = a->poison ? a->poison_types[0] : a->type;
+    p->poison_types[1] = b->poison ? b->poison_types[1] : b->type;
+    if (same_kind(p->poison_types[0], p->poison_types[1]))
+        p->poison_types[1] = a->poison ? a->poison_types[1] : b->poison_types[0];
+    scope_push(c, p, at);
+}
+
+/* The entry for name among the scope's first `top` entries (of the function being checked). */
+static js_var *lookup_below(js_ctx *c, const char *name, int top)
+{
+    for (int i = top - 1; i >= c->scope_base; i--)
+        if (!strcmp(c->scope[i]->name, name))
+            return c->scope[i];
+    return NULL;
+}
+
+/* The first `var` declaration of name in statement n (not in nested functions) whose version in the
+ * last pass is a version other than `other`, or NULL. */
+static const js_node *decl_other_version(const js_node *n, const char *name, const js_var *other)
+{
+    if (!n || n->kind < N_VAR || n->kind == N_FUNCDECL)
+        return NULL; /* expressions declare nothing */
+    if (n->kind == N_VAR && !strcmp(n->op, "var"))
+        for (int i = 0; i < n->nlist; i++) {
+            const js_node *d = n->list[i];
+            if (d->name && d->var && !d->var->poison && d->var != other && !strcmp(d->name, name) &&
+                !(d->a && d->a->kind == N_FUNCEXPR))
+                return d;
+        }
+    const js_node *kids[] = {n->a, n->b, n->c, n->d};
+    for (int i = 0; i < 4; i++) {
+        const js_node *d = decl_other_version(kids[i], name, other);
+        if (d)
+            return d;
+    }
+    for (int i = 0; i < n->nlist; i++) {
+        const js_node *d = decl_other_version(n->list[i], name, other);
+        if (d)
+            return d;
+    }
+    return NULL;
+}
+
+/* Poisons, at a loop's head (or a switch's cases), each name that the statements `parts` declare with
+ * `var` and that holds more than one version there: the one in force on entry (below entry_top) and
+ * those the declarations chose in the last pass (a first pass has none yet; it makes them and asks
+ * for another). Walks the declarations found in `n`; chains the poison entries made on *chain. */
+static void poison_loop_names(js_ctx *c, js_node *const *parts, int nparts, const js_node *n, int entry_top,
+                              js_var **chain, const js_node *at)
+{
+    if (!n || n->kind < N_VAR || n->kind == N_FUNCDECL)
+        return;
+    if (n->kind == N_VAR && !strcmp(n->op, "var"))
+        for (int i = 0; i < n->nlist; i++) {
+            const js_node *d = n->list[i];
+            if (!d->name || (d->a && d->a->kind == N_FUNCEXPR))
+                continue;
+            bool done = false;
+            for (js_var *p = *chain; p && !done; p = p->next_version)
+                done = !strcmp(p->name, d->name);
+            js_var *entry = lookup_below(c, d->name, entry_top);
+            js_var *a = entry && entry->is_var ? entry : d->var;
+            js_var *root = a ? (a->family ? a->family : a) : NULL;
+            if (!root || !root->next_version)
+                continue; /* the name has one version (the usual case): nothing to look for */
+            const js_node *other = NULL;
+            for (int k = 0; a && !done && !other && k < nparts; k++)
+                other = decl_other_version(parts[k], d->name, a);
+            if (done || !other)
+                continue;
+            push_poison(c, a, other->var, at);
+            js_var *p = c->scope[c->nscope - 1];
+            p->next_version = *chain;
+            *chain = p;
+        }
+    const js_node *kids[] = {n->a, n->b, n->c, n->d};
+    for (int i = 0; i < 4; i++)
+        poison_loop_names(c, parts, nparts, kids[i], entry_top, chain, at);
+    for (int i = 0; i < n->nlist; i++)
+        poison_loop_names(c, parts, nparts, n->list[i], entry_top, chain, at);
+}
+
+/* The poison of a loop's head again (after the loop: it may have run no times, or been left early). */
+static void repoison(js_ctx *c, js_var *chain, const js_node *at)
+{
+    for (js_var *p = chain; p; p = p->next_version)
+        push_poison(c, p, p, at);
+}
+
+/* Poisons a loop's names (see poison_loop_names) at its head; returns the chain for repoison. */
+static js_var *poison_loop(js_ctx *c, js_node *const *parts, int nparts, const js_node *at)
+{
+    js_var *chain = NULL;
+    int entry_top = c->nscope;
+    for (int k = 0; k < nparts; k++)
+        poison_loop_names(c, parts, nparts, parts[k], entry_top, &chain, at);
+    return chain;
 }
 
 js_func *js_find_func(js_ctx *c, const char *name)
@@ -273,7 +420,7 @@ static void check_destructure(js_ctx *c, js_node *var_stmt, js_node *d)
         if (!name->var) {
             js_var *v = js_alloc(c, sizeof *v, name);
             v->name = name->name;
-            v->glsl = js_mangle(c, "js_", name->name);
+            v->glsl = js_mangle(c, local_prefix(c), name->name);
             v->is_const = !strcmp(var_stmt->op, "cons");
             v->destructured = true;
             name->var = v;
@@ -292,9 +439,14 @@ static void check_decl(js_ctx *c, js_node *var_stmt, js_node *d)
     if (d->a && d->a->kind == N_FUNCEXPR)
         return; /* a function bound to a name: a helper of its own (translate.c) */
     js_var *existing = scope_lookup(c, d->name, c->scope_base);
-    if (existing && existing->is_param)
-        js_fail(c, d, "`%s` is already a parameter of this function: use another name", d->name);
     bool is_var = !strcmp(var_stmt->op, "var");
+    /* A let or const in an inner block or a for's header is a new variable hiding the parameter, as
+     * in JavaScript (minifiers reuse parameter names so); in the function's own block it is an error. */
+    bool hides_param = existing && existing->is_param && !is_var && (c->block_mark != c->body_mark || c->for_header);
+    if (existing && existing->is_param && !hides_param)
+        js_fail(c, d, "`%s` is already a parameter of this function: use another name", d->name);
+    if (hides_param)
+        existing = NULL;
     js_type init = d->a ? js_check_expr(c, d->a) : existing && is_var && existing->is_var ? existing->type : T_FLOAT;
     if (init == T_VOID)
         js_fail(c, d, "`%s` is given the result of a function that returns nothing", d->name);
@@ -305,11 +457,21 @@ static void check_decl(js_ctx *c, js_node *var_stmt, js_node *d)
         js_fail(c, d, "`var %s` is declared where a block-scoped `%s` (let or const) is in scope, which JavaScript "
                 "refuses (SyntaxError): use another name", d->name, d->name);
     js_var *v = d->var;
-    if (!v && is_var && existing && existing->is_var) {
-        v = d->var = existing; /* `var x` again: the same variable, as in JavaScript */
-        if (v->type != T_NONE && v->type != init && (!js_is_numeric(v->type) || !js_is_numeric(init)))
-            js_fail(c, d, "`var %s` is declared again holding %s, but it holds %s: use another name", d->name,
-                    js_type_words(init), js_type_words(v->type));
+    if (is_var && existing && existing->is_var) {
+        /* `var x` again: the same variable, as in JavaScript, while it holds the same kind of value;
+         * holding another, the version of x for that type from here on */
+        if (existing->poison && !d->a)
+            js_fail(c, d, "`var %s;` keeps a value that is %s on one path to here and %s on another: give it a "
+                    "value, or use another name", d->name, js_type_words(existing->poison_types[0]),
+                    js_type_words(existing->poison_types[1]));
+        bool retyped = existing->poison || (existing->type != T_NONE && !same_kind(existing->type, init));
+        js_var *want = retyped ? version_of(c, existing, init, d) : existing;
+        bool versioned = retyped || want->family || want->next_version || (v && (v->family || v->next_version));
+        if (!v || versioned) {
+            if (v && v != want)
+                c->changed = true; /* the version in force here changed since the last pass */
+            v = d->var = want;
+        }
     }
     /* Declared again inside the block of an earlier declaration that is still open (its loop's body, a
      * nested block, the same block): in GLSL that would be a second variable hiding the first, so the
@@ -323,10 +485,11 @@ static void check_decl(js_ctx *c, js_node *var_stmt, js_node *d)
     if (!v) {
         v = js_alloc(c, sizeof *v, d);
         v->name = d->name;
-        v->glsl = js_mangle(c, "js_", d->name);
+        v->glsl = js_mangle(c, hides_param ? "jsp_" : local_prefix(c), d->name); /* jsp_: apart from the parameter */
         v->is_const = !strcmp(var_stmt->op, "cons");
         v->is_var = is_var;
         v->init = v->is_const ? d->a : NULL;
+        v->undefined = v->is_const && d->undefined;
         d->var = v;
     }
     js_type t = init;
@@ -378,8 +541,13 @@ static void check_block(js_ctx *c, js_node **list, int n)
 static void check_for(js_ctx *c, js_node *n)
 {
     int mark = c->nscope;
+    bool saved_header = c->for_header;
+    c->for_header = true;
     if (n->a)
         check_stmt(c, n->a);
+    c->for_header = saved_header;
+    js_node *loop_parts[] = {n->b, n->c, n->d};
+    js_var *poisoned = poison_loop(c, loop_parts, 3, n);
     if (n->b)
         check_condition(c, n->b);
     if (n->a && n->a->kind == N_VAR && n->b)
@@ -397,6 +565,36 @@ static void check_for(js_ctx *c, js_node *n)
     check_stmt(c, n->d);
     c->loop_depth--;
     scope_pop(c, mark);
+    repoison(c, poisoned, n);
+}
+
+/* if/else: a `var` whose version in force changed in one branch is, after the if, the version each
+ * branch leaves when both leave the same one, else poisoned (the else branch starts from the version
+ * in force before the if, not from the then branch's). */
+static void check_if(js_ctx *c, js_node *n)
+{
+    check_condition(c, n->a);
+    int entry_top = c->nscope;
+    check_block(c, &n->b, 1);
+    int then_top = c->nscope;
+    for (int i = entry_top; i < then_top; i++) {
+        const char *name = c->scope[i]->name;
+        js_var *entry = lookup_below(c, name, entry_top);
+        if (entry && entry->is_var && lookup_below(c, name, c->nscope) != entry)
+            scope_push(c, entry, n); /* in force again where the else branch starts */
+    }
+    if (n->c)
+        check_block(c, &n->c, 1);
+    int end = c->nscope;
+    for (int i = entry_top; i < end; i++) {
+        const char *name = c->scope[i]->name;
+        js_var *then_exit = lookup_below(c, name, then_top), *else_exit = lookup_below(c, name, end);
+        bool done = false;
+        for (int j = entry_top; j < i && !done; j++)
+            done = !strcmp(c->scope[j]->name, name);
+        if (!done && then_exit && else_exit && then_exit != else_exit && then_exit->is_var && else_exit->is_var)
+            push_poison(c, then_exit, else_exit, n);
+    }
 }
 
 static void check_return(js_ctx *c, js_node *n)
@@ -453,15 +651,12 @@ static void check_stmt_kind(js_ctx *c, js_node *n)
         break;
     case N_EXPR: js_check_expr(c, n->a); break;
     case N_BLOCK: check_block(c, n->list, n->nlist); break;
-    case N_IF:
-        check_condition(c, n->a);
-        check_block(c, &n->b, 1);
-        if (n->c)
-            check_block(c, &n->c, 1);
-        break;
+    case N_IF: check_if(c, n); break;
     case N_FOR: check_for(c, n); break;
     case N_WHILE:
-    case N_DOWHILE:
+    case N_DOWHILE: {
+        js_node *loop_parts[] = {n->b};
+        js_var *poisoned = poison_loop(c, loop_parts, 1, n);
         if (n->kind == N_WHILE)
             check_condition(c, n->a);
         n->temp = ++c->temps;
@@ -470,7 +665,9 @@ static void check_stmt_kind(js_ctx *c, js_node *n)
         c->loop_depth--;
         if (n->kind == N_DOWHILE)
             check_condition(c, n->a); /* after the body, as it runs: it sees the body's `var`s */
+        repoison(c, poisoned, n);
         break;
+    }
     case N_BREAK:
         if (!c->loop_depth && !c->switch_depth)
             js_fail(c, n, "`break` outside a loop or switch");
@@ -487,8 +684,11 @@ static void check_stmt_kind(js_ctx *c, js_node *n)
         n->temp = ++c->temps;
         c->switch_depth++;
         int mark = c->nscope;
+        js_var *poisoned = poison_loop(c, n->list, n->nlist, n); /* each case is reached from the switch too */
         for (int i = 0; i < n->nlist; i++) {
             js_node *k = n->list[i];
+            if (i)
+                repoison(c, poisoned, k);
             if (k->a) {
                 js_type kt = js_check_expr(c, k->a);
                 if (!js_is_numeric(kt) && kt != T_BOOL)
@@ -498,6 +698,7 @@ static void check_stmt_kind(js_ctx *c, js_node *n)
                 check_stmt(c, k->list[j]);
         }
         scope_pop(c, mark);
+        repoison(c, poisoned, n);
         c->switch_depth--;
         break;
     }
@@ -520,7 +721,7 @@ static void declare_params(js_ctx *c, js_func *f)
         if (!v) {
             v = js_alloc(c, sizeof *v, p);
             v->name = p->name;
-            v->glsl = js_mangle(c, "js_", p->name);
+            v->glsl = js_mangle(c, local_prefix(c), p->name);
             v->is_param = true;
             f->param_vars[i] = v;
         }
@@ -544,7 +745,9 @@ void js_check_function_body(js_ctx *c, js_func *f)
     const char *saved_origin = c->origin;
     bool saved_changed = c->changed;
     int saved_scope = c->nscope, saved_loops = c->loop_depth, saved_switches = c->switch_depth;
-    int saved_base = c->scope_base;
+    int saved_base = c->scope_base, saved_body = c->body_mark;
+    bool saved_header = c->for_header;
+    c->for_header = false;
     c->scope_base = c->nscope;
     c->current = f;
     c->origin = f->origin;
@@ -556,6 +759,7 @@ void js_check_function_body(js_ctx *c, js_func *f)
         int base = c->nscope;
         f->ret = T_NONE;
         declare_params(c, f);
+        c->body_mark = c->nscope; /* the mark check_block gives the function's own block */
         check_block(c, f->node->a->list, f->node->a->nlist);
         c->nscope = base;
         if (!c->changed || pass == 16)
@@ -570,4 +774,6 @@ void js_check_function_body(js_ctx *c, js_func *f)
     c->loop_depth = saved_loops;
     c->switch_depth = saved_switches;
     c->scope_base = saved_base;
+    c->body_mark = saved_body;
+    c->for_header = saved_header;
 }

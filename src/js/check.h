@@ -38,6 +38,16 @@ struct js_var {
     bool outlived;      /* a `var` whose block has ended in this pass */
     bool hoisted;       /* a `var` used after its block: declared at the top of its function (emit.c) */
     bool destructured;  /* a name of `const/let/var [a, b] = v` (block-scoped here, whatever the keyword) */
+    bool length_read;   /* a kernel array argument whose .length is read (check_expr.c) */
+    bool undefined;     /* a const declared `= void 0`: JavaScript's undefined, which gpuc has no value for */
+    /* A `var` declared again holding another type is another variable from there on (a version): the
+     * versions of one name are a chain from the first (family), one per type, each its own GLSL
+     * variable. A poison entry in the scope marks a point where paths bring different versions (after
+     * an if that re-typed it in one branch, at a loop's head and after a loop that re-types it): a use
+     * there is refused, naming both types; a declaration with a value picks a version again. */
+    js_var *family, *next_version;
+    bool poison;
+    js_type poison_types[2];
 };
 
 struct js_func {
@@ -97,6 +107,10 @@ typedef struct js_ctx {
     int nscope;
     int scope_base;       /* the first scope entry of the function being checked */
     int block_mark;       /* the first scope entry of the innermost block (names declared twice) */
+    int body_mark;        /* block_mark of the checked function's own block (a let there may not hide a parameter) */
+    bool for_header;      /* checking a for's first clause (its let is in a scope of its own) */
+    int versions;         /* versions of `var`s made (their GLSL names) */
+    const js_node *where; /* the expression being checked (where a use of a poisoned `var` is reported) */
     bool changed;         /* a variable's type changed in this pass: check again */
     int loop_depth, switch_depth;
     int check_depth;      /* statements and expressions being checked, along the calls (JS_MAX_CHECK_DEPTH) */

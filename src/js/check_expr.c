@@ -16,6 +16,9 @@ static const gpuc_constant *find_constant(js_ctx *c, const char *name)
     return NULL;
 }
 
+static js_var *index_root(js_node *n, int *depth);
+static void check_index_value(js_ctx *c, js_node *ix);
+
 static js_type check_this_member(js_ctx *c, js_node *n)
 {
     js_node *obj = n->a; /* this.<obj->name> */
@@ -46,10 +49,64 @@ static js_type check_this_member(js_ctx *c, js_node *n)
     js_fail(c, n, "`this.%s.%s` is not supported (this.thread, this.output and this.constants are)", group, field);
 }
 
+/* Whether evaluating n can change anything (an assignment, ++/--, a call): a `.length` that does not
+ * evaluate its object must not drop such an effect. */
+static bool has_effects(const js_node *n)
+{
+    if (!n)
+        return false;
+    if (n->kind == N_ASSIGN || n->kind == N_UPDATE || n->kind == N_CALL || n->kind == N_FUNCEXPR)
+        return true;
+    if (has_effects(n->a) || has_effects(n->b) || has_effects(n->c))
+        return true;
+    for (int i = 0; i < n->nlist; i++)
+        if (has_effects(n->list[i]))
+            return true;
+    return false;
+}
+
+/* x.length as JavaScript has it: of an array argument (or a helper's parameter bound to one) indexed k
+ * times, its size k dimensions in from the outermost (a 2D array's length is its rows, a[0]'s its
+ * width), a run-time int read from the size the kernel already has for the array; of a cell, a local
+ * array or a matrix row, its count of numbers, known when compiling. The object is not evaluated, so
+ * one with side effects is refused. */
+static js_type check_length(js_ctx *c, js_node *n)
+{
+    js_node *obj = n->a;
+    if (has_effects(obj))
+        js_fail(c, n, "`.length` of an expression that assigns or calls: take it of a variable or an argument");
+    int depth = 0;
+    js_node *root = obj;
+    while (root->kind == N_INDEX)
+        root = root->a;
+    if (root->kind == N_IDENT && !root->var)
+        root->var = js_scope_find(c, root->name, 0);
+    js_var *arr = root->kind == N_IDENT ? index_root(obj, &depth) : NULL;
+    if (arr && depth < arr->rank) {
+        for (js_node *k = obj; k->kind == N_INDEX; k = k->a)
+            check_index_value(c, k->b);
+        js_var *kernel_arg = arr->array ? arr->array : arr;
+        kernel_arg->length_read = true; /* its rank is then exact at run time (js_settings.length_read) */
+        n->var = arr;
+        n->temp = arr->rank - 1 - depth; /* the axis: 0 x, 1 y, 2 z */
+        return js_set_type(n, T_INT);
+    }
+    js_type t = arr && depth == arr->rank ? arr->elem : arr ? T_NONE : js_check_expr(c, obj);
+    if (js_is_vec(t))
+        return js_lit(n, js_vec_size(t));
+    if (js_is_mat(t))
+        return js_lit(n, js_mat_size(t));
+    if (arr)
+        js_fail(c, n, "`%s` has %d dimension(s): indexed %d times it is a number, which has no `.length`", arr->name,
+                arr->rank, depth);
+    js_fail(c, n, "`.length` of %s: only arrays (arguments, arrays of 2-4 numbers, matrices) have one",
+            js_type_words(t));
+}
+
 static js_type check_member(js_ctx *c, js_node *n)
 {
     if (!strcmp(n->name, "length"))
-        js_fail(c, n, "`.length` is not supported in kernels: pass the size as an argument or a constant");
+        return check_length(c, n);
     js_node *obj = n->a;
     if (obj->kind == N_MEMBER && obj->a->kind == N_THIS)
         return check_this_member(c, n);
@@ -161,6 +218,9 @@ static js_type check_ident(js_ctx *c, js_node *n)
     js_var *v = js_scope_find(c, n->name, 0);
     if (v) {
         n->var = v;
+        if (v->undefined)
+            js_fail(c, n, "`%s` is undefined (declared `= void 0`), which a kernel has no value for: give it one",
+                    n->name);
         if (v->rank > 0)
             js_fail_array_used_whole(c, n, v);
         return js_set_type(n, v->type);
@@ -412,7 +472,10 @@ static js_type check_expr_kind(js_ctx *c, js_node *n);
 js_type js_check_expr(js_ctx *c, js_node *n)
 {
     js_check_deeper(c, n);
+    const js_node *saved_where = c->where;
+    c->where = n;
     js_type t = check_expr_kind(c, n);
+    c->where = saved_where;
     c->check_depth--;
     return t;
 }
@@ -465,8 +528,29 @@ static js_type check_expr_kind(js_ctx *c, js_node *n)
 
 static void check_helper(js_ctx *c, js_func *f, js_node *call);
 
+/* (0, f)(x) and (0, module.f)(x), as Babel writes a call of an imported function: the call f(x) of
+ * the helper f (the leading numbers have no effect; the module object is not a kernel value). */
+static void unwrap_callee(js_ctx *c, js_node *n)
+{
+    js_node *seq = n->a;
+    for (int i = 0; i + 1 < seq->nlist; i++)
+        if (seq->list[i]->kind != N_NUMBER)
+            js_fail(c, seq->list[i], "only numbers may come before the function in a call of a comma expression "
+                    "(`(0, f)(...)`)");
+    js_node *f = seq->list[seq->nlist - 1];
+    if (f->kind == N_MEMBER && f->a->kind == N_IDENT && strcmp(f->a->name, "Math") && js_find_func(c, f->name) &&
+        !js_scope_find(c, f->a->name, 0)) {
+        js_node *name = js_alloc(c, sizeof *name, f);
+        *name = (js_node){.kind = N_IDENT, .line = f->line, .col = f->col, .name = f->name, .height = 1};
+        f = name;
+    }
+    n->a = f;
+}
+
 static js_type check_call(js_ctx *c, js_node *n)
 {
+    if (n->a->kind == N_SEQ)
+        unwrap_callee(c, n);
     js_node *callee = n->a;
     js_check_method_call(c, n); /* before the arguments: `.map(x => ...)` is about the method */
     bool arrays = false; /* kernel arrays passed as arguments: only JS helpers take them */

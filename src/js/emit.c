@@ -235,6 +235,10 @@ static void emit_call(js_ctx *c, js_node *n)
 
 static void emit_member(js_ctx *c, js_node *n)
 {
+    if (n->var && !strcmp(n->name, "length")) { /* an array argument's: its size, a uniform gpuc gives every array */
+        strbuf_printf(&c->out, "gpuc_size_%s.%c", n->var->glsl, "xyz"[n->temp]);
+        return;
+    }
     if (n->a->kind == N_MEMBER && n->a->a->kind == N_THIS) {
         if (!strcmp(n->a->name, "thread"))
             strbuf_printf(&c->out, "thread.%s", n->name);

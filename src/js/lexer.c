@@ -189,7 +189,9 @@ js_token js_lexer_next(js_lexer *lx)
         t.kind = TK_ERROR;
         for (int i = 0; punctuators[i]; i++) {
             size_t n = strlen(punctuators[i]);
-            if (!strncmp(lx->src + lx->pos, punctuators[i], n)) {
+            /* `?.5` is `?` then the number .5 (a minifier's `a?.5:1`), not optional chaining */
+            if (!strncmp(lx->src + lx->pos, punctuators[i], n) &&
+                !(!strcmp(punctuators[i], "?.") && isdigit((unsigned char)lx->src[lx->pos + 2]))) {
                 for (size_t k = 0; k < n; k++)
                     advance(lx);
                 t.kind = TK_PUNCT;

@@ -588,6 +588,26 @@ static void fill_pattern(js_node *n, int from, const js_node *hole, js_node *val
             }
 }
 
+/* `= void 0` ends a declarator (a minifier's undefined): the variable is declared without a value.
+ * Looks ahead for `void`, a number and the declarator's end; puts the lexer back if they are not there. */
+static bool void_value(parser *p)
+{
+    if (!is(p, "void"))
+        return false;
+    js_lexer saved_lx = p->lx;
+    js_token saved_tok = p->tok, saved_prev = p->prev;
+    next(p);
+    bool number = p->tok.kind == TK_NUMBER;
+    if (number)
+        next(p);
+    if (number && (is(p, ",") || is(p, ";") || is(p, "}") || p->tok.kind == TK_EOF || p->tok.line > p->prev.line))
+        return true;
+    p->lx = saved_lx;
+    p->tok = saved_tok;
+    p->prev = saved_prev;
+    return false;
+}
+
 static js_node *declaration(parser *p, const js_token *for_at)
 {
     js_token at = p->tok;
@@ -634,9 +654,12 @@ static js_node *declaration(parser *p, const js_token *for_at)
         if (for_at && (is(p, "of") || is(p, "in")))
             fail_at(p, for_at->line, for_at->col, "`for...%.*s` loops are not supported in kernels; use a counted `for`",
                     (int)p->tok.len, p->tok.start);
-        if (accept(p, "="))
-            d->a = assignment(p);
-        else if (!strcmp(n->op, "cons"))
+        if (accept(p, "=")) {
+            if (void_value(p))
+                d->undefined = true; /* const x = void 0: reading x is refused (check.c) */
+            else
+                d->a = assignment(p);
+        } else if (!strcmp(n->op, "cons"))
             fail_at(p, dat.line, dat.col, "`const %s` needs a value", d->name);
         push(p, &n->list, &n->nlist, &cap, d);
     } while (accept(p, ","));
@@ -705,6 +728,39 @@ static js_node *switch_statement(parser *p, const js_token *at)
     return n;
 }
 
+/* An expression written as a statement, as minifiers write statements: `a ? f() : g();` is
+ * `if (a) f(); else g();`, `a && f();` is `if (a) f();`, `a || f();` is `if (!a) f();` and
+ * `x = 1, y = 2;` is `{ x = 1; y = 2; }`. The value is dropped either way, so each part is a
+ * statement of its own (a branch may then be a call that returns nothing, such as this.color). */
+static js_node *expression_statement(parser *p, js_node *e)
+{
+    js_token at = {.line = e->line, .col = e->col};
+    js_node *n;
+    if (e->kind == N_COND || (e->kind == N_LOGICAL && !strcmp(e->op, "&&"))) {
+        n = node(p, N_IF, &at);
+        n->a = e->a;
+        n->b = expression_statement(p, e->b);
+        if (e->kind == N_COND)
+            n->c = expression_statement(p, e->c);
+    } else if (e->kind == N_LOGICAL) { /* || */
+        n = node(p, N_IF, &at);
+        n->a = node(p, N_UNARY, &at);
+        strcpy(n->a->op, "!");
+        n->a->a = e->a;
+        grown(p, n->a);
+        n->b = expression_statement(p, e->b);
+    } else if (e->kind == N_SEQ) {
+        n = node(p, N_BLOCK, &at);
+        int cap = 0;
+        for (int i = 0; i < e->nlist; i++)
+            push(p, &n->list, &n->nlist, &cap, expression_statement(p, e->list[i]));
+    } else {
+        n = node(p, N_EXPR, &at);
+        n->a = e;
+    }
+    return n;
+}
+
 static js_node *simple_statement(parser *p, const js_token *at)
 {
     js_node *n;
@@ -719,10 +775,10 @@ static js_node *simple_statement(parser *p, const js_token *at)
     } else if (at_declaration(p)) {
         n = declaration(p, NULL);
     } else {
-        n = node(p, N_EXPR, at);
-        n->a = expression(p);
-        if (n->a->kind == N_IDENT && accept(p, ":"))
+        js_node *e = expression(p);
+        if (e->kind == N_IDENT && accept(p, ":"))
             fail_at(p, at->line, at->col, "labels are not supported in kernels");
+        n = expression_statement(p, e);
     }
     end_statement(p);
     return n;

@@ -36,8 +36,9 @@ js_func *js_register_func(js_ctx *c, js_node *fn, const char *origin)
     return f;
 }
 
-/* Function declarations nested in a body become helpers of their own (they may not use the outer
- * function's variables: the checker reports that as a closure). */
+/* Function declarations nested in a body, and function expressions bound to a name or called where
+ * they are defined, become helpers of their own (they may not use the outer function's variables:
+ * the checker reports that as a closure). */
 static void hoist_nested(js_ctx *c, js_node *n, const char *origin)
 {
     if (!n)
@@ -48,18 +49,34 @@ static void hoist_nested(js_ctx *c, js_node *n, const char *origin)
         n->a->name = n->name; /* const f = function (x) {...} or (x) => ...: called as f(...) */
         js_register_func(c, n->a, origin);
     }
+    if (n->kind == N_CALL && n->a->kind == N_FUNCEXPR) {
+        /* (function (x) {...})(y), called where it is defined: a helper of its own, named after its
+         * position (`$` keeps the name apart from a plain one in GLSL; js_mangle escapes it). */
+        js_node *fn = n->a;
+        char name[48];
+        snprintf(name, sizeof name, "%s$%d_%d", fn->name ? fn->name : "function", fn->line, fn->col);
+        fn->name = js_arena_strndup(c->arena, name, strlen(name));
+        if (!fn->name) {
+            c->oom = true;
+            js_fail(c, fn, "out of memory");
+        }
+        js_node *callee = js_alloc(c, sizeof *callee, fn);
+        *callee = (js_node){.kind = N_IDENT, .line = fn->line, .col = fn->col, .name = fn->name, .height = 1};
+        n->a = callee;
+        js_register_func(c, fn, origin);
+        hoist_nested(c, fn->a, origin);
+    }
     if (n->kind == N_FUNCDECL || n->kind == N_FUNCEXPR) {
         hoist_nested(c, n->a, origin);
         return;
     }
-    if (n->kind >= N_VAR) { /* statements only: expressions hold no declarations */
-        hoist_nested(c, n->a, origin);
-        hoist_nested(c, n->b, origin);
-        hoist_nested(c, n->c, origin);
-        hoist_nested(c, n->d, origin);
-        for (int i = 0; i < n->nlist; i++)
-            hoist_nested(c, n->list[i], origin);
-    }
+    /* statements, and expressions too: they may hold calls of function expressions (above) */
+    hoist_nested(c, n->a, origin);
+    hoist_nested(c, n->b, origin);
+    hoist_nested(c, n->c, origin);
+    hoist_nested(c, n->d, origin);
+    for (int i = 0; i < n->nlist; i++)
+        hoist_nested(c, n->list[i], origin);
 }
 
 void js_hoist_body(js_ctx *c, js_node *fn, const char *origin)
@@ -452,6 +469,8 @@ bool js_translate(const char *js, const js_settings *settings, char **glsl, char
         } else if (k->ret == T_NONE || k->ret == T_VOID) {
             js_fail(c, k->node, "the kernel never returns a value (`return` a number or an array of 2-4 numbers)");
         }
+        for (int i = 0; settings->length_read && i < k->nparams; i++)
+            settings->length_read[i] = k->param_vars[i]->length_read;
         emit_program(c, k);
         snprintf(kernel_name, kernel_name_len, "%s", k->node->name ? k->name : ""); /* "" for an anonymous one */
         *glsl = strbuf_take(&c->out);

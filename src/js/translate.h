@@ -37,6 +37,8 @@ typedef struct js_settings {
     int nnatives;
     js_map_entry *map;               /* kernel map outputs (may be NULL) */
     int nmap;
+    bool *length_read;               /* out (may be NULL): [i] set when the kernel reads argument i's .length,
+                                      * which JavaScript gives by the array's own rank: it must be exact */
 } js_settings;
 
 /* Where each loop of the GLSL came from in the JavaScript: the loop keyword at glsl_offset of the

@@ -418,7 +418,8 @@ static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_
     }
     snprintf(k->name, sizeof k->name, "%s", desc->name ? desc->name : k->sig.name);
     for (int i = 0; origin && i < k->sig.nparams; i++) {
-        k->sig.params[i].any_rank = origin->any_rank_arrays && k->sig.params[i].rank > 0;
+        k->sig.params[i].any_rank = origin->any_rank_arrays && k->sig.params[i].rank > 0 &&
+                                    !(origin->exact_rank && origin->exact_rank[i]);
         if (origin->param_names && i < origin->nparam_names)
             snprintf(k->sig.params[i].shown, sizeof k->sig.params[i].shown, "%s", origin->param_names[i]);
     }

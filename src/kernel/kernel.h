@@ -86,6 +86,7 @@ typedef struct kernel_origin {
     int nparam_names;
     int capped_loops;     /* loops capped at loopMaxIterations that call gpuc_js_capped (loop_cap section) */
     bool precise_math;    /* Math runs in double precision (gpuc_kernel_desc.precise_math) */
+    const bool *exact_rank; /* NULL, or per parameter: this one takes its own rank only (JavaScript's .length) */
 } kernel_origin;
 
 /* gpuc_create_kernel with the origin of generated source (NULL for the user's own GLSL). GLSL the

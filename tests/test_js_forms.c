@@ -1,0 +1,278 @@
+/* test_js_forms.c - JavaScript as it arrives from the wild: minified code (terser's output of our own
+ * kernels, comma expressions, `?:` and `&&` / `||` as statements, `!0` / `!1`), Babel's `(0, m.f)(x)`,
+ * functions called where they are defined, `.length` of arrays, and a `var` declared again holding
+ * another type. The cases of tests/fixtures/js-forms.txt (scripts/record-js-forms.js) must give GPU.js
+ * 2.24.1's answers where GPU.js runs them, else node's, exactly; uses of a `var` whose type is not the
+ * same on every path are refused, naming the variable and both types. */
+#include "fixture.h"
+#include "suites.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef GPUC_FIXTURES_DIR
+#define GPUC_FIXTURES_DIR "tests/fixtures"
+#endif
+
+#define FORMS_CASES 27 /* the cases in the fixture file */
+#define MAX_ARGS 4
+
+typedef struct forms_case {
+    char name[64], oracle[32];
+    gpuc_dims output;
+    int nargs, nhelpers;
+    bool is_array[MAX_ARGS];
+    gpuc_dims dims[MAX_ARGS];
+    float *data[MAX_ARGS];
+    double value[MAX_ARGS];
+    char *helpers[MAX_ARGS], *source;
+    float *expect;
+    size_t nexpect;
+} forms_case;
+
+static void read_case(FILE *f, forms_case *c)
+{
+    char key[32];
+    while (fscanf(f, "%31s", key) == 1 && strcmp(key, "end")) {
+        if (!strcmp(key, "oracle")) {
+            ck_assert(fscanf(f, "%31s", c->oracle) == 1);
+        } else if (!strcmp(key, "output")) {
+            uint32_t *d = &c->output.x;
+            for (int i = 0; i < 3 && fscanf(f, "%u", &d[i]) == 1; i++)
+                ;
+        } else if (!strcmp(key, "float") || !strcmp(key, "array")) {
+            ck_assert(c->nargs < MAX_ARGS);
+            int i = c->nargs++;
+            if (key[0] == 'f') {
+                ck_assert(fscanf(f, "%lf", &c->value[i]) == 1);
+                continue;
+            }
+            int rank;
+            ck_assert(fscanf(f, "%d", &rank) == 1 && rank >= 1 && rank <= 3);
+            uint32_t *d = &c->dims[i].x;
+            size_t n = 1;
+            for (int r = 0; r < rank; r++) {
+                ck_assert(fscanf(f, "%u", &d[r]) == 1);
+                n *= d[r];
+            }
+            c->is_array[i] = true;
+            c->data[i] = fixture_read_floats(f, n);
+        } else if (!strcmp(key, "helper") || !strcmp(key, "source")) {
+            int count;
+            ck_assert(fscanf(f, "%d", &count) == 1);
+            fgetc(f); /* the newline */
+            char *text = fixture_read_lines(f, count);
+            if (key[0] == 'h') {
+                ck_assert(c->nhelpers < MAX_ARGS);
+                c->helpers[c->nhelpers++] = text;
+            } else {
+                c->source = text;
+            }
+        } else if (!strcmp(key, "expect")) {
+            ck_assert(fscanf(f, "%zu", &c->nexpect) == 1);
+            c->expect = fixture_read_floats(f, c->nexpect);
+        } else {
+            ck_abort_msg("js-forms.txt: unknown key %s", key);
+        }
+    }
+}
+
+static void free_case(forms_case *c)
+{
+    for (int i = 0; i < MAX_ARGS; i++) {
+        free(c->data[i]);
+        free(c->helpers[i]);
+    }
+    free(c->source);
+    free(c->expect);
+    free(c);
+}
+
+/* Case `index` of the fixture file (the file's case count is checked against FORMS_CASES). */
+static forms_case *load_case(int index)
+{
+    FILE *f = fopen(GPUC_FIXTURES_DIR "/js-forms.txt", "r");
+    ck_assert_msg(f != NULL, "cannot open %s/js-forms.txt (run the tests from the repository root)",
+                  GPUC_FIXTURES_DIR);
+    forms_case *mine = NULL;
+    char word[256];
+    int seen = 0;
+    while (fscanf(f, "%255s", word) == 1) {
+        if (word[0] == '#') {
+            ck_assert(fgets(word, sizeof word, f) != NULL);
+        } else if (!strcmp(word, "case")) {
+            forms_case *c = calloc(1, sizeof *c);
+            ck_assert(c && fscanf(f, "%63s", c->name) == 1);
+            read_case(f, c);
+            if (seen++ == index)
+                mine = c;
+            else
+                free_case(c);
+        }
+    }
+    fclose(f);
+    ck_assert_msg(seen == FORMS_CASES, "js-forms.txt has %d cases; FORMS_CASES says %d", seen, FORMS_CASES);
+    ck_assert(mine != NULL);
+    return mine;
+}
+
+START_TEST(forms_give_javascripts_answers)
+{
+    forms_case *c = load_case(_i);
+    for (int h = 0; h < c->nhelpers; h++)
+        ck_assert_gpuc_ok(gpuc_add_function(gpu, c->helpers[h]));
+    gpuc_kernel *k;
+    gpuc_status st = gpuc_create_kernel_js(gpu, c->source, &(gpuc_kernel_desc){.output = c->output}, &k);
+    ck_assert_msg(st == GPUC_OK, "case %s: %s\n%s", c->name, gpuc_errmsg(gpu), c->source);
+    gpuc_arg args[MAX_ARGS];
+    for (int i = 0; i < c->nargs; i++)
+        args[i] = c->is_array[i] ? gpuc_arg_host_f32(c->data[i], c->dims[i]) : gpuc_arg_f32((float)c->value[i]);
+    /* run twice: a kernel with loops run again at the same sizes gets a program with them compiled in */
+    for (int run = 0; run < 2; run++) {
+        gpuc_array *r;
+        st = gpuc_run(k, args, c->nargs, &r);
+        ck_assert_msg(st == GPUC_OK, "case %s: %s", c->name, gpuc_errmsg(gpu));
+        float *got = fixture_take_floats(r, c->nexpect);
+        for (size_t i = 0; i < c->nexpect; i++)
+            ck_assert_msg(got[i] == c->expect[i] || (isnan(got[i]) && isnan(c->expect[i])),
+                          "case %s, run %d, cell %zu: gpuc %.9g, %s %.9g\n%s", c->name, run + 1, i, got[i], c->oracle,
+                          c->expect[i], c->source);
+        free(got);
+    }
+    gpuc_kernel_free(k);
+    free_case(c);
+}
+END_TEST
+
+/* GPU.js's test/issues/560-minification-madness.js: its kernel as a bundler minified it (a for whose
+ * header declares nine variables and whose body is one comma expression, a `?:` of this.color calls as a
+ * statement), graphical, on one cell. With maxIter 1 the loop stops at h = 1 = maxIter: black. With
+ * maxIter 2 it stops when p*p + u*u = 1 + 9 passes 4, at h = 1: the colour of palette entry 1
+ * (r[3], r[4], r[5]), each / 255 (as node gives it, calling the kernel with this.color recorded). */
+static const char *ISSUE_560 =
+    "function (t, e, i, n, r) {\n"
+    "  for (var o = this.constants.maxIter, a = this.constants.canvasWidth, s = this.constants.canvasHeight,\n"
+    "      l = i + (n - i) * (this.thread.y / s), c = t + (e - t) * (this.thread.x / a), p = 0, u = 0, h = 0, d = 0;\n"
+    "      p * p + u * u < 4 && h < o;)\n"
+    "    d = p * p - u * u + c, u = 2 * p * u + l, p = d, h++;\n"
+    "  h === o ? this.color(0, 0, 0, 1) : this.color(r[3 * h] / 255, r[3 * h + 1] / 255, r[3 * h + 2] / 255, 1);\n"
+    "}";
+
+START_TEST(issue_560_minified_graphical_kernel)
+{
+    static const float palette[6] = {10, 20, 30, 40, 50, 60};
+    static const uint8_t want[2][4] = {{0, 0, 0, 255}, {40, 50, 60, 255}};
+    for (int run = 0; run < 2; run++) {
+        gpuc_kernel_desc desc = {.output = {1, 1}, .graphical = true};
+        desc.constants[0] = (gpuc_constant){.name = "maxIter", .value = run + 1, .type = GPUC_INT};
+        desc.constants[1] = (gpuc_constant){.name = "canvasWidth", .value = 1, .type = GPUC_INT};
+        desc.constants[2] = (gpuc_constant){.name = "canvasHeight", .value = 1, .type = GPUC_INT};
+        gpuc_kernel *k;
+        ck_assert_gpuc_ok(gpuc_create_kernel_js(gpu, ISSUE_560, &desc, &k));
+        gpuc_arg args[5] = {gpuc_arg_f32(1), gpuc_arg_f32(2), gpuc_arg_f32(3), gpuc_arg_f32(4),
+                            gpuc_arg_host_f32(palette, (gpuc_dims){6})};
+        gpuc_array *r;
+        ck_assert_gpuc_ok(gpuc_run(k, args, 5, &r));
+        uint8_t px[4];
+        ck_assert_gpuc_ok(gpuc_array_read_pixels(r, px, sizeof px, false));
+        ck_assert_msg(!memcmp(px, want[run], 4), "maxIter %d: pixel %u %u %u %u", run + 1, px[0], px[1], px[2], px[3]);
+        gpuc_array_free(r);
+        gpuc_kernel_free(k);
+    }
+}
+END_TEST
+
+/* Where the type a `var` holds at a use is not the same on every path to it, the kernel is refused,
+ * naming the variable and both types (JavaScript would run on with whichever value came, an array
+ * added to a number, say: no answer gpuc could give for it would be JavaScript's on every cell). */
+static const struct refusal {
+    const char *js, *what[3];
+} refusals[] = {
+    /* re-typed in one branch only, read after the if */
+    {"function (n) { var x = 1; if (n > 0) { var x = [1, 2]; } return x; }",
+     {"`x` holds", "a number", "an array of 2"}},
+    /* in the else branch only */
+    {"function (n) { var x = [1, 2]; if (n > 0) { x = [3, 4]; } else { var x = [1, 2, 3]; } return x[0]; }",
+     {"`x` holds", "an array of 2", "an array of 3"}},
+    /* read in a loop's body before it is re-typed there: the next iteration brings the new type */
+    {"function (n) { var s = 0; var x = 1; for (var i = 0; i < n; i++) { s += x; var x = [i, 1]; s += x[0]; } "
+     "return s; }",
+     {"`x` holds", "a number", "an array of 2"}},
+    /* read after a loop that re-types it (it may have run no times) */
+    {"function (n) { var x = 1; for (var i = 0; i < n; i++) { var x = [i, 1]; } return x[0]; }",
+     {"`x` holds", "a number", "an array of 2"}},
+    /* a while loop, read by its test */
+    {"function (n) { var x = 0; while (x < n) { var x = [1, 2]; } return 1; }",
+     {"`x` holds", "a number", "an array of 2"}},
+    /* two re-typings in a loop: its head sees the type before the loop, then the last one's */
+    {"function (n) { var s = 0; var x = [0, 0]; for (var i = 0; i < n; i++) { s += x[1]; var x = [i, 1]; "
+     "s += x[1]; var x = [1, 2, 3]; } return s; }",
+     {"`x` holds", "an array of 2", "an array of 3"}},
+    /* re-typed in one case of a switch, read after it */
+    {"function (n) { var x = 1; switch (n) { case 1: var x = [1, 2]; break; default: break; } return x[0]; }",
+     {"`x` holds", "a number", "an array of 2"}},
+    /* `var x;` again keeps the value it has: not one type here */
+    {"function (n) { var x = 1; if (n > 0) { var x = [1, 2]; } var x; return 1; }",
+     {"`var x;` keeps a value", "a number", "an array of 2"}},
+    /* a const declared `= void 0` (a minifier's undefined) and read: gpuc has no value for undefined */
+    {"function (n) { const u = void 0; return u + n; }",
+     {"`u` is undefined", "void 0", "give it one"}},
+    /* assigned where it is not one type */
+    {"function (n) { var x = 1; if (n > 0) { var x = [1, 2]; } x = 3; return x; }",
+     {"`x` holds", "a number", "an array of 2"}},
+};
+
+START_TEST(var_of_two_types_at_a_use_is_refused)
+{
+    const struct refusal *r = &refusals[_i];
+    gpuc_kernel *k = NULL;
+    gpuc_status st = gpuc_create_kernel_js(gpu, r->js, &(gpuc_kernel_desc){.output = {2}}, &k);
+    ck_assert_msg(st == GPUC_ERROR_COMPILE, "%s -> %s (%s)", r->js, gpuc_status_name(st), gpuc_errmsg(gpu));
+    for (int i = 0; i < 3; i++)
+        ck_assert_msg(strstr(gpuc_errmsg(gpu), r->what[i]), "%s\nmessage \"%s\" lacks \"%s\"", r->js,
+                      gpuc_errmsg(gpu), r->what[i]);
+    ck_assert_ptr_null(k);
+}
+END_TEST
+
+/* JavaScript's .length of an argument depends on the array's own rank (a 2D array's is its rows), so
+ * an argument whose .length is read takes arrays of the rank the kernel reads it with only: a 2D array
+ * passed for a 1D one is refused, naming the argument, not read with the wrong length. */
+START_TEST(length_needs_the_arrays_own_rank)
+{
+    gpuc_kernel *k;
+    ck_assert_gpuc_ok(gpuc_create_kernel_js(gpu, "function (a) { return a.length + a[this.thread.x]; }",
+                                            &(gpuc_kernel_desc){.output = {2}}, &k));
+    static const float cells[4] = {1, 2, 3, 4};
+    gpuc_array *r = NULL;
+    ck_assert_gpuc_fails(gpuc_run(k, (gpuc_arg[]){gpuc_arg_host_f32(cells, (gpuc_dims){2, 2})}, 1, &r),
+                         GPUC_ERROR_TYPE_MISMATCH, "argument 0");
+    ck_assert_ptr_null(r);
+    ck_assert_gpuc_ok(gpuc_run(k, (gpuc_arg[]){gpuc_arg_host_f32(cells, (gpuc_dims){4})}, 1, &r));
+    float *got = fixture_take_floats(r, 2);
+    ck_assert_msg(got[0] == 5 && got[1] == 6, "%g %g", got[0], got[1]);
+    free(got);
+    gpuc_kernel_free(k);
+    /* a kernel that never reads .length still takes any rank, as GPU.js's flat arrays do */
+    ck_assert_gpuc_ok(gpuc_create_kernel_js(gpu, "function (a) { return a[this.thread.x]; }",
+                                            &(gpuc_kernel_desc){.output = {2}}, &k));
+    ck_assert_gpuc_ok(gpuc_run(k, (gpuc_arg[]){gpuc_arg_host_f32(cells, (gpuc_dims){2, 2})}, 1, &r));
+    got = fixture_take_floats(r, 2);
+    ck_assert_msg(got[0] == 1 && got[1] == 2, "%g %g", got[0], got[1]);
+    free(got);
+    gpuc_kernel_free(k);
+}
+END_TEST
+
+Suite *suite_js_forms(void)
+{
+    Suite *s = suite_create("js_forms");
+    TCase *tc = fixture_tcase("JavaScript forms from the wild");
+    tcase_add_loop_test(tc, forms_give_javascripts_answers, 0, FORMS_CASES);
+    tcase_add_test(tc, issue_560_minified_graphical_kernel);
+    tcase_add_loop_test(tc, var_of_two_types_at_a_use_is_refused, 0, (int)(sizeof refusals / sizeof refusals[0]));
+    tcase_add_test(tc, length_needs_the_arrays_own_rank);
+    suite_add_tcase(s, tc);
+    return s;
+}
