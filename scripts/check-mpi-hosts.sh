@@ -66,6 +66,7 @@ hosts_run() {
 }
 
 # Where each rank ran: the hosts must be the two namespaces, or nothing below crosses a host.
+# shellcheck disable=SC2016 # expanded by each rank's shell
 placed=$(hosts_run 1 -np 2 sh -c 'echo "$OMPI_COMM_WORLD_RANK $(hostname) $(ip -o -4 addr show | grep -o "10\.231\.0\.[0-9]*")"' | sort)
 [ "$placed" = "0 gpuc-host-a 10.231.0.1
 1 gpuc-host-b 10.231.0.2" ] || fail "the ranks did not run one on each host: $placed"

@@ -12,6 +12,7 @@ for entry in ${GPUC_NETNS_HOSTS:-}; do
     case $entry in
     "$address"=*)
         rest=${entry#*=}
+        # shellcheck disable=SC2016 # expanded by the shell inside the namespace
         exec ip netns exec "${rest%%=*}" unshare --uts sh -c 'hostname "$1" && shift && eval "$*"' sh "${rest#*=}" "$*"
         ;;
     esac
