@@ -70,7 +70,7 @@ MPI_BENCH_SRC := $(sort $(wildcard tests/bench/mpi/*.c))
 MPI_BENCH := $(BUILD)/bench/gpuc-bench-mpi
 
 
-.PHONY: all lib mpi cli check check-hardware-profile check-zink abi-check abi-baseline examples tutorials bench bench-zoo bench-mpi call-overhead soak fuzz install installcheck uninstall deps deps-check glad clean help
+.PHONY: all lib mpi cli check check-hardware-profile check-zink check-mpi-hosts abi-check abi-baseline examples tutorials bench bench-zoo bench-mpi call-overhead soak fuzz install installcheck uninstall deps deps-check glad clean help
 .DEFAULT_GOAL := all
 
 all: lib cli
@@ -90,6 +90,7 @@ help:
 	@echo "                       CHECK_SUITES='kernels errors' runs only those suites (names in tests/suites.h)"
 	@echo "  make check SANITIZE=1  the same with ASan + UBSan (leak detection on), in build/sanitize/"
 	@echo "  make check-hardware-profile  every suite that holds under GPUC_DEVICE_PROFILE=hardware on llvmpipe"
+	@echo "  make check-mpi-hosts the MPI examples and calls across two network-namespace hosts over TCP (root; skipped otherwise)"
 	@echo "                       (the GPU's code paths: storage-buffer reads, one cell per invocation; .ci/run runs it;"
 	@echo "                       make check covers each choice once, in the device_profile suite)"
 	@echo "  make abi-check       compare the libraries' public ABI with abi/*.abi (abidiff); fails on any change"
@@ -116,7 +117,7 @@ help:
 	@echo "                       make bench's topk count pass and compaction tables get the same two columns"
 	@echo "  make soak            100,000 runs, 10,000 kernel creations, 1,000 contexts; fails if resident memory or"
 	@echo "                       open descriptors grow after a warm-up (SOAK_SCALE=0.2: the short version CI runs)"
-	@echo "  make tutorials       build the examples, run the three seed tutorials and check each printed line against its expected line (scripts/run-tutorials.sh)"
+	@echo "  make tutorials       install missing packages (root), build the examples, run the three seed tutorials and check each printed line against its expected line (scripts/run-tutorials.sh)"
 	@echo "  make install PREFIX=/usr/local   install headers (gpuc.h; gpuc_check.h: Check helpers, pkg-config gpuc-check),"
 	@echo "                       libraries, gpuc.pc (pkg-config), the CMake package,"
 	@echo "                       (lib/cmake/gpuc), bin/gpuc and its man page; runs ldconfig for /usr and /usr/local as root"
@@ -244,12 +245,18 @@ $(MPI_BENCH): $(MPI_BENCH_SRC) $(wildcard tests/bench/mpi/*.h) $(MPI_STATIC_LIB)
 # The benchmark adds --bind-to none: Open MPI binds up to two ranks to one core each by default, which
 # leaves a single rank (the single-device baseline) one core for all of llvmpipe's threads.
 MPIRUN_BASE_FLAGS := --oversubscribe $(if $(filter 0,$(shell id -u)),--allow-run-as-root)
-MPIRUN_FLAGS ?= $(MPIRUN_BASE_FLAGS) -x LP_NUM_THREADS=1
+# Test launches stay on loopback and never wait on name resolution: hwloc's GL component, which mpirun
+# loads to list GPUs, asks X for display :0, whose fallback resolves "localhost"; with no /etc/hosts and
+# a resolver that does not answer, that stalled every mpirun 5-50 s (HWLOC_COMPONENTS=-gl removes it;
+# the interface flags alone do not). The ranks' own TCP (wire-up, any TCP transport) stays on lo.
+MPIRUN_ENV := HWLOC_COMPONENTS=-gl
+MPIRUN_LOOPBACK := --mca oob_tcp_if_include lo --mca btl_tcp_if_include lo
+MPIRUN_FLAGS ?= $(MPIRUN_BASE_FLAGS) $(MPIRUN_LOOPBACK) -x LP_NUM_THREADS=1
 BENCH_MPI_ARGS ?=
 
 ifeq ($(HAVE_MPI),1)
 bench-mpi: $(MPI_BENCH)
-	MPIRUN="$(MPIRUN) $(MPIRUN_BASE_FLAGS) --bind-to none" $(MPI_BENCH) $(BENCH_MPI_ARGS)
+	$(MPIRUN_ENV) MPIRUN="$(MPIRUN) $(MPIRUN_BASE_FLAGS) $(MPIRUN_LOOPBACK) --bind-to none" $(MPI_BENCH) $(BENCH_MPI_ARGS)
 else
 bench-mpi:
 	@echo "make bench-mpi needs Open MPI ($(MPICC) not found): run make deps (scripts/install-deps.sh)"; exit 2
@@ -353,7 +360,7 @@ check: $(TEST_BIN) $(EXAMPLE_BIN) $(CHECK_EXAMPLE_BIN) $(CXX_BINS) $(CLI_BIN) $(
 		echo "==== backend $$backend"; \
 		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:intercept_tls_get_addr=0 UBSAN_OPTIONS=print_stacktrace=1 GPUC_BACKEND=$$backend \
 			GPUC_EXAMPLES_DIR=$(BUILD)/examples GPUC_CLI=$(CLI_BIN) GPUC_BENCH=$(BENCH_BIN) GPUC_CHECK_TOTALS=$(CHECK_TOTALS) \
-			GPUC_MPIRUN="$(if $(HAVE_MPI),$(MPIRUN) $(MPIRUN_FLAGS))" GPUC_MPI_WORKER=$(MPI_WORKER) $(TEST_BIN) $(CHECK_SUITES) || status=1; \
+			$(MPIRUN_ENV) GPUC_MPIRUN="$(if $(HAVE_MPI),$(MPIRUN) $(MPIRUN_FLAGS))" GPUC_MPI_WORKER=$(MPI_WORKER) $(TEST_BIN) $(CHECK_SUITES) || status=1; \
 	done; \
 	awk -v want=$(words $(CHECK_BACKENDS)) -v rc=$$status -v t=$$(( $$(date +%s) - start )) ' \
 		{ runs = runs sep $$1 " " $$2 ($$2 == 1 ? " suite" : " suites"); sep = ", "; checks += $$3; fails += $$4; n++ } \
@@ -374,6 +381,17 @@ ZINK_OPEN_fragment ?= fork
 check-zink: $(CLI_BIN)
 	$(foreach b,$(ZINK_BACKENDS),scripts/check-zink.sh $(CLI_BIN) $(MAKE) --no-print-directory check GPUC_BACKEND=$(b) \
 		CHECK_SUITES="$(filter-out $(ZINK_OPEN_$(b)),$(ALL_SUITES))" &&) true
+
+# The MPI layer across two hosts: network namespaces joined by veth, TCP only (scripts/check-mpi-hosts.sh;
+# as root, skipped with a message elsewhere). In .ci/run.
+ifeq ($(HAVE_MPI),1)
+check-mpi-hosts: $(MPI_EXAMPLE_BIN) $(MPI_WORKER)
+	$(MPIRUN_ENV) MPIRUN=$(MPIRUN) GPUC_MPIRUN="$(MPIRUN) $(MPIRUN_FLAGS)" GPUC_MPIRUN_HOSTS_FLAGS="$(MPIRUN_BASE_FLAGS) -x LP_NUM_THREADS=1" \
+		GPUC_EXAMPLES_DIR=$(BUILD)/examples GPUC_MPI_WORKER=$(MPI_WORKER) scripts/check-mpi-hosts.sh
+else
+check-mpi-hosts:
+	@echo "check-mpi-hosts: skipped: Open MPI ($(MPICC)) is not installed (make deps installs it)"
+endif
 
 check-hardware-profile: $(TEST_BIN) $(EXAMPLE_BIN) $(CLI_BIN) $(BENCH_BIN)
 	$(CHECK_ENV) GPUC_BACKEND=compute GPUC_DEVICE_PROFILE=hardware $(TEST_BIN) $(HARDWARE_PROFILE_SUITES)

@@ -1,17 +1,23 @@
 #!/bin/sh
-# run-tutorials.sh - the project's main job: build the library and the examples (`make examples`,
-# which installs missing Debian packages when run as root), then run the three seed tutorials
+# run-tutorials.sh - the project's main job: install missing Debian packages (as root), build the
+# library and the examples (`make examples`), then run the three seed tutorials
 # (Top-K task 4, Bitonic Sort task 3, Stream Compaction task 4), each under a header line, and check
 # every line each prints against the tutorial's expected lines: the SPEC table of
 # tests/test_examples.c (the same lines `make check` asserts), read from there so the two never
 # disagree. Each checked line is reported "ok" or "MISMATCH" with what was printed instead.
 # Exits non-zero if the build or any tutorial fails or any line differs. BUILD=dir picks the build
 # folder (default build).
+# It is the README's first command, so it runs on a bare Debian (no make yet): the missing packages
+# (make and Open MPI among them) are installed before make starts, so that the make below finds Open
+# MPI and builds the MPI examples too (make decides what to build before its own install step runs).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 build=${BUILD:-build}
 table=tests/test_examples.c
 
+if [ "${DEPS_CHECK:-1}" != 0 ] && ! scripts/install-deps.sh --check 2>/dev/null; then
+    scripts/install-deps.sh >&2 || { echo "run-tutorials: the Debian packages could not be installed" >&2; exit 1; }
+fi
 make examples BUILD="$build" >&2 || { echo "run-tutorials: make examples failed" >&2; exit 1; }
 
 # Prints the expected lines of tutorial $1: its entry {"NAME", "..." "..."} in the SPEC table, string

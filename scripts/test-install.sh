@@ -71,12 +71,13 @@ int main(void)
 }
 C
 
-# Runs a README block in the app directory; every line of output it prints must be the program's.
+# Runs a README block in the app directory (or the directory $3); every line of output it prints must
+# be the program's.
 run_block() {
     script=$(readme_block "$1")
     [ -n "$script" ] || fail "README.md has no block marked <!-- installcheck: $1 -->"
     printf '%s\n' "$script" >"$scratch/$1.sh"
-    (cd "$scratch/app" && sh -eu "$scratch/$1.sh") >"$scratch/$1.out" 2>"$scratch/$1.err" || {
+    (cd "${3:-$scratch/app}" && sh -eu "$scratch/$1.sh") >"$scratch/$1.out" 2>"$scratch/$1.err" || {
         cat "$scratch/$1.err" "$scratch/$1.out" >&2
         fail "README block '$1' failed (commands above in $1.sh)"
     }
@@ -164,6 +165,7 @@ want refused 0.2
 # (CMake wraps its messages: lines are joined before the search.)
 tr '\n' ' ' <"$scratch/want.log" | tr -s ' ' | grep -q "names files that are missing: $PREFIX/lib/libgpuc.a " ||
     { cat "$scratch/want.log" >&2; fail "a half-removed install is not reported by name"; }
+make -s install PREFIX="$PREFIX" >/dev/null # whole again for the MPI package below
 
 # The MPI library, where Open MPI is present: installed with its own pkg-config file, and the README's
 # block builds an MPI program against it that runs on two ranks (a distributed inclusive scan of
@@ -211,9 +213,26 @@ C
     [ "$(PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig" pkg-config --modversion gpuc-mpi)" = "$version" ] ||
         fail "pkg-config --modversion gpuc-mpi is not $version"
     export OMPI_MCA_rmaps_base_oversubscribe=1 # a machine with one core still runs the two ranks
+    export HWLOC_COMPONENTS=-gl # no wait on a "localhost" lookup where /etc/hosts is missing (Makefile)
     run_block mpi 1
     ldd "$scratch/app/app-mpi" | grep -q "=> $PREFIX/lib/libgpuc_mpi.so.$soversion " ||
         { ldd "$scratch/app/app-mpi" >&2; fail "app-mpi does not load $PREFIX/lib/libgpuc_mpi.so.$soversion"; }
+    # The CMake target gpuc::gpuc_mpi, in a project of its own beside a copy of the program.
+    mkdir "$scratch/app-mpi"
+    cp "$scratch/app/app_mpi.c" "$scratch/app-mpi/"
+    readme_block CMakeLists-mpi.txt >"$scratch/app-mpi/CMakeLists.txt"
+    [ -s "$scratch/app-mpi/CMakeLists.txt" ] || fail "README.md has no block marked <!-- installcheck: CMakeLists-mpi.txt -->"
+    run_block cmake-mpi 1 "$scratch/app-mpi"
+    ldd "$scratch/app-mpi/build/app-mpi" | grep -q "=> $PREFIX/lib/libgpuc_mpi.so.$soversion " ||
+        fail "the CMake MPI app does not load $PREFIX/lib/libgpuc_mpi.so.$soversion"
+    # An install without the MPI library refuses COMPONENTS mpi, saying so.
+    rm "$PREFIX/lib/libgpuc_mpi.so.$version"
+    if (cd "$scratch/app-mpi" && cmake -S . -B build-none -DCMAKE_PREFIX_PATH="$PREFIX") >"$scratch/mpi-none.log" 2>&1; then
+        fail "find_package(gpuc COMPONENTS mpi) succeeded without libgpuc_mpi"
+    fi
+    tr '\n' ' ' <"$scratch/mpi-none.log" | tr -s ' ' | grep -q "installed without its MPI library" ||
+        { cat "$scratch/mpi-none.log" >&2; fail "find_package(gpuc COMPONENTS mpi) without libgpuc_mpi does not say why"; }
+    make -s install PREFIX="$PREFIX" >/dev/null
 fi
 
 make -s uninstall PREFIX="$PREFIX" >/dev/null
