@@ -157,6 +157,10 @@ gpuc_status gpuc_enter(gpuc *gpu);
 /* Turns pending GL errors (glGetError, KHR_debug) into a failure naming `what`. */
 gpuc_status gpuc_check_gl(gpuc *gpu, const char *what);
 
+/* Whether gpu runs on Mesa's zink (GL over Vulkan), whose Mesa 22.3 needs the workarounds that call
+ * this (device/array.c, kernel/fragment_run.c); measured on zink over lavapipe (README, zink section). */
+bool gpuc_driver_is_zink(const gpuc *gpu);
+
 /* ---- what a context owns (device/children.c) ---- */
 
 /* A new live handle for body (an array's or a kernel's); NULL when host memory ran out. */

@@ -222,7 +222,7 @@ gpuc_status gpuc_array_upload(gpuc_array *a, const void *data)
  * write lets a GPU driver rename a busy buffer instead of waiting for it. */
 static bool splits_whole_uploads(const gpuc *gpu)
 {
-    return strncmp(gpu->info.renderer, "zink", 4) == 0;
+    return gpuc_driver_is_zink(gpu);
 }
 
 gpuc_status gpuc_array_upload_part(gpuc_array *a, size_t first, size_t count, const void *data)

@@ -1,5 +1,6 @@
 /* device_info.c - reads the renderer strings and limits of the current context into gpuc_info. */
 #include "device/device_info.h"
+#include "internal.h"
 
 #include <glad/gl.h>
 
@@ -90,4 +91,9 @@ void device_info_free(gpuc_info *info)
     free_string(info->glsl_version);
     free_string(info->device);
     memset(info, 0, sizeof *info);
+}
+
+bool gpuc_driver_is_zink(const gpuc *gpu)
+{
+    return gpu->info.renderer && strncmp(gpu->info.renderer, "zink", 4) == 0;
 }

@@ -153,6 +153,13 @@ gpuc_status fragment_draw(gpuc_kernel *k, gpuc_array *const *dsts)
         copy_tile(k, dsts, first_row, tile);
     }
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    /* Zink (Mesa 22.3, over lavapipe) does not order glReadPixels' writes into a pixel-pack buffer
+     * before a later draw reads that buffer through a texture view, as GL requires: chained kernels
+     * (sort, scan, compaction, topk) read stale cells there. A finish after the copies orders them
+     * (measured: a memory barrier does not, a flush makes it worse). Only on zink: elsewhere it would
+     * stall every run. */
+    if (gpuc_driver_is_zink(k->gpu))
+        glFinish();
     return GPUC_OK;
 }
 
