@@ -500,12 +500,13 @@ static js_type check_expr_kind(js_ctx *c, js_node *n)
         js_type a = js_check_expr(c, n->a), b = js_check_expr(c, n->b);
         if (js_is_vec(a) || js_is_vec(b) || js_is_mat(a) || js_is_mat(b) || a == T_VOID || b == T_VOID)
             js_fail(c, n, "`%s` needs numbers or booleans", n->op);
-        /* JavaScript's && and || give an operand, not a Boolean: `flag && x` is x or false, `flag || x`
-         * true or x. A Boolean left of a number makes a number (false 0, true 1: emit.c), so
-         * `(flag && x) * 2` is 2x or 0, as in JavaScript; as a condition it tests the same. */
-        if (a == T_BOOL && b != T_BOOL)
-            return js_set_type(n, js_is_intlike(b) ? T_INT : T_FLOAT);
-        return js_set_type(n, T_BOOL);
+        /* JavaScript's && and || give an operand, not a Boolean: `flag && x` is x or false, `x && y`
+         * x or y. Unless both are Booleans the value is a number (a Boolean operand 0 or 1: emit.c), so
+         * `(flag && x) * 2` is 2x or 0 and `(x || 5) * 2` 2x or 10, as in JavaScript; as a condition
+         * it tests the same. */
+        if (a == T_BOOL && b == T_BOOL)
+            return js_set_type(n, T_BOOL);
+        return js_set_type(n, js_is_intlike(a) && js_is_intlike(b) ? T_INT : T_FLOAT);
     }
     case N_ASSIGN: return check_assign(c, n);
     case N_COND: return check_cond(c, n);
