@@ -297,22 +297,19 @@ static void emit_logical_value(js_ctx *c, js_node *n)
                 "effects (a call, an assignment or ++/--), so gpuc would evaluate it twice: keep the left operand "
                 "in a variable first (const t = ...; then t %s ...), or use `%s` only as a condition", n->op, n->op,
                 n->op);
+    js_node *when_true = and ? n->b : n->a, *when_false = and ? n->a : n->b;
     put(c, "(");
     js_emit_expr(c, n->a, T_BOOL);
     put(c, " ? ");
-    if (and)
-        js_emit_expr(c, n->b, n->type);
-    else if (n->a->type == T_BOOL)
-        emit_literal(c, 1, n->type);
+    if (when_true->type == T_BOOL && when_true == n->a)
+        emit_literal(c, 1, n->type); /* the Boolean left operand, known true here */
     else
-        js_emit_expr(c, n->a, n->type);
+        js_emit_expr(c, when_true, n->type);
     put(c, " : ");
-    if (!and)
-        js_emit_expr(c, n->b, n->type);
-    else if (n->a->type == T_BOOL)
+    if (when_false->type == T_BOOL && when_false == n->a)
         emit_literal(c, 0, n->type);
     else
-        js_emit_expr(c, n->a, n->type);
+        js_emit_expr(c, when_false, n->type);
     put(c, ")");
 }
 
