@@ -3,11 +3,13 @@
  * functions called where they are defined, `.length` of arrays, and a `var` declared again holding
  * another type. The cases of tests/fixtures/js-forms.txt (scripts/record-js-forms.js) must give GPU.js
  * 2.24.1's answers where GPU.js runs them, else node's, exactly; uses of a `var` whose type is not the
- * same on every path are refused, naming the variable and both types. */
+ * same on every path are refused, naming the variable and both types. Numbers' truthiness and the
+ * values of && and || are checked against node's answers written inline. */
 #include "fixture.h"
 #include "suites.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -145,6 +147,52 @@ START_TEST(forms_give_javascripts_answers)
 }
 END_TEST
 
+/* JavaScript's truthiness of a number (NaN and 0 are falsy) in if, while, ?:, ! and &&, and the value
+ * of && and || (an operand, not a Boolean), on x = a[i], y = b[i]. Each expected row is node's answer:
+ * `new Function('a', 'b', 'const x = a[this.thread.x], y = b[this.thread.x];\n' + body)` called with
+ * this.thread.x = i for i = 0..5, through Number(). */
+static const struct {
+    const char *body;
+    float expect[6];
+} truthiness[] = {
+    {"return x ? 1 : 0;", {0, 0, 1, 0, 1, 1}},
+    {"return !x ? 1 : 0;", {1, 1, 0, 1, 0, 0}},
+    {"let s = 0;\n  if (x) s += 1;\n  if (!x) s += 2;\n  let n = 0;\n  while (x && n < 3) n++;\n  return s + 10 * n;",
+     {2, 2, 31, 2, 31, 31}},
+    {"return (x && y) * 2;", {NAN, 0, 0, 0, 6, 4}},
+    {"return (x || y) * 2;", {10, NAN, 4, 2, INFINITY, -6}},
+    {"return x && y;", {NAN, 0, 0, 0, 3, 2}},
+    {"return x || 7;", {7, 7, 2, 7, INFINITY, -3}},
+    {"return (x && y > 1) * 3;", {NAN, 0, 0, 0, 3, 3}},
+    {"return (y > 1 || x) + 1;", {2, 1, 3, 1, 2, 2}},
+    {"return (this.thread.x && y) + (this.thread.x || 0.5);", {0.5f, NAN, 2, 4, 7, 7}},
+    {"return (x && y || 4) + 1;", {5, 5, 5, 5, 4, 3}},
+    {"return x && y ? 1 : 0;", {0, 0, 0, 0, 1, 1}},
+};
+
+START_TEST(numbers_are_truthy_as_in_javascript)
+{
+    static const float a[6] = {NAN, 0, 2, -0.0f, INFINITY, -3}, b[6] = {5, NAN, 0, 1, 3, 2};
+    char src[512];
+    snprintf(src, sizeof src, "function (a, b) {\n  const x = a[this.thread.x], y = b[this.thread.x];\n  %s\n}",
+             truthiness[_i].body);
+    gpuc_kernel *k;
+    ck_assert_msg(gpuc_create_kernel_js(gpu, src, &(gpuc_kernel_desc){.output = {6}}, &k) == GPUC_OK, "%s\n%s",
+                  gpuc_errmsg(gpu), src);
+    gpuc_arg args[2] = {gpuc_arg_host_f32(a, (gpuc_dims){6}), gpuc_arg_host_f32(b, (gpuc_dims){6})};
+    gpuc_array *r;
+    ck_assert_gpuc_ok(gpuc_run(k, args, 2, &r));
+    float *got = fixture_take_floats(r, 6);
+    for (int i = 0; i < 6; i++) {
+        float want = truthiness[_i].expect[i];
+        ck_assert_msg(got[i] == want || (isnan(got[i]) && isnan(want)), "cell %d: gpuc %.9g, node %.9g\n%s", i,
+                      got[i], want, src);
+    }
+    free(got);
+    gpuc_kernel_free(k);
+}
+END_TEST
+
 /* GPU.js's test/issues/560-minification-madness.js: its kernel as a bundler minified it (a for whose
  * header declares nine variables and whose body is one comma expression, a `?:` of this.color calls as a
  * statement), graphical, on one cell. With maxIter 1 the loop stops at h = 1 = maxIter: black. With
@@ -273,6 +321,7 @@ Suite *suite_js_forms(void)
     tcase_add_test(tc, issue_560_minified_graphical_kernel);
     tcase_add_loop_test(tc, var_of_two_types_at_a_use_is_refused, 0, (int)(sizeof refusals / sizeof refusals[0]));
     tcase_add_test(tc, length_needs_the_arrays_own_rank);
+    tcase_add_loop_test(tc, numbers_are_truthy_as_in_javascript, 0, (int)(sizeof truthiness / sizeof truthiness[0]));
     suite_add_tcase(s, tc);
     return s;
 }

@@ -127,6 +127,10 @@ END_TEST
 
 /* ---- JavaScript kernels ------------------------------------------------------------------------ */
 
+#define ARRAY_ARITH \
+    "JavaScript computes no array arithmetic (`[1, 2] * 2` is NaN, `[1, 2] + 1` the text \"1,21\"), and gpuc " \
+    "gives no component-wise answer in its place: write the components out, as in "
+
 struct js_case {
     const char *js;
     const char *arg_types;
@@ -166,6 +170,31 @@ static const struct js_case js_cases[] = {
     {"function (a) {\n  return [1, 2, 3, 4, 5][0];\n}", NULL,
      "JavaScript kernel: 2:10: arrays of 5 element(s) are not supported in kernels (only [a, b], [a, b, c] and "
      "[a, b, c, d], and square matrices of those)"},
+    /* arithmetic on arrays: JavaScript's answer is NaN or a string, never GLSL's component-wise one */
+    /* node: [1, 2] * [3, 4] is NaN */
+    {"function (a) {\n  return [1, 2] * [3, 4];\n}", NULL,
+     "JavaScript kernel: 2:17: `*` on an array: " ARRAY_ARITH "[v[0] * w[0], v[1] * w[1]]"},
+    /* node: v += 1 makes v the string "1,21" */
+    {"function (a) {\n  let v = [1, 2];\n  v += 1;\n  return v[0];\n}", NULL,
+     "JavaScript kernel: 3:5: `+=` on an array: " ARRAY_ARITH "[v[0] + w[0], v[1] + w[1]]"},
+    /* node: !1 + [1, 2] is "false1,2" */
+    {"function (a) {\n  return (!1 + [1, 2])[0];\n}", NULL,
+     "JavaScript kernel: 2:14: `+` on an array: " ARRAY_ARITH "[v[0] + w[0], v[1] + w[1]]"},
+    /* node: [a, 2] / 2 is NaN (GPU.js compiles GLSL's vec2 / float) */
+    {"function (a) {\n  const v = [a, 2];\n  return (v / 2)[0];\n}", NULL,
+     "JavaScript kernel: 3:13: `/` on an array: " ARRAY_ARITH "[v[0] / w[0], v[1] / w[1]]"},
+    /* node: -[a, 2] is NaN */
+    {"function (a) {\n  const v = [a, 2];\n  return (-v)[1];\n}", NULL,
+     "JavaScript kernel: 3:11: `-` on an array: " ARRAY_ARITH "[-v[0], -v[1]]"},
+    /* node: [a, 2] + 1 is a string */
+    {"function (a) {\n  const v = [a, 2];\n  return (v + 1)[1];\n}", NULL,
+     "JavaScript kernel: 3:13: `+` on an array: " ARRAY_ARITH "[v[0] + w[0], v[1] + w[1]]"},
+    /* && with a number on its left gives that number or the right operand: an operand with effects would run
+     * twice, so its value is refused (as a condition it is not: js_forms' truthiness cases) */
+    {"function (a) {\n  let n = a;\n  return (n++ && 2) * 3;\n}", NULL,
+     "JavaScript kernel: 3:15: the value of `&&` is its left operand or its right one, and its left operand here "
+     "has effects (a call, an assignment or ++/--), so gpuc would evaluate it twice: keep the left operand in a "
+     "variable first (const t = ...; then t && ...), or use `&&` only as a condition"},
 };
 
 START_TEST(js_type_errors_point_at_the_fix)
@@ -305,6 +334,8 @@ static const struct {
     {"function (a) { return a[0][1]; }", "Integer"},
     {"function (a) { return a + 1; }", "Array"},
     {"function (a) { return this.output; }", NULL},
+    {"function (a) { return [1, 2] * [3, 4]; }", NULL},
+    {"function (a) { let n = a; return (n++ || 2) * 3; }", NULL},
 };
 
 START_TEST(no_message_shows_gpucs_internal_names)

@@ -274,6 +274,18 @@ static js_var *assign_target(js_ctx *c, js_node *lhs, const char *what)
     js_fail(c, lhs, "%s this expression is not supported", what);
 }
 
+/* JavaScript computes no array arithmetic: `[1, 2] * 2` is NaN, `[1, 2] + 1` the string "1,21" (and
+ * GPU.js refuses all but `/`); GLSL's component-wise meaning would be a silently different answer. */
+static _Noreturn void fail_array_arith(js_ctx *c, const js_node *n, const char *op, bool unary)
+{
+    js_fail(c, n, "`%s` on an array: JavaScript computes no array arithmetic (`[1, 2] * 2` is NaN, `[1, 2] + 1` "
+            "the text \"1,21\"), and gpuc gives no component-wise answer in its place: write the components out, "
+            "as in %s", op, unary ? (op[0] == '-' ? "[-v[0], -v[1]]" : "[+v[0], +v[1]]")
+            : op[0] == '+' ? "[v[0] + w[0], v[1] + w[1]]" : op[0] == '-' ? "[v[0] - w[0], v[1] - w[1]]"
+            : op[0] == '/' ? "[v[0] / w[0], v[1] / w[1]]" : op[0] == '%' ? "[v[0] % w[0], v[1] % w[1]]"
+            : op[1] == '*' ? "[v[0] ** w[0], v[1] ** w[1]]" : "[v[0] * w[0], v[1] * w[1]]");
+}
+
 /* The common type of two operands of an arithmetic operator. */
 static js_type arith_type(js_ctx *c, js_node *n, js_type l, js_type r)
 {
@@ -283,11 +295,8 @@ static js_type arith_type(js_ctx *c, js_node *n, js_type l, js_type r)
         r = T_INT;
     if (js_is_mat(l) || js_is_mat(r))
         js_fail(c, n, "`%s` on a matrix is not supported (matrices are read by index: m[y][x])", n->op);
-    if (js_is_vec(l) || js_is_vec(r)) {
-        if (js_is_vec(l) && js_is_vec(r) && l != r)
-            js_fail(c, n, "`%s` between %s and %s", n->op, js_type_words(l), js_type_words(r));
-        return js_is_vec(l) ? l : r;
-    }
+    if (js_is_vec(l) || js_is_vec(r))
+        fail_array_arith(c, n, n->op, false);
     if (!js_is_numeric(l) || !js_is_numeric(r))
         js_fail(c, n, "`%s` needs numbers", n->op);
     return js_is_intlike(l) && js_is_intlike(r) ? T_INT : T_FLOAT;
@@ -329,13 +338,11 @@ static js_type check_binary(js_ctx *c, js_node *n)
     }
     js_type t = arith_type(c, n, l, r);
     if (!strcmp(op, "/") || !strcmp(op, "%") || !strcmp(op, "**")) {
-        if (op[0] == '%' && !js_is_vec(t))
+        if (op[0] == '%')
             c->use_fmod = true;
-        if (op[0] == '*' && !js_is_vec(t))
+        if (op[0] == '*')
             c->use_pow = true;
-        if (js_is_vec(t) && op[0] != '/')
-            js_fail(c, n, "`%s` on arrays is not supported", op);
-        return js_set_type(n, js_is_vec(t) ? t : T_FLOAT);
+        return js_set_type(n, T_FLOAT);
     }
     double v;
     if (l == T_LIT && r == T_LIT && fold(n, n->a->num, n->b->num, &v))
@@ -354,6 +361,8 @@ static js_type check_assign(js_ctx *c, js_node *n)
         rt = js_check_expr(c, n->b);
     } else {
         /* a op= b is checked (and emitted) as a = a op b */
+        if (js_is_vec(lt) || js_is_vec(n->a->type))
+            fail_array_arith(c, n, n->op, false);
         if (!n->c) {
             js_node *b = js_alloc(c, sizeof *b, n);
             *b = *n;
@@ -410,10 +419,14 @@ static js_type check_unary(js_ctx *c, js_node *n)
             c->use_toint = true;
         return js_set_type(n, T_INT);
     case '-':
+        if (js_is_vec(t))
+            fail_array_arith(c, n, n->op, true);
         if (t == T_LIT)
             return js_lit(n, -n->a->num);
         return js_set_type(n, t == T_BOOL ? T_INT : t);
     default: /* + */
+        if (js_is_vec(t))
+            fail_array_arith(c, n, n->op, true);
         if (t == T_LIT)
             return js_lit(n, n->a->num);
         return js_set_type(n, t == T_BOOL ? T_INT : t);
@@ -500,12 +513,13 @@ static js_type check_expr_kind(js_ctx *c, js_node *n)
         js_type a = js_check_expr(c, n->a), b = js_check_expr(c, n->b);
         if (js_is_vec(a) || js_is_vec(b) || js_is_mat(a) || js_is_mat(b) || a == T_VOID || b == T_VOID)
             js_fail(c, n, "`%s` needs numbers or booleans", n->op);
-        /* JavaScript's && and || give an operand, not a Boolean: `flag && x` is x or false, `flag || x`
-         * true or x. A Boolean left of a number makes a number (false 0, true 1: emit.c), so
-         * `(flag && x) * 2` is 2x or 0, as in JavaScript; as a condition it tests the same. */
-        if (a == T_BOOL && b != T_BOOL)
-            return js_set_type(n, js_is_intlike(b) ? T_INT : T_FLOAT);
-        return js_set_type(n, T_BOOL);
+        /* JavaScript's && and || give an operand, not a Boolean: `flag && x` is x or false, `x && y`
+         * x or y. Unless both are Booleans the value is a number (a Boolean operand 0 or 1: emit.c), so
+         * `(flag && x) * 2` is 2x or 0 and `(x || 5) * 2` 2x or 10, as in JavaScript; as a condition
+         * it tests the same. */
+        if (a == T_BOOL && b == T_BOOL)
+            return js_set_type(n, T_BOOL);
+        return js_set_type(n, js_is_intlike(a) && js_is_intlike(b) ? T_INT : T_FLOAT);
     }
     case N_ASSIGN: return check_assign(c, n);
     case N_COND: return check_cond(c, n);

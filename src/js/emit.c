@@ -46,6 +46,8 @@ static void emit_literal(js_ctx *c, double v, js_type want)
 }
 
 static void emit_raw(js_ctx *c, js_node *n);
+static void emit_logical_test(js_ctx *c, js_node *n);
+static bool pure_expr(const js_node *n);
 
 void js_emit_expr(js_ctx *c, js_node *n, js_type want)
 {
@@ -56,10 +58,19 @@ void js_emit_expr(js_ctx *c, js_node *n, js_type want)
         emit_literal(c, n->num, want);
     } else if (have == want) {
         emit_raw(c, n);
+    } else if (want == T_BOOL && n->kind == N_LOGICAL) {
+        emit_logical_test(c, n);
+    } else if (want == T_BOOL && have == T_FLOAT) {
+        /* JavaScript's truthiness: neither 0 nor NaN. Tested on the bits (magnitude in 1 .. infinity's),
+         * since a float comparison such as x == x or abs(x) > 0.0 may be rewritten by a compiler that
+         * assumes no NaN. */
+        put(c, "((floatBitsToUint(");
+        emit_raw(c, n);
+        put(c, ") & 0x7fffffffu) - 1u < 0x7f800000u)");
     } else if (want == T_BOOL) {
         put(c, "(");
         emit_raw(c, n);
-        put(c, have == T_FLOAT ? " != 0.0)" : " != 0)");
+        put(c, " != 0)");
     } else if (js_is_vec(want) && !js_is_vec(have)) {
         strbuf_printf(&c->out, "%s(", js_type_glsl(want));
         js_emit_expr(c, n, T_FLOAT);
@@ -260,6 +271,48 @@ static void emit_member(js_ctx *c, js_node *n)
     emit_float(c, n->num); /* Math.PI and friends */
 }
 
+/* a && b, a || b as a condition: GLSL's, which tests the same as JavaScript's operand would. */
+static void emit_logical_test(js_ctx *c, js_node *n)
+{
+    put(c, "(");
+    js_emit_expr(c, n->a, T_BOOL);
+    strbuf_printf(&c->out, " %s ", n->op);
+    js_emit_expr(c, n->b, T_BOOL);
+    put(c, ")");
+}
+
+/* a && b, a || b as a value: JavaScript's, an operand (check_expr.c types it). `a && b` is a where a
+ * is falsy, else b; `a || b` a where a is truthy, else b; b is evaluated only where needed. A Boolean
+ * a is tested once and stands for 0 or 1; a number a is tested and then given, so it is evaluated
+ * twice, which only an operand without effects allows. */
+static void emit_logical_value(js_ctx *c, js_node *n)
+{
+    bool and = n->op[0] == '&';
+    if (n->type == T_BOOL) {
+        emit_logical_test(c, n);
+        return;
+    }
+    if (n->a->type != T_BOOL && !pure_expr(n->a))
+        js_fail(c, n, "the value of `%s` is its left operand or its right one, and its left operand here has "
+                "effects (a call, an assignment or ++/--), so gpuc would evaluate it twice: keep the left operand "
+                "in a variable first (const t = ...; then t %s ...), or use `%s` only as a condition", n->op, n->op,
+                n->op);
+    js_node *when_true = and ? n->b : n->a, *when_false = and ? n->a : n->b;
+    put(c, "(");
+    js_emit_expr(c, n->a, T_BOOL);
+    put(c, " ? ");
+    if (when_true->type == T_BOOL && when_true == n->a)
+        emit_literal(c, 1, n->type); /* the Boolean left operand, known true here */
+    else
+        js_emit_expr(c, when_true, n->type);
+    put(c, " : ");
+    if (when_false->type == T_BOOL && when_false == n->a)
+        emit_literal(c, 0, n->type);
+    else
+        js_emit_expr(c, when_false, n->type);
+    put(c, ")");
+}
+
 static void emit_raw(js_ctx *c, js_node *n)
 {
     switch (n->kind) {
@@ -303,30 +356,7 @@ static void emit_raw(js_ctx *c, js_node *n)
         put(c, ")");
         break;
     case N_BINARY: emit_binary(c, n); break;
-    case N_LOGICAL:
-        if (n->type != T_BOOL) { /* a Boolean left of a number (check_expr.c): one test of the Boolean */
-            bool and = n->op[0] == '&';
-            put(c, "(");
-            js_emit_expr(c, n->a, T_BOOL);
-            put(c, " ? ");
-            if (and)
-                js_emit_expr(c, n->b, n->type);
-            else
-                emit_literal(c, 1, n->type);
-            put(c, " : ");
-            if (and)
-                emit_literal(c, 0, n->type);
-            else
-                js_emit_expr(c, n->b, n->type);
-            put(c, ")");
-            break;
-        }
-        put(c, "(");
-        js_emit_expr(c, n->a, T_BOOL);
-        strbuf_printf(&c->out, " %s ", n->op);
-        js_emit_expr(c, n->b, T_BOOL);
-        put(c, ")");
-        break;
+    case N_LOGICAL: emit_logical_value(c, n); break;
     case N_ASSIGN:
         put(c, "(");
         emit_raw(c, n->a);
