@@ -37,6 +37,8 @@ for f in include/gpuc.h include/gpuc_check.h lib/pkgconfig/gpuc-check.pc lib/lib
 done
 # The installed command line runs and knows its version.
 "$PREFIX/bin/gpuc" --version | grep -q "$version" || fail "the installed gpuc --version does not say $version"
+grep -q "^\.TH GPUC 1 .*\"gpuc $version\"" "$PREFIX/share/man/man1/gpuc.1" ||
+    fail "the man page's .TH line does not name gpuc $version (tools/gpuc/gpuc.1)"
 
 # The program both ways build: it checks that the library it runs against is the header's version and
 # prints that version, which must be the one make install was given.
