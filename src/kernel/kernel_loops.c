@@ -150,17 +150,27 @@ gpuc_status kernel_loops_bind(gpuc_kernel *k)
     return GPUC_OK;
 }
 
-gpuc_status kernel_loops_verify(gpuc_kernel *k)
+gpuc_status kernel_loops_after_run(gpuc_kernel *k, bool verify, uint64_t *capped)
 {
     gpuc *gpu = k->gpu;
-    GLuint cut = 0;
+    *capped = 0;
+    if (!verify && !k->loop_caps)
+        return GPUC_OK;
+    GLuint words[3] = {0, 0, 0}; /* 0: the loop that was cut short (1-based), 2: cells a cap stopped */
+    const GLuint zero = 0;
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, gpu->loop_status);
-    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof cut, &cut);
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof words, words);
+    if (k->loop_caps && words[2]) {
+        *capped = words[2];
+        glBufferSubData(GL_SHADER_STORAGE_BUFFER, 2 * sizeof zero, sizeof zero, &zero);
+    }
+    if (!verify)
+        return GPUC_OK;
+    GLuint cut = words[0];
     gpu->stats.loop_checks++;
     if (cut == 0)
         return gpuc_check_gl(gpu, k->name);
-    const GLuint zero = 0;
     glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof zero, &zero);
     const char *loop = cut <= (GLuint)k->nloops ? k->loop_names[cut - 1] : "one of its loops";
     return gpuc_fail(gpu, GPUC_ERROR_LIMIT,
@@ -168,19 +178,6 @@ gpuc_status kernel_loops_verify(gpuc_kernel *k)
                      "and this run needed more. The run's result is discarded rather than returned wrong; give "
                      "each cell less work (more output cells, or several passes)",
                      k->name, gpu->info.renderer, loop, (long long)gpu->info.loop_budget);
-}
-
-uint64_t kernel_loops_capped(gpuc_kernel *k)
-{
-    GLuint capped = 0;
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, k->gpu->loop_status);
-    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 2 * sizeof capped, sizeof capped, &capped);
-    if (capped) {
-        const GLuint zero = 0;
-        glBufferSubData(GL_SHADER_STORAGE_BUFFER, 2 * sizeof zero, sizeof zero, &zero);
-    }
-    return capped;
 }
 
 void kernel_loops_free(gpuc_kernel *k)

@@ -27,13 +27,11 @@ gpuc_status kernel_loops_unreadable(gpuc_kernel *k, const char *mask, const loop
  * on first use). */
 gpuc_status kernel_loops_bind(gpuc_kernel *k);
 
-/* After a kernel with capped loops ran: how many of its cells reached loopMaxIterations in some loop
- * (waiting for the run to finish); clears the count for the next run. */
-uint64_t kernel_loops_capped(gpuc_kernel *k);
-
-/* After a guarded kernel ran: GPUC_ERROR_LIMIT naming the kernel and the loop if one was cut short
- * (the status word is cleared again), else GPUC_OK. */
-gpuc_status kernel_loops_verify(gpuc_kernel *k);
+/* After a run of a guarded kernel (verify) or of one with capped loops (k->loop_caps), one read of the
+ * status words (waiting for the run to finish), each cleared again for the next run. With verify:
+ * GPUC_ERROR_LIMIT naming the kernel and the loop if one was cut short, else GPUC_OK. With capped loops:
+ * *capped is how many cells reached loopMaxIterations in some loop (0 otherwise). */
+gpuc_status kernel_loops_after_run(gpuc_kernel *k, bool verify, uint64_t *capped);
 
 /* Frees what kernel_loops_describe allocated for k. */
 void kernel_loops_free(gpuc_kernel *k);

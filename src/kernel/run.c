@@ -358,11 +358,11 @@ static gpuc_status run_into(gpuc_kernel *k, const gpuc_arg *args, gpuc_array *co
     }
     if (st == GPUC_OK)
         st = gpuc_check_gl(k->gpu, k->name);
-    if (st == GPUC_OK && k->loop_guard && (st = kernel_loops_verify(k)) == GPUC_ERROR_LIMIT)
+    /* The guard is verified after a good run only; the cap count is read (and cleared) after every run. */
+    gpuc_status looped = kernel_loops_after_run(k, st == GPUC_OK && k->loop_guard, &prof.capped_cells);
+    if (st == GPUC_OK && (st = looped) == GPUC_ERROR_LIMIT)
         for (int i = 0; i <= k->nmaps; i++)
             snprintf(dsts[i]->truncated_by, sizeof dsts[i]->truncated_by, "%s", k->name);
-    if (k->loop_caps) /* read (and cleared) after every run, failed ones too */
-        prof.capped_cells = kernel_loops_capped(k);
     profile_fetching(k, &prof);
     for (int i = 0; st == GPUC_OK && !k->pipeline && i <= k->nmaps; i++)
         st = gpuc_array_fetch_mirror(dsts[i]);
