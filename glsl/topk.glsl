@@ -1,4 +1,4 @@
-// topk.glsl - the kernels of top-k selection and ranking (src/algo/topk*.c, src/algo/rank.c).
+// topk.glsl - the kernels of top-k selection and ranking (src/algo/topk/, src/algo/rank.c).
 // Each kernel is built from the "key" helper section followed by its own section; the last function
 // is the kernel, as the kernel contract requires. Every comparison is made on order keys (uint), never
 // on floats: exact for every float, and immune to a driver that flushes denormals to zero.

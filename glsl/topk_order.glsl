@@ -1,5 +1,5 @@
 // topk_order.glsl - top-k kernels that order and gather survivors, and rank by counting.
-// Built after the "key" section of topk.glsl (src/algo/topk_input.c); see there for the order key.
+// Built after the "key" section of topk.glsl (src/algo/topk/input.c); see there for the order key.
 
 //@ collect
 // Cell j < k: the index of the j-th survivor in index order. Survivors are the keys > cutoff and the

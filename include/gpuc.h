@@ -15,8 +15,57 @@
  *     gpuc_array_read_f32(out, result, 1024);
  *     gpuc_array_free(out); gpuc_kernel_free(k); gpuc_close(gpu);
  *
- * THE KERNEL CONTRACT. A kernel is GLSL (4.30) source whose LAST function is the kernel; functions
- * before it are helpers. Its parameters name the arguments:
+ * CONTENTS. Each section's title line ends in its tag: `grep -n '\[SEC:' gpuc.h` lists them all, and
+ * `grep -n 'SEC:arrays' gpuc.h` finds one. The contract, in words:
+ *   [SEC:contract]     THE KERNEL CONTRACT, THE INDEX RULE: what a kernel is and how it reads arrays
+ *   [SEC:loops]        LOOPS AND LLVMPIPE'S LOOP BUDGET: loops refused, guarded or proven
+ *   [SEC:errors]       ERRORS: a status from every call, the message kept per context
+ *   [SEC:mpi]          ACROSS MPI RANKS: gpuc_mpi.h
+ *   [SEC:descriptors]  DESCRIPTOR STRUCTS: zero is the default; initialisers in C and C++
+ *   [SEC:threads]      THREADS: one thread at a time per context; frees from any thread
+ *   [SEC:handles]      HANDLES: freed, misused and foreign kernels and arrays
+ *   [SEC:fork]         TESTING WITH CHECK, AND fork(): a context cannot cross fork()
+ * The declarations:
+ *   [SEC:basics]       the version, GPUC_MAX_* limits, gpuc_status, the handles, gpuc_dims, gpuc_type
+ *   [SEC:context]      backends, device profiles, gpuc_options, gpuc_open / close, gpuc_info, gpuc_stats
+ *   [SEC:arrays]       device arrays: new, from and to host data, clone, clear, from a PNG file, shape
+ *   [SEC:kernels]      kernel map outputs and constants (numbers, Booleans, arrays)
+ *   [SEC:kernel-desc]  gpuc_kernel_desc (each field's default: every kernel / JavaScript only),
+ *                      gpuc_create_kernel, gpuc_kernel_free, the kernel's signature, output, maps, GLSL
+ *   [SEC:profile]      gpuc_kernel_stats, GPUC_TRACE, gpuc_kernel_describe, gpuc_print_profile
+ *   [SEC:runs]         gpuc_arg and its helpers; gpuc_run, gpuc_run_to, gpuc_run_map
+ *   [SEC:pictures]     graphical kernels' results as RGBA8 pixels and PNG files
+ *   [SEC:js]           JavaScript kernels: from source or a file, kernel maps, added functions
+ *   [SEC:algorithms]   the algorithms' KEPT KERNELS; then
+ *   [SEC:topk]         top-k (ORDER, INPUT, RESULTS), gpuc_topk_cutoff, gpuc_rank
+ *   [SEC:sort]         gpuc_sort, gpuc_argsort, gpuc_sort_pairs
+ *   [SEC:scan]         gpuc_scan and gpuc_compact
+ */
+#ifndef GPUC_H
+#define GPUC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h> /* FILE, for gpuc_print_profile */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Marks the functions a shared libgpuc exports (everything else in it is hidden). */
+#if defined(__GNUC__)
+#define GPUC_API __attribute__((visibility("default")))
+#else
+#define GPUC_API
+#endif
+
+/* ---------------------------------------------------------------------------------------------- */
+/* THE KERNEL CONTRACT                                                             [SEC:contract] */
+/* ---------------------------------------------------------------------------------------------- */
+/*
+ * A kernel is GLSL (4.30) source whose LAST function is the kernel; functions before it are helpers.
+ * Its parameters name the arguments:
  *   - `float a[]`, `int a[]`, `vecN a[]` (1D), `float a[][]`, `vecN a[][]`... (2D, read as a[y][x]),
  *     `float a[][][]`, `vecN a[][][]`... (3D, a[z][y][x]): arrays of float, int or vec2-vec4 cells (a
  *     vecN cell's components are `a[y][x][c]` or `a[y][x].x`). They are read-only (a write such as
@@ -47,12 +96,16 @@
  * preprocessor runs, so it honours `#if 0`, `#if 1`, `#elif 0|1` and `#else` itself (a function in a
  * dropped branch does not exist); other conditionals (`#ifdef`, `#if EXPR`) may surround statements and
  * #defines, but a function defined inside one is refused (GPUC_ERROR_COMPILE, naming both lines).
- *
- * LOOPS AND LLVMPIPE'S LOOP BUDGET. llvmpipe (gpuc_info.loop_budget = 65,535; 0 on hardware drivers
- * and under the hardware device profile)
- * silently stops all the loops of one invocation after that many iterations in total, counting every
- * loop (for, while, do-while, in helpers too) and every enclosing loop's iterations; a loop whose test
- * is checked first spends one more on the test that ends it. gpuc never returns such a cut result:
+ */
+
+/* ---------------------------------------------------------------------------------------------- */
+/* LOOPS AND LLVMPIPE'S LOOP BUDGET                                                   [SEC:loops] */
+/* ---------------------------------------------------------------------------------------------- */
+/*
+ * llvmpipe (gpuc_info.loop_budget = 65,535; 0 on hardware drivers and under the hardware device
+ * profile) silently stops all the loops of one invocation after that many iterations in total,
+ * counting every loop (for, while, do-while, in helpers too) and every enclosing loop's iterations;
+ * a loop whose test is checked first spends one more on the test that ends it. gpuc never returns such a cut result:
  *   - A kernel whose loops must run past the budget is refused at creation (GPUC_ERROR_LIMIT, naming
  *     the loop's line and column: in a JavaScript kernel, its JavaScript line and column).
  *   - A kernel whose loops may run past it (a bound given at run time, a while loop, a break) is
@@ -77,21 +130,41 @@
  * Loops may nest at most 12 deep (helpers' loops counted at their calls; GPUC_ERROR_LIMIT beyond),
  * because Mesa's compiler doubles its time with every level. A `#define` whose body holds a loop or
  * `break` is refused where there is a budget (gpuc must see every loop to guard it).
- *
- * ERRORS. Every call that can fail returns a gpuc_status; the message behind the last failure is kept
+ */
+
+/* ---------------------------------------------------------------------------------------------- */
+/* ERRORS                                                                            [SEC:errors] */
+/* ---------------------------------------------------------------------------------------------- */
+/*
+ * Every call that can fail returns a gpuc_status; the message behind the last failure is kept
  * per context (gpuc_errmsg) and names the kernel, the argument and the limit involved. A failed call
  * changes nothing it was given: outputs are set only on success.
- *
- * ACROSS MPI RANKS. gpuc_mpi.h (the optional libgpuc_mpi, pkg-config gpuc-mpi) runs top-k, sort,
- * compaction and scan over data spread across MPI ranks, each rank on its own context.
- *
- * DESCRIPTOR STRUCTS. Zero means "the default" everywhere, so initialise only what you need. Designated
+ */
+
+/* ---------------------------------------------------------------------------------------------- */
+/* ACROSS MPI RANKS                                                                     [SEC:mpi] */
+/* ---------------------------------------------------------------------------------------------- */
+/*
+ * gpuc_mpi.h (the optional libgpuc_mpi, pkg-config gpuc-mpi) runs top-k, sort, compaction and scan
+ * over data spread across MPI ranks, each rank on its own context.
+ */
+
+/* ---------------------------------------------------------------------------------------------- */
+/* DESCRIPTOR STRUCTS                                                           [SEC:descriptors] */
+/* ---------------------------------------------------------------------------------------------- */
+/*
+ * Zero means "the default" everywhere, so initialise only what you need. Designated
  * initialisers do not warn under -Wextra: `(gpuc_dims){.x = n}`, `{.name = "chunk", .value = 256}`; the
  * short positional forms `(gpuc_dims){n}`, `{"chunk", 256}` mean the same but need
  * -Wno-missing-field-initializers there. In C++ (this header compiles as C++11 and later) start from
  * `gpuc_kernel_desc desc = {};` and assign fields, or spell every field: `gpuc_dims d = {n, 0, 0};`.
- *
- * THREADS. A context serves one thread at a time: the first call on a thread makes the context current
+ */
+
+/* ---------------------------------------------------------------------------------------------- */
+/* THREADS                                                                          [SEC:threads] */
+/* ---------------------------------------------------------------------------------------------- */
+/*
+ * A context serves one thread at a time: the first call on a thread makes the context current
  * there, and it stays current on that thread (it is "held") until gpuc_detach or gpuc_close. A call on
  * another thread while one thread holds it fails with GPUC_ERROR_NO_DEVICE. Several contexts may live
  * in one process and thread: each call makes its own context current. gpuc_array_free and
@@ -103,8 +176,13 @@
  * still be closed, which frees gpuc's host memory, but the driver's objects of that context (buffers,
  * programs) stay allocated until the process ends. Call gpuc_detach (or gpuc_close) on a thread
  * before it exits if another thread is to go on with its context.
- *
- * HANDLES. A gpuc_kernel or gpuc_array handle stays valid memory until its context closes, also after it
+ */
+
+/* ---------------------------------------------------------------------------------------------- */
+/* HANDLES                                                                          [SEC:handles] */
+/* ---------------------------------------------------------------------------------------------- */
+/*
+ * A gpuc_kernel or gpuc_array handle stays valid memory until its context closes, also after it
  * was freed: a freed handle keeps 24 bytes (32 with malloc's own; the kernel or array behind it is
  * released at once), and is never handed out again while its context is open. So, as SQLite's
  * SQLITE_MISUSE, a kernel or array freed twice, or used after it was freed, is refused instead of
@@ -115,10 +193,15 @@
  * GPUC_ERROR_INVALID_ARGUMENT. What stays undefined: any handle after gpuc_close of its context (the
  * context, its kernels and arrays, freed or not, are all released: do not use or free them again), a
  * pointer gpuc never handed out, and one handle freed or used on two threads at once.
- *
- * TESTING WITH CHECK, AND fork(). A context cannot cross fork(): the child gets a copy of Mesa's display
- * without the worker threads that serve it, and any GL call there would wait for ever. Check runs each
- * test in a forked child (CK_FORK, its default), so a context opened in main and used in the tests is
+ */
+
+/* ---------------------------------------------------------------------------------------------- */
+/* TESTING WITH CHECK, AND fork()                                                      [SEC:fork] */
+/* ---------------------------------------------------------------------------------------------- */
+/*
+ * A context cannot cross fork(): the child gets a copy of Mesa's display without the worker threads
+ * that serve it, and any GL call there would wait for ever. Check runs each test in a forked child
+ * (CK_FORK, its default), so a context opened in main and used in the tests is
  * this case. gpuc refuses it at once instead of hanging: in a fork()ed child, every call that would
  * touch GL or EGL through a context opened in the parent (or its kernels and arrays) fails with
  * GPUC_ERROR_MISUSE, naming both processes and what to do (queries answered from host memory, such as
@@ -131,24 +214,10 @@
  * The same holds for any program that forks. gpuc_check.h (installed beside this header) has that
  * fixture ready, with status assertions and float comparisons for Check suites of your kernels.
  */
-#ifndef GPUC_H
-#define GPUC_H
 
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h> /* FILE, for gpuc_print_profile */
-
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-/* Marks the functions a shared libgpuc exports (everything else in it is hidden). */
-#if defined(__GNUC__)
-#define GPUC_API __attribute__((visibility("default")))
-#else
-#define GPUC_API
-#endif
+/* ---------------------------------------------------------------------------------------------- */
+/* Basics: the version, limits, statuses, handles, sizes and types                   [SEC:basics] */
+/* ---------------------------------------------------------------------------------------------- */
 
 /* The version of gpuc.h a program is compiled against (the Makefile reads these three lines).
  * GPUC_VERSION is the same as one int, major * 10000 + minor * 100 + patch (0.2.0 is 200), for
@@ -231,7 +300,7 @@ typedef enum gpuc_type {
 } gpuc_type;
 
 /* ---------------------------------------------------------------------------------------------- */
-/* Context                                                                                         */
+/* Context                                                                          [SEC:context] */
 /* ---------------------------------------------------------------------------------------------- */
 
 /* How kernels run. Both give the same answers; see README for when each is faster. */
@@ -440,7 +509,7 @@ typedef struct gpuc_stats {
 GPUC_API gpuc_status gpuc_get_stats(const gpuc *gpu, gpuc_stats *stats);
 
 /* ---------------------------------------------------------------------------------------------- */
-/* Arrays (device memory)                                                                          */
+/* Arrays (device memory)                                                            [SEC:arrays] */
 /* ---------------------------------------------------------------------------------------------- */
 
 /* Creates a zero-filled array of `dims` cells of `type`. */
@@ -501,7 +570,7 @@ GPUC_API size_t gpuc_array_values(const gpuc_array *a); /* cells * components pe
 GPUC_API void gpuc_array_free(gpuc_array *a);
 
 /* ---------------------------------------------------------------------------------------------- */
-/* Kernels                                                                                         */
+/* Kernels                                                                          [SEC:kernels] */
 /* ---------------------------------------------------------------------------------------------- */
 
 /* A kernel map output (GPU.js's createKernelMap({name: function}, kernel)): every call of the helper
@@ -551,6 +620,25 @@ typedef struct gpuc_constant {
     gpuc_dims dims;     /* an array constant's size; {0} for a number or a Boolean */
 } gpuc_constant;
 
+/* ---- Describing and creating a kernel -------------------------------------- [SEC:kernel-desc] */
+/* gpuc_kernel_desc, field by field, with the default each takes when left zero (DESCRIPTOR STRUCTS);
+ * each is explained where it is declared.
+ *   Every kernel, GLSL and JavaScript:
+ *     output               required: the output size, 1D-3D (x at least 1, at most 2^31 - 1 cells)
+ *     constants            none: the list ends at the first entry whose name is NULL
+ *     pipeline             false: each run reads its result back into host memory before it returns
+ *     name                 NULL: the kernel function's name (a JavaScript kernel's, else its file's base
+ *                          name with gpuc_create_kernel_js_file, else "anonymous")
+ *     scatter              false: one invocation per output cell, which it writes
+ *     threads              {0}: the output size (scatter kernels only; others must leave it zero)
+ *     graphical            false: the kernel returns its cell's value
+ *     map                  none: no map outputs (with some, the kernel runs through gpuc_run_map)
+ *     dynamic_output       false: the output size is fixed at creation
+ *   JavaScript kernels only (gpuc_create_kernel_js and the calls beside it; GLSL kernels ignore them):
+ *     arg_types            NULL: each parameter's type inferred from how the kernel uses it
+ *     loop_max_iterations  0: 1000, GPU.js's default
+ *     random_seed          0: a new Math.random seed each time a kernel is created
+ *     precise_math         false: the device's own Math.sin, Math.cos and Math.tan */
 typedef struct gpuc_kernel_desc {
     gpuc_dims output;                           /* required: the output size (1D, 2D or 3D) */
     gpuc_constant constants[GPUC_MAX_CONSTANTS]; /* ended by the first entry whose name is NULL */
@@ -567,8 +655,8 @@ typedef struct gpuc_kernel_desc {
      * (gpuc_info.max_storage_block_size). */
     bool scatter;
     gpuc_dims threads;
-    /* JavaScript kernels only (gpuc_create_kernel_js; GLSL kernels ignore arg_types, loop_max_iterations,
-     * random_seed and precise_math). */
+    /* JavaScript kernels only, from here to precise_math (gpuc_create_kernel_js; GLSL kernels ignore
+     * arg_types, loop_max_iterations, random_seed and precise_math). */
     /* The parameters' types, comma-separated in order, since JS parameters have none: "float" or "int"
      * (scalars), "vec2", "vec3", "vec4" (one vector, read v[0]..v[3]; pass gpuc_arg_vec2..4), "float[]", "float[][]", "float[][][]" (1D-3D arrays, read a[i], a[y][x], a[z][y][x]),
      * "int[]"..., "vec2[]", "vec3[]", "vec4[]", "vec2[][]"... (arrays of 2-4 numbers). GPU.js's names
@@ -600,7 +688,7 @@ typedef struct gpuc_kernel_desc {
      * beyond. It costs 4-7 times the device's own on llvmpipe (docs/porting.md, "Math accuracy",
      * gives the bounds and the cost). */
     bool precise_math;
-    /* GPU.js's `graphical: true`: the kernel returns void and paints its cell by calling
+    /* Every kernel again from here on. GPU.js's `graphical: true`: the kernel returns void and paints its cell by calling
      * color(r, g, b) or color(r, g, b, a) (in a JavaScript kernel, this.color(...)) (alpha 1 when left out; a cell never painted is transparent
      * black). Each channel is clamped to [0, 1] and rounded to 0..255. The result is an int array of
      * the output size (2D: width x height) whose cells are RGBA8 pixels, r in the lowest byte: read it
@@ -683,6 +771,7 @@ GPUC_API const char *gpuc_kernel_map_name(const gpuc_kernel *k, int i);
  * gpuc_close); "" for NULL. */
 GPUC_API const char *gpuc_kernel_glsl(const gpuc_kernel *k);
 
+/* ---- What runs cost ------------------------------------------------------------ [SEC:profile] */
 /* What one kernel's runs cost, since it was created (gpuc_run, gpuc_run_to and gpuc_run_map calls
  * that succeeded; gpuc's own algorithms are not counted here). Counters are always kept (a clock read
  * and a few additions per run); device time only while profiling (gpuc_options.profile, GPUC_PROFILE
@@ -759,6 +848,7 @@ GPUC_API const char *gpuc_kernel_describe(const gpuc_kernel *k);
  * (not "" or "0"), gpuc_close prints it on stderr. GPUC_ERROR_INVALID_ARGUMENT for NULL arguments. */
 GPUC_API gpuc_status gpuc_print_profile(gpuc *gpu, FILE *out);
 
+/* ---- Running a kernel ------------------------------------------------------------- [SEC:runs] */
 /* One argument of a run. Build them with the helpers below. */
 typedef enum gpuc_arg_kind {
     GPUC_ARG_NONE = 0,
@@ -859,7 +949,7 @@ GPUC_API gpuc_status gpuc_run_to(gpuc_kernel *k, const gpuc_arg *args, int nargs
  * (results[0] alone). gpuc_run and gpuc_run_to refuse a kernel map. */
 GPUC_API gpuc_status gpuc_run_map(gpuc_kernel *k, const gpuc_arg *args, int nargs, gpuc_array **results);
 
-/* ---- Pictures (graphical kernels) ---- */
+/* ---- Pictures (graphical kernels) --------------------------------------------- [SEC:pictures] */
 
 /* Copies the RGBA8 pixels of a graphical kernel's result (an int array: GPUC_INT, 2D w x h, or 1D as
  * w x 1) into rgba, `bytes` = 4 * cells bytes, four bytes r, g, b, a per pixel, each row from x = 0, in
@@ -874,7 +964,7 @@ GPUC_API gpuc_status gpuc_array_read_pixels(const gpuc_array *a, uint8_t *rgba, 
 GPUC_API gpuc_status gpuc_array_write_png(const gpuc_array *a, const char *path);
 
 /* ---------------------------------------------------------------------------------------------- */
-/* JavaScript kernels (src/js/): GPU.js kernel source, pasted as is                                 */
+/* JavaScript kernels (src/js/): GPU.js kernel source, pasted as is                      [SEC:js] */
 /* ---------------------------------------------------------------------------------------------- */
 
 /* Creates a kernel from GPU.js JavaScript source, e.g.
@@ -972,7 +1062,7 @@ GPUC_API gpuc_status gpuc_add_function(gpuc *gpu, const char *js_source);
 GPUC_API gpuc_status gpuc_add_native_function(gpuc *gpu, const char *glsl_source);
 
 /* ---------------------------------------------------------------------------------------------- */
-/* Algorithms (src/algo/): host drivers over the kernel API                                        */
+/* Algorithms (src/algo/): host drivers over the kernel API                      [SEC:algorithms] */
 /* ---------------------------------------------------------------------------------------------- */
 
 /* KEPT KERNELS. A context makes each algorithm kernel on its first use and keeps it until gpuc_close
@@ -985,7 +1075,8 @@ GPUC_API gpuc_status gpuc_add_native_function(gpuc *gpu, const char *glsl_source
  * programs count in gpuc_stats.programs_held. A context serves one thread at a time (THREADS), and
  * so do its kept kernels: they go with the context to the next thread that takes it. */
 
-/* ---- Top-k ----
+/* ---- Top-k ------------------------------------------------------------------------ [SEC:topk] */
+/*
  * ORDER. Values are ordered as float32 numbers, exactly (the drivers compare order-preserving integer
  * keys, never rounded floats): -inf < negatives < -0.0 == +0.0 < positives < +inf < NaN. -0.0 and +0.0
  * are one value (as `==` says in C), so they tie. Every NaN (any sign or payload) ranks above +inf, as
@@ -1068,7 +1159,7 @@ typedef struct gpuc_rank_desc {
  * use gpuc_topk for large n. desc may be NULL (largest first, read back). */
 GPUC_API gpuc_status gpuc_rank(gpuc *gpu, gpuc_arg values, const gpuc_rank_desc *desc, gpuc_array **ranks_out);
 
-/* ---- Sorting ---------------------------------------------------------------------------------- */
+/* ---- Sorting ---------------------------------------------------------------------- [SEC:sort] */
 /*
  * Sorting on the device. Keys are a 1D float or int array, given as a device array or as host data
  * (gpuc_arg_array / gpuc_arg_host_f32 / gpuc_arg_host_i32), of any length n from 1 to 2^30 that the
@@ -1146,7 +1237,7 @@ GPUC_API gpuc_status gpuc_argsort(gpuc *gpu, gpuc_arg keys, const gpuc_sort_desc
 GPUC_API gpuc_status gpuc_sort_pairs(gpuc *gpu, gpuc_arg keys, gpuc_arg values, const gpuc_sort_desc *desc,
                                      gpuc_array **sorted_keys, gpuc_array **sorted_values);
 
-/* ---- Scan and compaction ---------------------------------------------------------------------- */
+/* ---- Scan and compaction ---------------------------------------------------------- [SEC:scan] */
 
 typedef struct gpuc_scan_desc {
     bool inclusive; /* out[i] includes values[i]; default exclusive (out[0] = 0) */

@@ -1,8 +1,9 @@
 /* test_check_kit.c - the Check kit for users' own kernels: include/gpuc_check.h's comparisons against
  * cells built here by hand, its assertions failing as they must (inner Check tests run in a forked
  * user program, their failure messages read back), examples/check's suite, and the C++ builds of
- * gpuc.h and gpuc_check.h (tests/cxx/, one per standard, beside this program), run as processes, and
- * the check that README.md's C and C++ blocks compile cleanly. */
+ * gpuc.h and gpuc_check.h (tests/cxx/, one per standard, beside this program), run as processes, the
+ * check that README.md's C and C++ blocks compile cleanly, and the check that the map of the internals
+ * (src/README.md, README.md's Layout) names only paths and functions that exist. */
 #include <gpuc_check.h>
 
 #include "fixture.h"
@@ -357,6 +358,37 @@ START_TEST(readme_code_compiles_and_the_check_can_fail)
 }
 END_TEST
 
+/* scripts/check-doc-paths.sh: the map's paths and functions exist; a missing file, an unmatched
+ * wildcard and an undefined function each fail, naming their line. */
+START_TEST(doc_paths_exist_and_the_check_can_fail)
+{
+    int status;
+    char *out = fixture_run_command("scripts/check-doc-paths.sh 2>&1", &status);
+    ck_assert_msg(status == 0 && strstr(out, "src/README.md and README.md's Layout name exist"), "the map: %s", out);
+    free(out);
+    char dir[] = "/tmp/gpuc-docpaths-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char path[64], command[160];
+    snprintf(path, sizeof path, "%s/bad.md", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("# bad\n\n`src/kernel/run.c` and `run_into()` exist, src/js/runtime*.c matches;\n"
+          "src/kernel/gone.c, src/nothing*.c and `no_such_function()` do not; tests/test_<name>.c is a "
+          "placeholder.\n", f);
+    fclose(f);
+    snprintf(command, sizeof command, "scripts/check-doc-paths.sh '%s' 2>&1", path);
+    out = fixture_run_command(command, &status);
+    ck_assert_msg(status == 1 && strstr(out, "bad.md:4: src/kernel/gone.c is not in the tree") &&
+                      strstr(out, "bad.md:4: src/nothing*.c is not in the tree") &&
+                      strstr(out, "bad.md:4: no_such_function() is not defined in the sources") &&
+                      fixture_count(out, "check-doc-paths:") == 3,
+                  "a stale map passed (%d): %s", status, out);
+    free(out);
+    remove(path);
+    rmdir(dir);
+}
+END_TEST
+
 Suite *suite_check_kit(void)
 {
     Suite *s = suite_create("check_kit");
@@ -370,6 +402,7 @@ Suite *suite_check_kit(void)
     tcase_add_test(tc, example_suite_passes_in_fork_mode);
     tcase_add_test(tc, cxx_builds_run_a_kernel);
     tcase_add_test(tc, readme_code_compiles_and_the_check_can_fail);
+    tcase_add_test(tc, doc_paths_exist_and_the_check_can_fail);
     suite_add_tcase(s, tc);
     return s;
 }
