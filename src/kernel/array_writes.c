@@ -3,14 +3,9 @@
 
 #include <string.h>
 
-static bool is_blank(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-
 static size_t skip_blanks(const char *mask, size_t i, size_t end)
 {
-    while (i < end && is_blank(mask[i]))
+    while (i < end && text_is_space(mask[i]))
         i++;
     return i;
 }
@@ -19,7 +14,7 @@ static size_t skip_blanks(const char *mask, size_t i, size_t end)
 static size_t previous_at(const char *mask, size_t i)
 {
     while (i > 0)
-        if (!is_blank(mask[--i]))
+        if (!text_is_space(mask[--i]))
             return i;
     return (size_t)-1;
 }
@@ -107,7 +102,7 @@ static bool helper_output(const char *mask, const char *name, size_t len, int in
 {
     for (const char *p = mask; (p = strstr(p, "(")) != NULL; p++) {
         size_t open = (size_t)(p - mask), e = open;
-        while (e > 0 && is_blank(mask[e - 1]))
+        while (e > 0 && text_is_space(mask[e - 1]))
             e--;
         if (e < len || strncmp(mask + e - len, name, len) || (e > len && is_ident_char(mask[e - len - 1])))
             continue;

@@ -23,16 +23,6 @@
 static const char *const reserved_names[] = {"thread", "outputSize", "outputIndex", "constants", "main", "result",
                                              "index", NULL};
 
-bool kernel_valid_identifier(const char *s)
-{
-    if (!s || !is_ident_start(s[0]) || strlen(s) >= KERNEL_NAME_MAX)
-        return false;
-    for (const char *p = s; *p; p++)
-        if (!is_ident_char(*p))
-            return false;
-    return !strstr(s, "__") && strncmp(s, "gl_", 3) != 0 && strncmp(s, "gpuc_", 5) != 0;
-}
-
 static bool is_reserved(const char *s)
 {
     for (int i = 0; reserved_names[i]; i++)
@@ -51,7 +41,7 @@ static gpuc_status resolve_constants(gpuc *gpu, const char *kname, const gpuc_ke
     int arrays = 0;
     for (; n < GPUC_MAX_CONSTANTS && desc->constants[n].name; n++) {
         const gpuc_constant *c = &desc->constants[n];
-        if (!kernel_valid_identifier(c->name))
+        if (!source_valid_identifier(c->name))
             return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
                              "kernel '%s': constant %d name \"%s\" is not a GLSL identifier (letters, digits, _; "
                              "no __, gl_ or gpuc_ prefix; under %d characters)",
@@ -126,7 +116,7 @@ static gpuc_status check_params(gpuc *gpu, const char *kname, const char *mask, 
     int arrays = 0;
     for (int i = 0; i < sig->nparams; i++) {
         const kernel_param *p = &sig->params[i];
-        if (is_reserved(p->name) || !kernel_valid_identifier(p->name))
+        if (is_reserved(p->name) || !source_valid_identifier(p->name))
             return gpuc_fail(gpu, GPUC_ERROR_COMPILE,
                              "kernel '%s': parameter `%s` clashes with a name gpuc declares (thread, outputSize, "
                              "constants, result, gl_*, gpuc_*)", kname, p->name);

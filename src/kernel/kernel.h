@@ -137,10 +137,6 @@ static inline size_t kernel_step_cells(const gpuc_kernel *k)
     return k->lane_cells > 0 ? (size_t)k->lane_cells : 1;
 }
 
-/* Whether s can name a constant, parameter or map output: a GLSL identifier under KERNEL_NAME_MAX
- * characters, without __ and not starting with gl_ or gpuc_. */
-bool kernel_valid_identifier(const char *s);
-
 /* Whether an output of `size` (`cells` cells) fits the arrays its run makes, the result's and each map
  * output's (every output is an array a later kernel may read, so the device's texture-buffer limit
  * bounds it on both backends: the fragment backend's render target bounds only a tile). `what` starts

@@ -51,11 +51,6 @@ typedef struct text {
     int function;
 } text;
 
-static bool is_space(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-
 static bool listed(const char *const *list, const char *w, size_t len)
 {
     for (int i = 0; list[i]; i++)
@@ -67,7 +62,7 @@ static bool listed(const char *const *list, const char *w, size_t len)
 /* The last character before i that is not a space, or NONE. */
 static size_t before(const text *t, size_t i)
 {
-    while (i > 0 && is_space(t->s[i - 1]))
+    while (i > 0 && text_is_space(t->s[i - 1]))
         i--;
     return i > 0 ? i - 1 : NONE;
 }
@@ -75,7 +70,7 @@ static size_t before(const text *t, size_t i)
 /* The first character at or after i that is not a space (t->n at the end). */
 static size_t after(const text *t, size_t i)
 {
-    while (i < t->n && is_space(t->s[i]))
+    while (i < t->n && text_is_space(t->s[i]))
         i++;
     return i;
 }
@@ -151,7 +146,7 @@ static bool parameter(const text *t, size_t open, size_t close, int index, size_
                 *e = i;
                 /* `()` and `(void)` declare no parameter */
                 size_t len = *e > *b ? *e - *b : 0;
-                while (len && is_space(t->s[*b + len - 1]))
+                while (len && text_is_space(t->s[*b + len - 1]))
                     len--;
                 return !(index == 0 && i == close && (len == 0 || (len == 4 && !strncmp(t->s + *b, "void", 4))));
             }

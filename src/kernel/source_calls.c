@@ -4,11 +4,6 @@
 
 #include <string.h>
 
-static bool is_blank(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-
 /* The offset of the next whole-word `name` followed by `(` at or after from, or (size_t)-1. */
 static size_t next_name(const char *mask, const char *name, size_t from, size_t *open)
 {
@@ -17,7 +12,7 @@ static size_t next_name(const char *mask, const char *name, size_t from, size_t 
         if ((p > mask && is_ident_char(p[-1])) || is_ident_char(p[n]))
             continue;
         const char *q = p + n;
-        while (is_blank(*q))
+        while (text_is_space(*q))
             q++;
         if (*q != '(')
             continue;
@@ -31,7 +26,7 @@ static size_t next_name(const char *mask, const char *name, size_t from, size_t 
 static bool word_before(const char *mask, size_t pos, char *word, size_t len)
 {
     size_t e = pos;
-    while (e > 0 && is_blank(mask[e - 1]))
+    while (e > 0 && text_is_space(mask[e - 1]))
         e--;
     size_t b = e;
     while (b > 0 && is_ident_char(mask[b - 1]))
@@ -90,7 +85,7 @@ bool source_find_function(const char *mask, const char *name, gpuc_type *type)
                 break;
         if (!mask[i])
             return false;
-        for (i++; is_blank(mask[i]); i++)
+        for (i++; text_is_space(mask[i]); i++)
             ;
         if (mask[i] != '{')
             continue;

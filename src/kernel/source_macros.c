@@ -36,11 +36,6 @@ char *source_join_lines(const char *src)
     return out;
 }
 
-static bool is_blank(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
-}
-
 static bool is_digit(char c)
 {
     return c >= '0' && c <= '9';
@@ -51,7 +46,7 @@ static bool is_digit(char c)
  * side by side (so that nothing next to it can make `++`, `--` or an assignment of it). */
 static bool plain_number(const char *r, size_t len)
 {
-    while (len && is_blank(r[len - 1]))
+    while (len && text_is_blank(r[len - 1]))
         len--;
     if (!len || !(is_digit(r[0]) || r[0] == '.' || r[0] == '(') ||
         !(is_ident_char(r[len - 1]) || r[len - 1] == '.' || r[len - 1] == ')'))
@@ -73,7 +68,7 @@ static bool plain_number(const char *r, size_t len)
         } else if (c == '+' || c == '-' || c == '*' || c == '/' || c == '%') {
             if (i + 1 < len && (r[i + 1] == '+' || r[i + 1] == '-' || r[i + 1] == '='))
                 return false;
-        } else if (!is_blank(c)) {
+        } else if (!text_is_blank(c)) {
             return false;
         }
     }
@@ -109,17 +104,17 @@ static bool add_name(names *nm, size_t at, size_t len)
 static size_t directive(const char *m, size_t i, size_t end, names *nm)
 {
     size_t p = i + 1;
-    while (p < end && is_blank(m[p]))
+    while (p < end && text_is_blank(m[p]))
         p++;
     size_t name = p;
     while (p < end && is_ident_char(m[p]))
         p++;
     size_t len = p - name;
-    while (p < end && is_blank(m[p]))
+    while (p < end && text_is_blank(m[p]))
         p++;
     const char *arg = m + p;
     size_t alen = end - p;
-    while (alen && is_blank(arg[alen - 1]))
+    while (alen && text_is_blank(arg[alen - 1]))
         alen--;
     if ((len == 5 && !strncmp(m + name, "ifdef", 5)) || (len == 6 && !strncmp(m + name, "ifndef", 6)))
         return i;
@@ -134,7 +129,7 @@ static size_t directive(const char *m, size_t i, size_t end, names *nm)
         return i; /* not a macro the reader can name */
     bool function_like = p < end && m[p] == '(';
     size_t body = p;
-    while (body < end && is_blank(m[body]))
+    while (body < end && text_is_blank(m[body]))
         body++;
     if (function_like || !plain_number(m + body, end - body))
         return add_name(nm, macro, p - macro) ? NONE : i;
@@ -160,7 +155,7 @@ size_t source_unfollowed(const char *src, const char *mask)
             i = end - 1;
         } else if (m[i] == '\n') {
             line_start = true;
-        } else if (!is_blank(m[i])) {
+        } else if (!text_is_blank(m[i])) {
             line_start = false;
         }
     }

@@ -30,11 +30,6 @@ typedef struct nesting {
     int ended_chain;
 } nesting;
 
-static bool is_blank(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-
 static bool word_is(const char *s, size_t len, const char *w)
 {
     return strlen(w) == len && !strncmp(s, w, len);
@@ -86,7 +81,7 @@ bool source_check_nesting(const char *mask, char *err, size_t errlen)
     memset(&n, 0, sizeof n);
     for (size_t i = 0; mask[i];) {
         char c = mask[i];
-        if (is_blank(c)) {
+        if (text_is_space(c)) {
             i++;
             continue;
         }

@@ -25,15 +25,10 @@ typedef struct walker {
     size_t unknown_at; /* the innermost open conditional gpuc cannot evaluate, or (size_t)-1 */
 } walker;
 
-static bool is_blank(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
-}
-
 /* 0 or 1 for an `#if` / `#elif` whose condition is that literal, -1 for anything else. */
 static int literal_condition(const char *arg, size_t len)
 {
-    while (len && is_blank(arg[len - 1]))
+    while (len && text_is_blank(arg[len - 1]))
         len--;
     if (len == 1 && (arg[0] == '0' || arg[0] == '1'))
         return arg[0] - '0';
@@ -114,13 +109,13 @@ void source_blank_preprocessor(char *m, size_t *function_at, size_t *directive_a
     for (size_t i = 0; m[i];) {
         if (line_start && m[i] == '#') {
             size_t end = directive_end(m, i), n = i + 1;
-            while (n < end && is_blank(m[n]))
+            while (n < end && text_is_blank(m[n]))
                 n++;
             size_t name = n;
             while (n < end && is_ident_char(m[n]))
                 n++;
             size_t arg = n;
-            while (arg < end && is_blank(m[arg]))
+            while (arg < end && text_is_blank(m[arg]))
                 arg++;
             directive(&w, m + name, n - name, m + arg, end - arg, i);
             for (; i < end; i++)
@@ -134,7 +129,7 @@ void source_blank_preprocessor(char *m, size_t *function_at, size_t *directive_a
             i++;
             continue;
         }
-        if (!is_blank(c))
+        if (!text_is_blank(c))
             line_start = false;
         if (dropped(&w)) {
             m[i++] = ' ';
@@ -146,7 +141,7 @@ void source_blank_preprocessor(char *m, size_t *function_at, size_t *directive_a
         } else if (c == '}' && braces > 0) {
             braces--;
         }
-        if (!is_blank(c))
+        if (!text_is_blank(c))
             last = c;
         i++;
     }

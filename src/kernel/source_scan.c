@@ -6,19 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool is_ident_start(char c)
+bool source_valid_identifier(const char *s)
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-
-bool is_ident_char(char c)
-{
-    return is_ident_start(c) || (c >= '0' && c <= '9');
-}
-
-static bool is_space(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+    if (!s || !is_ident_start(s[0]) || strlen(s) >= KERNEL_NAME_MAX)
+        return false;
+    for (const char *p = s; *p; p++)
+        if (!is_ident_char(*p))
+            return false;
+    return !strstr(s, "__") && strncmp(s, "gl_", 3) != 0 && strncmp(s, "gpuc_", 5) != 0;
 }
 
 char *source_mask_comments(const char *src)
@@ -116,7 +111,7 @@ static bool fail_at(const char *mask, size_t pos, char *err, size_t errlen, cons
 static bool read_ident(const char *s, size_t end, size_t *pos, char *out, size_t outlen)
 {
     size_t i = *pos;
-    while (i < end && is_space(s[i]))
+    while (i < end && text_is_space(s[i]))
         i++;
     if (i >= end || !is_ident_start(s[i]))
         return false;
@@ -184,14 +179,14 @@ static bool parse_param(const char *mask, size_t begin, size_t end, kernel_param
     p->type = !strcmp(type, "bool") ? GPUC_BOOL : type_from_name(type);
     p->rank = 0;
     for (;;) {
-        while (pos < end && is_space(mask[pos]))
+        while (pos < end && text_is_space(mask[pos]))
             pos++;
         if (pos >= end)
             break;
         if (mask[pos] != '[')
             return fail_at(mask, pos, err, errlen, "unexpected `%c` after parameter `%s`", mask[pos], p->name);
         pos++;
-        while (pos < end && is_space(mask[pos]))
+        while (pos < end && text_is_space(mask[pos]))
             pos++;
         if (pos >= end || mask[pos] != ']')
             return fail_at(mask, pos, err, errlen, "array parameter `%s` must be unsized: write `%s %s[]`", p->name,
@@ -218,7 +213,7 @@ static bool parse_params(const char *mask, kernel_signature *sig, char *err, siz
     size_t probe = pos;
     bool empty = !read_ident(mask, end, &probe, word, sizeof word);
     if (!empty && !strcmp(word, "void")) {
-        while (probe < end && is_space(mask[probe]))
+        while (probe < end && text_is_space(mask[probe]))
             probe++;
         empty = probe == end;
     }
@@ -261,7 +256,7 @@ bool source_parse_kernel(const char *mask, kernel_signature *sig, char *err, siz
             continue;
         /* A top-level block: a function if `type name ( ... )` stands before it. */
         size_t j = i;
-        while (j > 0 && is_space(mask[j - 1]))
+        while (j > 0 && text_is_space(mask[j - 1]))
             j--;
         if (j == 0 || mask[j - 1] != ')')
             continue;
@@ -281,13 +276,13 @@ bool source_parse_kernel(const char *mask, kernel_signature *sig, char *err, siz
         if (mask[open] != '(' || pd != 0)
             continue;
         size_t ne = open;
-        while (ne > 0 && is_space(mask[ne - 1]))
+        while (ne > 0 && text_is_space(mask[ne - 1]))
             ne--;
         size_t nb = ne;
         while (nb > 0 && is_ident_char(mask[nb - 1]))
             nb--;
         size_t te = nb;
-        while (te > 0 && is_space(mask[te - 1]))
+        while (te > 0 && text_is_space(mask[te - 1]))
             te--;
         size_t tb = te;
         while (tb > 0 && is_ident_char(mask[tb - 1]))

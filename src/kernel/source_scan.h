@@ -6,6 +6,7 @@
 #define GPUC_SOURCE_SCAN_H
 
 #include "gpuc.h"
+#include "kernel/source_text.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -72,6 +73,10 @@ bool source_parse_kernel(const char *mask, kernel_signature *sig, char *err, siz
  * gpuc.h counts them). Iterative, so safe on any input; run it before anything that recurses. */
 bool source_check_nesting(const char *mask, char *err, size_t errlen);
 
+/* Whether s can name a constant, parameter or map output: a GLSL identifier under KERNEL_NAME_MAX
+ * characters, without __ and not starting with gl_ or gpuc_. */
+bool source_valid_identifier(const char *s);
+
 /* 1-based line and column of offset pos. */
 void source_position(const char *src, size_t pos, int *line, int *column);
 
@@ -92,8 +97,5 @@ bool source_calls(const char *mask, const char *name);
 /* Whether the whole word `name` occurs anywhere in text. Given the unmasked source, comments and
  * preprocessor lines count too: a conservative answer for "may the kernel use it". */
 bool source_mentions(const char *text, const char *name);
-
-bool is_ident_start(char c);
-bool is_ident_char(char c);
 
 #endif
