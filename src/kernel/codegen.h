@@ -6,6 +6,7 @@
 #ifndef GPUC_CODEGEN_H
 #define GPUC_CODEGEN_H
 
+#include "kernel/kernel_types.h"
 #include "kernel/source_scan.h"
 #include "util/strbuf.h"
 
@@ -27,27 +28,6 @@ int codegen_part_of(int source, int line, int *part_line);
 /* Copies the line of the generated program `glsl` that the compiler numbers `line` (as `#line` set it)
  * into out, without its newline and leading spaces; "" when there is none. */
 void codegen_generated_line(const char *glsl, int line, char *out, size_t outlen);
-
-typedef struct resolved_constant {
-    char name[KERNEL_NAME_MAX];
-    gpuc_type type; /* GPUC_INT, GPUC_FLOAT or GPUC_BOOL; GPUC_FLOAT for an array */
-    double value;
-    /* An array constant (kernel/constant_arrays.h): count values (the caller's, valid while the kernel
-     * is created) of size dims; count 0 for a number or a Boolean. */
-    const float *values;
-    gpuc_dims dims;
-    size_t count;
-    int binding;    /* an array constant's uniform buffer binding (0 .. GPUC_MAX_ARRAY_CONSTANTS - 1) */
-} resolved_constant;
-
-/* Most named sub-outputs a kernel map may have (GPU.js's createKernelMap). */
-#define CODEGEN_MAX_MAPS GPUC_MAX_MAP_OUTPUTS
-
-/* A kernel map output: every call of `function` in the source is kept, the last one per cell. */
-typedef struct codegen_map {
-    char function[KERNEL_NAME_MAX];
-    gpuc_type type; /* the function's return type */
-} codegen_map;
 
 /* What shapes the program besides the user's source. */
 typedef struct codegen_shape {

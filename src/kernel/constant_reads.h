@@ -4,7 +4,7 @@
 #ifndef GPUC_CONSTANT_READS_H
 #define GPUC_CONSTANT_READS_H
 
-#include "kernel/codegen.h"
+#include "kernel/kernel_types.h"
 
 #include <stddef.h>
 

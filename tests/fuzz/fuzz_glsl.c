@@ -5,7 +5,7 @@
  * must give a result that keeps the promises the headers make (same length, lines kept, offsets
  * inside the text) or a message, never a crash, hang or leak. The first byte picks settings. */
 #include "kernel/constant_reads.h"
-#include "kernel/kernel_map.h"
+#include "kernel/kernel_map_wrap.h"
 #include "kernel/kernel_rewrite.h"
 #include "kernel/loop_budget.h"
 #include "kernel/loop_guard.h"
