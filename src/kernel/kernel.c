@@ -1,6 +1,7 @@
 /* kernel.c - gpuc_create_kernel: validate the description, read the kernel's signature, check the
  * loops against the loop budget, generate and compile (or find cached) its program. */
 #include "kernel/kernel.h"
+#include "kernel/kernel_args.h"
 #include "kernel/array_writes.h"
 #include "kernel/constant_arrays.h"
 #include "kernel/constant_reads.h"
@@ -272,25 +273,6 @@ static int lane_cells(const gpuc_kernel *k, const char *mask)
 static bool kernel_sizes_uniform(const gpuc_kernel *k, const char *source)
 {
     return k->dynamic_output || (gpuc_dims_rank(k->grid) == 1 && !source_mentions(source, "outputSize"));
-}
-
-void kernel_locate_uniforms(gpuc_kernel *k)
-{
-    k->first_cell_location = glGetUniformLocation(k->program, "gpuc_first_cell");
-    k->cell_count_location = glGetUniformLocation(k->program, "gpuc_cell_count");
-    k->row_width_location = glGetUniformLocation(k->program, "gpuc_row_width");
-    k->cell_end_location = glGetUniformLocation(k->program, "gpuc_cell_end");
-    k->output_size_location = glGetUniformLocation(k->program, "outputSize"); /* -1 when compiled in */
-    k->grid_location = glGetUniformLocation(k->program, "gpuc_grid");
-    int unit = codegen_first_input_binding(k->buffer_reads, k->fragment, kernel_loop_status(k), k->nmaps);
-    for (int i = 0; i < k->sig.nparams; i++) {
-        const kernel_param *p = &k->sig.params[i];
-        char name[KERNEL_NAME_MAX + 16];
-        snprintf(name, sizeof name, p->rank ? "gpuc_size_%s" : "%s", p->name);
-        /* -1 when the compiler dropped an unused uniform; glUniform* ignores location -1. */
-        k->param_location[i] = glGetUniformLocation(k->program, name);
-        k->image_unit[i] = p->rank ? unit++ : -1;
-    }
 }
 
 /* The GLSL program text of the kernel: the source with its array reads rewritten, its loops guarded

@@ -119,18 +119,6 @@ static inline bool kernel_loop_status(const gpuc_kernel *k)
     return k->loop_guard || k->loop_caps > 0;
 }
 
-/* Reads the uniform locations and image units of k->program. */
-void kernel_locate_uniforms(gpuc_kernel *k);
-
-/* A `vec4 a[]` parameter also reads a 1D float array (type, dims), four values per cell (the fast way
- * to stream a float array on llvmpipe: one image load per four values). (run.c) */
-bool kernel_reads_floats_as_vec4(const kernel_param *p, gpuc_type type, gpuc_dims dims);
-
-/* The cell type array argument a arrives as: a device array's own; host int32 data int; host float32
- * data float for a `vec4 a[]` parameter (a float array read four values per cell: its dims count
- * floats), else the parameter's type (N floats per vecN cell: its dims count cells). (run.c) */
-gpuc_type kernel_arg_type(const kernel_param *p, const gpuc_arg *a);
-
 /* Cells one step of an invocation computes: lane_cells for a kernel storing texels, else one. */
 static inline size_t kernel_step_cells(const gpuc_kernel *k)
 {

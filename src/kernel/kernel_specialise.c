@@ -2,6 +2,7 @@
  * array_access.glsl's declarations of each array edited (matched exactly: any miss keeps the generic
  * program), so it needs nothing of the kernel's creation but the program it made. */
 #include "kernel/kernel_specialise.h"
+#include "kernel/kernel_args.h"
 #include "kernel/program_cache.h"
 #include "util/strbuf.h"
 
