@@ -35,7 +35,7 @@ CPPFLAGS_ALL := -Iinclude -Isrc -Isrc/glad/include -D_POSIX_C_SOURCE=200809L
 CFLAGS_ALL := -std=c11 $(WARNFLAGS) $(OPTFLAGS) $(SANFLAGS) -fPIC -fvisibility=hidden $(CFLAGS)
 LIBS := -lEGL -lpng -lm -lpthread
 
-LIB_SRC := $(sort $(wildcard src/device/*.c src/kernel/*.c src/algo/*.c src/algo/topk/*.c src/js/*.c src/util/*.c))
+LIB_SRC := $(sort $(wildcard src/device/*.c src/kernel/*.c src/kernel/*/*.c src/algo/*.c src/algo/topk/*.c src/js/*.c src/util/*.c))
 GLAD_SRC := src/glad/src/gl.c
 GLSL := $(sort $(wildcard glsl/*.glsl))
 GEN_SRC := $(BUILD)/gen/glsl_sources.c
@@ -474,9 +474,9 @@ FUZZ_CC := clang -std=c11 $(WARNFLAGS) -Wno-missing-field-initializers -g -O1 -f
 FUZZ_RUN = -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 -rss_limit_mb=2048
 FUZZ_SRC := tests/fuzz/fuzz_js.c $(filter-out src/js/api.c,$(wildcard src/js/*.c)) src/util/strbuf.c
 FUZZ_BIN := build/fuzz/fuzz_js
-FUZZ_GLSL_SRC := tests/fuzz/fuzz_glsl.c src/kernel/source_scan.c src/kernel/source_calls.c src/kernel/kernel_rewrite.c \
-	src/kernel/kernel_map_wrap.c src/kernel/source_preprocessor.c src/kernel/loop_scan.c src/kernel/loop_trips.c \
-	src/kernel/loop_budget.c src/kernel/loop_guard.c src/kernel/constant_reads.c src/kernel/source_macros.c \
+FUZZ_GLSL_SRC := tests/fuzz/fuzz_glsl.c src/kernel/source/source_scan.c src/kernel/source/source_calls.c src/kernel/source/kernel_rewrite.c \
+	src/kernel/source/kernel_map_wrap.c src/kernel/source/source_preprocessor.c src/kernel/loop_scan.c src/kernel/loop_trips.c \
+	src/kernel/loop_budget.c src/kernel/loop_guard.c src/kernel/source/constant_reads.c src/kernel/source/source_macros.c \
 	src/kernel/loop_counter.c src/util/strbuf.c
 FUZZ_GLSL_BIN := build/fuzz/fuzz_glsl
 # The readers of files from outside: the gpuc program's .npy reader and the PNG decoder.
@@ -487,7 +487,7 @@ FUZZ_PNG_BIN := build/fuzz/fuzz_png
 # The loop guard's promise (tests/fuzz/fuzz_loops.c): generated kernels that write their loop's counter
 # are never proven, by the reader alone (fuzz_loop_reader, no GL) and in runs that must agree with a
 # context guarding every loop (fuzz_loops: links the library and opens two contexts, so it is slower).
-FUZZ_READER_SRC := src/kernel/source_scan.c src/kernel/source_preprocessor.c src/kernel/source_macros.c \
+FUZZ_READER_SRC := src/kernel/source/source_scan.c src/kernel/source/source_preprocessor.c src/kernel/source/source_macros.c \
 	src/kernel/loop_scan.c src/kernel/loop_trips.c src/kernel/loop_counter.c src/kernel/loop_budget.c
 FUZZ_LOOP_READER_BIN := build/fuzz/fuzz_loop_reader
 FUZZ_LOOPS_BIN := build/fuzz/fuzz_loops

@@ -6,8 +6,8 @@
 #ifndef GPUC_CODEGEN_H
 #define GPUC_CODEGEN_H
 
-#include "kernel/kernel_types.h"
-#include "kernel/source_scan.h"
+#include "kernel/source/kernel_types.h"
+#include "kernel/source/source_scan.h"
 #include "util/strbuf.h"
 
 /* The storage binding of the loop-status word guarded kernels write (after the result and map outputs). */

@@ -2,7 +2,7 @@
  * where the compiler's column falls inside it: a kernel that fails for another reason keeps the
  * compiler's own words. */
 #include "kernel/compile_hints.h"
-#include "kernel/source_scan.h"
+#include "kernel/source/source_scan.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
 #include "internal.h"
 #include "kernel/codegen.h"
 #include "kernel/profile.h"
-#include "kernel/source_scan.h"
+#include "kernel/source/source_scan.h"
 
 struct gpuc_kernel {
     uint32_t tag; /* GPUC_TAG_KERNEL (internal.h: handles) */

@@ -4,7 +4,7 @@
 #ifndef GPUC_KERNEL_MAP_H
 #define GPUC_KERNEL_MAP_H
 
-#include "kernel/kernel_map_wrap.h"
+#include "kernel/source/kernel_map_wrap.h"
 
 /* Reads desc->map into k (names: unique GLSL identifiers other than "result"; functions: helpers
  * defined in the source, not the kernel itself). Fails with a message naming the output. */

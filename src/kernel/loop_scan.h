@@ -5,7 +5,7 @@
 #ifndef GPUC_LOOP_SCAN_H
 #define GPUC_LOOP_SCAN_H
 
-#include "kernel/source_scan.h"
+#include "kernel/source/source_scan.h"
 
 #include <stdbool.h>
 #include <stddef.h>

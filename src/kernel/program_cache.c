@@ -2,7 +2,7 @@
 #include "kernel/program_cache.h"
 #include "kernel/codegen.h"
 #include "kernel/compile_hints.h"
-#include "kernel/source_scan.h"
+#include "kernel/source/source_scan.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
 #ifndef GPUC_KERNEL_TYPES_H
 #define GPUC_KERNEL_TYPES_H
 
-#include "kernel/source_scan.h"
+#include "kernel/source/source_scan.h"
 
 #include <stddef.h>
 

@@ -1,6 +1,6 @@
 /* constant_reads.c - see constant_reads.h. */
-#include "kernel/constant_reads.h"
-#include "kernel/source_scan.h"
+#include "kernel/source/constant_reads.h"
+#include "kernel/source/source_scan.h"
 
 #include <string.h>
 

@@ -4,7 +4,7 @@
 #ifndef GPUC_CONSTANT_READS_H
 #define GPUC_CONSTANT_READS_H
 
-#include "kernel/kernel_types.h"
+#include "kernel/source/kernel_types.h"
 
 #include <stddef.h>
 

@@ -6,7 +6,7 @@
 #define GPUC_SOURCE_SCAN_H
 
 #include "gpuc.h"
-#include "kernel/source_text.h"
+#include "kernel/source/source_text.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
 /* array_writes.c - see array_writes.h. */
-#include "kernel/array_writes.h"
+#include "kernel/source/array_writes.h"
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
  * continued lines joined as the compiler joins them, and where a source stops being what the
  * compiler will see - a macro that is not a plain number used in the code, a conditional other
  * than #if 0 / #if 1, a backslash left in the code. */
-#include "kernel/source_scan.h"
+#include "kernel/source/source_scan.h"
 
 #include <stdlib.h>
 #include <string.h>

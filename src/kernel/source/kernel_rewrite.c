@@ -1,5 +1,5 @@
 /* kernel_rewrite.c - see kernel_rewrite.h. */
-#include "kernel/kernel_rewrite.h"
+#include "kernel/source/kernel_rewrite.h"
 
 #include <stdlib.h>
 #include <string.h>

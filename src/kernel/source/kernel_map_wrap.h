@@ -3,7 +3,7 @@
 #ifndef GPUC_KERNEL_MAP_WRAP_H
 #define GPUC_KERNEL_MAP_WRAP_H
 
-#include "kernel/kernel_types.h"
+#include "kernel/source/kernel_types.h"
 
 /* Returns src with every call of maps[i].function wrapped (caller frees), or NULL when out of memory.
  * Lines stay where they were (so compiler messages keep their line numbers; columns after a wrapped

@@ -4,7 +4,7 @@
 #ifndef GPUC_ARRAY_WRITES_H
 #define GPUC_ARRAY_WRITES_H
 
-#include "kernel/source_scan.h"
+#include "kernel/source/source_scan.h"
 
 /* The offset in the kernel's body of the first write to an array parameter: `a[i] = x`, `a[i] += x`,
  * `a[i]++`, `++a[i]`, `v[i].x = x`, or `a[i]` passed whole as an out / inout argument of a helper or

@@ -2,7 +2,7 @@
  * before the driver runs it: `#if 0` and `#if 1 ... #else` branches are dropped as the compiler drops
  * them; other conditionals (#ifdef, #if EXPR) are left to the compiler, but may not decide whether a
  * function exists, since gpuc picks the kernel (the last function) and its helpers itself. */
-#include "kernel/source_scan.h"
+#include "kernel/source/source_scan.h"
 
 #include <stdio.h>
 #include <stdlib.h>

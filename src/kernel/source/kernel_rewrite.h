@@ -6,7 +6,7 @@
 #ifndef GPUC_KERNEL_REWRITE_H
 #define GPUC_KERNEL_REWRITE_H
 
-#include "kernel/source_scan.h"
+#include "kernel/source/source_scan.h"
 
 /* Returns the rewritten copy of src (caller frees), or NULL when out of memory. */
 char *kernel_rewrite(const char *src, const char *mask, const kernel_signature *sig);

@@ -5,7 +5,7 @@
  * Levels, as gpuc.h documents them: a bracket inside another; an if / else / for / while / do body (a
  * braced body counts once: the header's level and its `{` are one); a prefix operator applied to
  * another; the right operand of an assignment or of `?`. */
-#include "kernel/source_scan.h"
+#include "kernel/source/source_scan.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* kernel_map_wrap.c - see kernel_map_wrap.h: wrapping every call of a kernel map's helpers in the
  * source, a text rewrite that needs no context (tests/fuzz/fuzz_glsl.c runs it without GL). */
-#include "kernel/kernel_map_wrap.h"
+#include "kernel/source/kernel_map_wrap.h"
 #include "util/strbuf.h"
 
 #include <stdlib.h>

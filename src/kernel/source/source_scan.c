@@ -1,5 +1,5 @@
 /* source_scan.c - finds the kernel function in GLSL source and parses its signature. */
-#include "kernel/source_scan.h"
+#include "kernel/source/source_scan.h"
 
 #include <stdarg.h>
 #include <stdio.h>

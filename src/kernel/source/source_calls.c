@@ -1,6 +1,6 @@
 /* source_calls.c - finding a function's definition and its calls in a masked kernel source (for kernel
  * maps, which wrap every call of a named function, and graphical kernels, which must call color()). */
-#include "kernel/source_scan.h"
+#include "kernel/source/source_scan.h"
 
 #include <string.h>
 
