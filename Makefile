@@ -475,9 +475,9 @@ FUZZ_RUN = -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 -rss_limit_
 FUZZ_SRC := tests/fuzz/fuzz_js.c $(filter-out src/js/api.c,$(wildcard src/js/*.c)) src/util/strbuf.c
 FUZZ_BIN := build/fuzz/fuzz_js
 FUZZ_GLSL_SRC := tests/fuzz/fuzz_glsl.c src/kernel/source/source_scan.c src/kernel/source/source_calls.c src/kernel/source/kernel_rewrite.c \
-	src/kernel/source/kernel_map_wrap.c src/kernel/source/source_preprocessor.c src/kernel/loop_scan.c src/kernel/loop_trips.c \
-	src/kernel/loop_budget.c src/kernel/loop_guard.c src/kernel/source/constant_reads.c src/kernel/source/source_macros.c \
-	src/kernel/loop_counter.c src/util/strbuf.c
+	src/kernel/source/kernel_map_wrap.c src/kernel/source/source_preprocessor.c src/kernel/loops/loop_scan.c src/kernel/loops/loop_trips.c \
+	src/kernel/loops/loop_budget.c src/kernel/loops/loop_guard.c src/kernel/source/constant_reads.c src/kernel/source/source_macros.c \
+	src/kernel/loops/loop_counter.c src/util/strbuf.c
 FUZZ_GLSL_BIN := build/fuzz/fuzz_glsl
 # The readers of files from outside: the gpuc program's .npy reader and the PNG decoder.
 FUZZ_NPY_SRC := tests/fuzz/fuzz_npy.c tools/gpuc/npy.c tools/gpuc/npy_header.c
@@ -488,7 +488,7 @@ FUZZ_PNG_BIN := build/fuzz/fuzz_png
 # are never proven, by the reader alone (fuzz_loop_reader, no GL) and in runs that must agree with a
 # context guarding every loop (fuzz_loops: links the library and opens two contexts, so it is slower).
 FUZZ_READER_SRC := src/kernel/source/source_scan.c src/kernel/source/source_preprocessor.c src/kernel/source/source_macros.c \
-	src/kernel/loop_scan.c src/kernel/loop_trips.c src/kernel/loop_counter.c src/kernel/loop_budget.c
+	src/kernel/loops/loop_scan.c src/kernel/loops/loop_trips.c src/kernel/loops/loop_counter.c src/kernel/loops/loop_budget.c
 FUZZ_LOOP_READER_BIN := build/fuzz/fuzz_loop_reader
 FUZZ_LOOPS_BIN := build/fuzz/fuzz_loops
 FUZZ_LOOPS_SECONDS ?= $(FUZZ_SECONDS)

@@ -9,8 +9,8 @@
 #include "kernel/source/kernel_rewrite.h"
 #include "kernel/kernel_loops.h"
 #include "kernel/kernel_specialise.h"
-#include "kernel/loop_budget.h"
-#include "kernel/loop_guard.h"
+#include "kernel/loops/loop_budget.h"
+#include "kernel/loops/loop_guard.h"
 #include "kernel/program_cache.h"
 
 #include <float.h>

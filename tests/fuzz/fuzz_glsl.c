@@ -7,8 +7,8 @@
 #include "kernel/source/constant_reads.h"
 #include "kernel/source/kernel_map_wrap.h"
 #include "kernel/source/kernel_rewrite.h"
-#include "kernel/loop_budget.h"
-#include "kernel/loop_guard.h"
+#include "kernel/loops/loop_budget.h"
+#include "kernel/loops/loop_guard.h"
 #include "kernel/source/source_scan.h"
 
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /* loop_guard.c - see loop_guard.h. The guard is a list of edits (insertions and replacements at
  * offsets of the source) applied in one pass. */
-#include "kernel/loop_guard.h"
+#include "kernel/loops/loop_guard.h"
 #include "util/strbuf.h"
 
 #include <stdio.h>

@@ -9,7 +9,7 @@
 #ifndef GPUC_LOOP_TRIPS_H
 #define GPUC_LOOP_TRIPS_H
 
-#include "kernel/loop_scan.h"
+#include "kernel/loops/loop_scan.h"
 
 #include <stdint.h>
 

@@ -14,7 +14,7 @@
 #ifndef GPUC_LOOP_COUNTER_H
 #define GPUC_LOOP_COUNTER_H
 
-#include "kernel/loop_scan.h"
+#include "kernel/loops/loop_scan.h"
 
 #include <stdbool.h>
 #include <stddef.h>

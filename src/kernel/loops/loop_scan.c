@@ -2,7 +2,7 @@
  * in depth; it does not check the grammar (the compiler does), it only finds the loops and what
  * leaves them. Every loop keyword of the mask must be accounted for, so a construct the reader
  * misreads is reported instead of a loop going unseen. */
-#include "kernel/loop_scan.h"
+#include "kernel/loops/loop_scan.h"
 
 #include <stdarg.h>
 #include <stdint.h>

@@ -8,7 +8,7 @@
 #ifndef GPUC_LOOP_BUDGET_H
 #define GPUC_LOOP_BUDGET_H
 
-#include "kernel/loop_trips.h"
+#include "kernel/loops/loop_trips.h"
 
 #include <stddef.h>
 #include <stdint.h>

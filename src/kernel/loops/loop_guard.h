@@ -16,7 +16,7 @@
 #ifndef GPUC_LOOP_GUARD_H
 #define GPUC_LOOP_GUARD_H
 
-#include "kernel/loop_scan.h"
+#include "kernel/loops/loop_scan.h"
 
 /* The guarded copy of src (caller frees), or NULL when out of memory. src has the offsets of mask,
  * the mask the scan read (the kernel's source, or its length-keeping rewrite); loop i of the scan

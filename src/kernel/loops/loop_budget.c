@@ -1,7 +1,7 @@
 /* loop_budget.c - see loop_budget.h. Trip counts come from loop_trips.c; the totals walk the loops the
  * scan found, multiplying nested loops and adding the helpers called. */
-#include "kernel/loop_budget.h"
-#include "kernel/loop_trips.h"
+#include "kernel/loops/loop_budget.h"
+#include "kernel/loops/loop_trips.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* loop_trips.c - see loop_trips.h. A small expression reader over the mask, bounded in depth. */
-#include "kernel/loop_trips.h"
-#include "kernel/loop_counter.h"
+#include "kernel/loops/loop_trips.h"
+#include "kernel/loops/loop_counter.h"
 
 #include <math.h>
 #include <stdbool.h>

@@ -1,6 +1,6 @@
 /* loop_counter.c - see loop_counter.h. Each occurrence is widened over what keeps it an lvalue
  * (parentheses, swizzles, indices), then the tokens on either side of the widened expression decide. */
-#include "kernel/loop_counter.h"
+#include "kernel/loops/loop_counter.h"
 
 #include <stdint.h>
 #include <string.h>
