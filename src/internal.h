@@ -66,7 +66,7 @@ typedef struct device_profile {
      * loads a scalar loop per lane); false: from storage buffers, the GL-standard way. */
     bool image_reads;
     /* Loop-free ordinary kernels compute neighbouring cells per step and store whole texels
-     * (kernel/codegen_texels.c); false: one cell per invocation, stored as it is. */
+     * (kernel/codegen/codegen_texels.c); false: one cell per invocation, stored as it is. */
     bool texel_stores;
     /* Those texels are stored as two 64-bit words (llvmpipe with GL_ARB_gpu_shader_int64): llvmpipe
      * stores every component of a storage-buffer write in a scalar loop over the lanes, so two

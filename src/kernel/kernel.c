@@ -8,7 +8,7 @@
 #include "kernel/kernel_map.h"
 #include "kernel/source/kernel_rewrite.h"
 #include "kernel/kernel_loops.h"
-#include "kernel/kernel_specialise.h"
+#include "kernel/codegen/kernel_specialise.h"
 #include "kernel/loops/loop_budget.h"
 #include "kernel/loops/loop_guard.h"
 #include "kernel/program_cache.h"

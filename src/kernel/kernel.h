@@ -3,7 +3,7 @@
 #define GPUC_KERNEL_H
 
 #include "internal.h"
-#include "kernel/codegen.h"
+#include "kernel/codegen/codegen.h"
 #include "kernel/profile.h"
 #include "kernel/source/source_scan.h"
 

@@ -4,7 +4,7 @@
 #ifndef GPUC_KERNEL_LOOPS_H
 #define GPUC_KERNEL_LOOPS_H
 
-#include "kernel/codegen.h"
+#include "kernel/codegen/codegen.h"
 #include "kernel/kernel.h"
 #include "kernel/loops/loop_scan.h"
 

@@ -1,6 +1,6 @@
 /* program_cache.c - see program_cache.h. */
 #include "kernel/program_cache.h"
-#include "kernel/codegen.h"
+#include "kernel/codegen/codegen.h"
 #include "kernel/compile_hints.h"
 #include "kernel/source/source_scan.h"
 

@@ -5,7 +5,7 @@
 #include "kernel/kernel_args.h"
 #include "kernel/constant_arrays.h"
 #include "kernel/kernel_loops.h"
-#include "kernel/kernel_specialise.h"
+#include "kernel/codegen/kernel_specialise.h"
 #include "kernel/program_table.h"
 
 #include <stdio.h>

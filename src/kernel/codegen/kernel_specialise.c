@@ -1,7 +1,7 @@
 /* kernel_specialise.c - see kernel_specialise.h. The specialised text is the generic program's with
  * array_access.glsl's declarations of each array edited (matched exactly: any miss keeps the generic
  * program), so it needs nothing of the kernel's creation but the program it made. */
-#include "kernel/kernel_specialise.h"
+#include "kernel/codegen/kernel_specialise.h"
 #include "kernel/kernel_args.h"
 #include "kernel/program_cache.h"
 #include "util/strbuf.h"

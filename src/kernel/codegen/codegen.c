@@ -1,7 +1,7 @@
 /* codegen.c - see codegen.h. */
-#include "kernel/codegen.h"
+#include "kernel/codegen/codegen.h"
 #include "kernel/constant_arrays.h"
-#include "kernel/glsl_template.h"
+#include "kernel/codegen/glsl_template.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* glsl_template.c - see glsl_template.h. */
-#include "kernel/glsl_template.h"
+#include "kernel/codegen/glsl_template.h"
 
 #include <string.h>
 

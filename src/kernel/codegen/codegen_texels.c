@@ -1,8 +1,8 @@
 /* codegen_texels.c - the compute main() of a loop-free ordinary kernel that writes its outputs in whole
  * 16-byte texels: each step of an invocation computes a few neighbouring cells (glsl/compute_main.glsl,
  * main_texels, says why this is the fast way to write on llvmpipe). */
-#include "kernel/codegen.h"
-#include "kernel/glsl_template.h"
+#include "kernel/codegen/codegen.h"
+#include "kernel/codegen/glsl_template.h"
 #include "internal.h"
 
 #include <stdio.h>
