@@ -17,8 +17,8 @@
 #define GPUC_SPARE_BUFFERS 4                    /* freed buffers kept per context, each ... */
 #define GPUC_SPARE_BUFFER_MAX_BYTES (256 * 1024) /* ... of at most this size */
 
-typedef struct program_entry program_entry; /* kernel/program_table.h */
-typedef struct program_table program_table; /* kernel/program_table.c */
+typedef struct program_entry program_entry; /* kernel/program/program_table.h */
+typedef struct program_table program_table; /* kernel/program/program_table.c */
 typedef struct js_registry js_registry;     /* js/api.c: gpuc_add_function / gpuc_add_native_function */
 typedef struct algo_kernel_cache algo_kernel_cache; /* algo/kernel_cache.c */
 
@@ -106,7 +106,7 @@ struct gpuc {
     gpuc_close_hook *close_hooks[GPUC_MAX_CLOSE_HOOKS];
     int nclose_hooks;
     /* State of the layers above, owned by them and torn down by their close hooks. */
-    program_table *programs;  /* kernel/program_table.c: compiled programs, keyed by their GLSL text */
+    program_table *programs;  /* kernel/program/program_table.c: compiled programs, keyed by their GLSL text */
     int max_unused_programs;  /* gpuc_options.max_unused_programs, resolved: programs no kernel uses kept */
     uint64_t max_image_pixels; /* gpuc_options.max_image_pixels, resolved: 0 for no limit */
     js_registry *js;          /* js/api.c: functions added for JavaScript kernels */

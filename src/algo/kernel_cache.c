@@ -19,7 +19,7 @@
  * only the cache's own host memory. */
 #include "algo/algo_common.h"
 #include "kernel/codegen/kernel_specialise.h" /* kernel_specialise_forget */
-#include "kernel/program_table.h"      /* program_hash: the same string hash the program cache files by */
+#include "kernel/program/program_table.h"      /* program_hash: the same string hash the program cache files by */
 #include "util/strbuf.h"
 
 #include <stdlib.h>

@@ -11,7 +11,7 @@
 #include "kernel/codegen/kernel_specialise.h"
 #include "kernel/loops/loop_budget.h"
 #include "kernel/loops/loop_guard.h"
-#include "kernel/program_cache.h"
+#include "kernel/program/program_cache.h"
 
 #include <float.h>
 #include <math.h>

@@ -6,7 +6,7 @@
 #include "kernel/constant_arrays.h"
 #include "kernel/kernel_loops.h"
 #include "kernel/codegen/kernel_specialise.h"
-#include "kernel/program_table.h"
+#include "kernel/program/program_table.h"
 
 #include <stdio.h>
 

@@ -3,7 +3,7 @@
  * program), so it needs nothing of the kernel's creation but the program it made. */
 #include "kernel/codegen/kernel_specialise.h"
 #include "kernel/kernel_args.h"
-#include "kernel/program_cache.h"
+#include "kernel/program/program_cache.h"
 #include "util/strbuf.h"
 
 #include <stdio.h>

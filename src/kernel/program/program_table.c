@@ -1,7 +1,7 @@
 /* program_table.c - see program_table.h. A chained hash table over the entries (doubled as it fills,
  * so a lookup stays one hash and about one string compare however many programs a context made),
  * and a doubly linked list of the unused ones, most recently released first. */
-#include "kernel/program_table.h"
+#include "kernel/program/program_table.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* program_cache.c - see program_cache.h. */
-#include "kernel/program_cache.h"
+#include "kernel/program/program_cache.h"
 #include "kernel/codegen/codegen.h"
-#include "kernel/compile_hints.h"
+#include "kernel/program/compile_hints.h"
 #include "kernel/source/source_scan.h"
 
 #include <stdio.h>

@@ -1,10 +1,10 @@
 /* program_cache.h - compiling and linking kernel programs, cached per context by their GLSL text
- * (kernel/program_table.c holds them), and turning the driver's info log into a message in the
+ * (kernel/program/program_table.c holds them), and turning the driver's info log into a message in the
  * user's own line and column. */
 #ifndef GPUC_PROGRAM_CACHE_H
 #define GPUC_PROGRAM_CACHE_H
 
-#include "kernel/program_table.h"
+#include "kernel/program/program_table.h"
 
 /* Returns (in *entry) the cache's entry for `glsl` (a compute shader, or with `fragment` a fragment
  * shader linked with codegen_vertex_shader()), compiling it on a cache miss, with one reference taken

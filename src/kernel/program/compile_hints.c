@@ -1,7 +1,7 @@
 /* compile_hints.c - see compile_hints.h. A habit is found on the one line the compiler named, and only
  * where the compiler's column falls inside it: a kernel that fails for another reason keeps the
  * compiler's own words. */
-#include "kernel/compile_hints.h"
+#include "kernel/program/compile_hints.h"
 #include "kernel/source/source_scan.h"
 
 #include <ctype.h>
