@@ -471,40 +471,35 @@ gpuc_kernel *kernel_of_child(gpuc_child *child)
     return child->destroy == kernel_destroy ? (gpuc_kernel *)((char *)child - offsetof(gpuc_kernel, child)) : NULL;
 }
 
-gpuc_status kernel_create(gpuc *gpu, const char *source, const gpuc_kernel_desc *desc, const kernel_origin *origin,
-                          gpuc_kernel **out)
+gpuc_status kernel_check_sizes(gpuc *gpu, const gpuc_kernel_desc *desc, kernel_sizes *sizes)
 {
-    if (out) /* a failed creation leaves nothing a caller's cleanup could mistake for a kernel */
-        *out = NULL;
-    gpuc_status st = gpuc_enter(gpu);
-    if (st != GPUC_OK)
-        return st;
-    if (!source || !desc || !out)
-        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_create_kernel: %s is NULL",
-                         !source ? "source" : !desc ? "desc" : "out");
-    size_t cells, grid_cells;
     int rank;
     bool has_threads = desc->threads.x || desc->threads.y || desc->threads.z;
     if (has_threads && !desc->scatter)
         return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
                          "gpuc_create_kernel: .threads is for scatter kernels (.scatter = true); an ordinary kernel "
                          "runs once per output cell");
-    st = gpuc_dims_check(gpu, desc->output, "kernel output", &cells, &rank);
+    gpuc_status st = gpuc_dims_check(gpu, desc->output, "kernel output", &sizes->cells, &rank);
     if (st != GPUC_OK)
         return st;
-    gpuc_dims grid = has_threads ? desc->threads : desc->output;
-    st = gpuc_dims_check(gpu, grid, "kernel threads", &grid_cells, &rank);
-    if (st != GPUC_OK)
-        return st;
+    sizes->output = desc->output;
+    sizes->grid = has_threads ? desc->threads : desc->output;
+    return gpuc_dims_check(gpu, sizes->grid, "kernel threads", &sizes->grid_cells, &rank);
+}
+
+gpuc_status kernel_create(gpuc *gpu, const char *source, const gpuc_kernel_desc *desc, const kernel_sizes *sizes,
+                          const kernel_origin *origin, gpuc_kernel **out)
+{
+    *out = NULL; /* a failed creation leaves nothing a caller's cleanup could mistake for a kernel */
     gpuc_kernel *k = calloc(1, sizeof *k);
     if (!k)
         return gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "out of host memory for a kernel");
     k->tag = GPUC_TAG_KERNEL;
     k->gpu = gpu;
-    k->output = desc->output;
-    k->cells = cells;
-    k->grid = grid;
-    k->grid_cells = grid_cells;
+    k->output = sizes->output;
+    k->cells = sizes->cells;
+    k->grid = sizes->grid;
+    k->grid_cells = sizes->grid_cells;
     k->scatter = desc->scatter;
     k->pipeline = desc->pipeline;
     k->graphical = desc->graphical;
@@ -515,8 +510,8 @@ gpuc_status kernel_create(gpuc *gpu, const char *source, const gpuc_kernel_desc 
     k->handle = gpuc_handle_new(gpu, k, true);
     /* The compiler joins continued lines (and ends lines at a lone \r) before anything else: so do gpuc's readers. */
     char *joined = k->handle ? source_join_lines(source) : NULL;
-    st = joined ? build_program(k, joined, desc, origin)
-                : gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "out of host memory for a kernel");
+    gpuc_status st = joined ? build_program(k, joined, desc, origin)
+                            : gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "out of host memory for a kernel");
     free(joined);
     if (st != GPUC_OK) {
         free(k->handle);
@@ -533,7 +528,17 @@ gpuc_status kernel_create(gpuc *gpu, const char *source, const gpuc_kernel_desc 
 
 gpuc_status gpuc_create_kernel(gpuc *gpu, const char *source, const gpuc_kernel_desc *desc, gpuc_kernel **out)
 {
-    return kernel_create(gpu, source, desc, NULL, out);
+    if (out) /* a failed creation leaves nothing a caller's cleanup could mistake for a kernel */
+        *out = NULL;
+    gpuc_status st = gpuc_enter(gpu);
+    if (st != GPUC_OK)
+        return st;
+    if (!source || !desc || !out)
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_create_kernel: %s is NULL",
+                         !source ? "source" : !desc ? "desc" : "out");
+    kernel_sizes sizes;
+    st = kernel_check_sizes(gpu, desc, &sizes);
+    return st != GPUC_OK ? st : kernel_create(gpu, source, desc, &sizes, NULL, out);
 }
 
 void gpuc_kernel_free(gpuc_kernel *handle)

@@ -89,11 +89,25 @@ typedef struct kernel_origin {
     const bool *exact_rank; /* NULL, or per parameter: this one takes its own rank only (JavaScript's .length) */
 } kernel_origin;
 
-/* gpuc_create_kernel with the origin of generated source (NULL for the user's own GLSL). GLSL the
- * JavaScript front end wrote skips the nesting check: the limit was applied to the JavaScript (the
- * GLSL it writes is fully parenthesised, so deeper). */
-gpuc_status kernel_create(gpuc *gpu, const char *source, const gpuc_kernel_desc *desc, const kernel_origin *origin,
-                          gpuc_kernel **out);
+/* A kernel description's sizes as kernel_check_sizes found them: checked once, here, where they are
+ * owned, and passed on (the JavaScript front end translates with them, creation keeps them). */
+typedef struct kernel_sizes {
+    gpuc_dims output;
+    size_t cells;
+    gpuc_dims grid; /* the invocations: a scatter kernel's .threads, else the output */
+    size_t grid_cells;
+} kernel_sizes;
+
+/* Checks desc's sizes into *sizes: .threads only for a scatter kernel, the output and the grid each a
+ * size the device's arrays can have (gpuc_dims_check); fails with the message naming which. */
+gpuc_status kernel_check_sizes(gpuc *gpu, const gpuc_kernel_desc *desc, kernel_sizes *sizes);
+
+/* gpuc_create_kernel after its checks (the context entered, nothing NULL, desc's sizes checked into
+ * sizes), with the origin of generated source (NULL for the user's own GLSL). GLSL the JavaScript
+ * front end wrote skips the nesting check: the limit was applied to the JavaScript (the GLSL it
+ * writes is fully parenthesised, so deeper). */
+gpuc_status kernel_create(gpuc *gpu, const char *source, const gpuc_kernel_desc *desc, const kernel_sizes *sizes,
+                          const kernel_origin *origin, gpuc_kernel **out);
 
 /* The kernel a child of its context is, or NULL for any other child (an array). */
 gpuc_kernel *kernel_of_child(gpuc_child *child);
