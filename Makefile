@@ -489,7 +489,8 @@ FUZZ_SECONDS ?= 60
 FUZZ_CC := clang -std=c11 $(WARNFLAGS) -Wno-missing-field-initializers -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -Iinclude -Isrc -Isrc/glad/include -D_POSIX_C_SOURCE=200809L
 FUZZ_RUN = -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 -rss_limit_mb=2048
-FUZZ_SRC := tests/fuzz/fuzz_js.c $(filter-out src/js/api.c,$(wildcard src/js/*.c)) src/util/strbuf.c
+# The JavaScript fuzzer links the source readers too: native_errors.c quotes a native function's line with source_line.
+FUZZ_SRC := tests/fuzz/fuzz_js.c $(filter-out src/js/api.c,$(wildcard src/js/*.c)) $(wildcard src/kernel/source/*.c) src/util/strbuf.c
 FUZZ_BIN := build/fuzz/fuzz_js
 FUZZ_GLSL_SRC := tests/fuzz/fuzz_glsl.c $(KERNEL_GL_FREE_SRC) src/util/strbuf.c
 FUZZ_GLSL_BIN := build/fuzz/fuzz_glsl
