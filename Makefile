@@ -35,7 +35,7 @@ CPPFLAGS_ALL := -Iinclude -Isrc -Isrc/glad/include -D_POSIX_C_SOURCE=200809L
 CFLAGS_ALL := -std=c11 $(WARNFLAGS) $(OPTFLAGS) $(SANFLAGS) -fPIC -fvisibility=hidden $(CFLAGS)
 LIBS := -lEGL -lpng -lm -lpthread
 
-LIB_SRC := $(sort $(wildcard src/device/*.c src/kernel/*.c src/algo/*.c src/algo/topk/*.c src/js/*.c src/util/*.c))
+LIB_SRC := $(sort $(wildcard src/device/*.c src/kernel/*.c src/kernel/*/*.c src/algo/*.c src/algo/topk/*.c src/js/*.c src/util/*.c))
 GLAD_SRC := src/glad/src/gl.c
 GLSL := $(sort $(wildcard glsl/*.glsl))
 GEN_SRC := $(BUILD)/gen/glsl_sources.c
@@ -82,7 +82,9 @@ lib: $(STATIC_LIB) $(SHARED_LIB) $(if $(HAVE_MPI),mpi)
 help:
 	@echo "gpuc make targets:"
 	@echo "  make                 build build/libgpuc.a, build/libgpuc.so and build/bin/gpuc (installs missing Debian packages as root)"
-	@echo "  make check           build and run the Check test suites on the default device, on both backends"
+	@echo "  make check           first src/kernel/'s folder rule (scripts/check-kernel-rooms.sh: source/ and loops/ are GL-free)"
+	@echo "                       and the GL-free unit tests of those readers (tests/unit/, build/tests/gpuc-unit, milliseconds);"
+	@echo "                       then build and run the Check test suites on the default device, on both backends"
 	@echo "                       (compute, then fragment; GPUC_BACKEND=fragment make check runs one): a line per suite with"
 	@echo "                       its time, then one for both (make check: PASSED: compute 43 suites, ...); CK_VERBOSITY=normal: Check's own"
 	@echo "                       output. It includes examples/check (a Check suite of a user's kernel, gpuc_check.h), gpuc.h"
@@ -187,6 +189,20 @@ $(TEST_BIN): $(TEST_SRC) $(wildcard tests/*.h) examples/common/tutorial_data.c e
 	@mkdir -p $(dir $@)
 	$(CC) -Iinclude -Itests -Iexamples/common -D_POSIX_C_SOURCE=200809L $(CHECK_FLAGS) -std=c11 $(USER_WARNFLAGS) $(OPTFLAGS) $(SANFLAGS) \
 		$(CFLAGS) -o $@ $(TEST_SRC) examples/common/tutorial_data.c $(STATIC_LIB) $(CHECK_LIBS) $(LIBS) -ldl $(LDFLAGS)
+
+# src/kernel/'s GL-free rooms, the source readers and the loop readers: they include nothing of GL or
+# internal.h (scripts/check-kernel-rooms.sh, run first by make check), so the unit tests (tests/unit/)
+# and the fuzz targets link them and src/util/ alone. The unit build leaves glad's include directory
+# out, so a GL header reached even indirectly stops it.
+KERNEL_GL_FREE_SRC := $(sort $(wildcard src/kernel/source/*.c src/kernel/loops/*.c))
+KERNEL_GL_FREE_H := $(wildcard src/kernel/source/*.h src/kernel/loops/*.h)
+UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
+UNIT_BIN := $(BUILD)/tests/gpuc-unit
+
+$(UNIT_BIN): $(UNIT_SRC) $(wildcard tests/unit/*.h) $(KERNEL_GL_FREE_SRC) $(KERNEL_GL_FREE_H) src/util/strbuf.c src/util/strbuf.h
+	@mkdir -p $(dir $@)
+	$(CC) -Iinclude -Isrc -Itests/unit -D_POSIX_C_SOURCE=200809L $(CHECK_FLAGS) -std=c11 $(USER_WARNFLAGS) $(OPTFLAGS) \
+		$(SANFLAGS) $(CFLAGS) -o $@ $(UNIT_SRC) $(KERNEL_GL_FREE_SRC) src/util/strbuf.c $(CHECK_LIBS) -lm $(LDFLAGS)
 
 $(BUILD)/examples/%: examples/%.c $(EXAMPLE_COMMON) $(wildcard examples/common/*.h) $(STATIC_LIB)
 	@mkdir -p $(dir $@)
@@ -355,7 +371,8 @@ CHECK_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:intercept_tls_get_addr=
 # appends each run's totals to $(CHECK_TOTALS), and the last line sums them up. CHECK_SUITES names suites
 # to run instead of all.
 CHECK_TOTALS = $(BUILD)/tests/check-totals
-check: $(TEST_BIN) $(EXAMPLE_BIN) $(CHECK_EXAMPLE_BIN) $(CXX_BINS) $(CLI_BIN) $(BENCH_BIN) $(if $(HAVE_MPI),$(MPI_EXAMPLE_BIN) $(MPI_WORKER))
+check: $(UNIT_BIN) $(TEST_BIN) $(EXAMPLE_BIN) $(CHECK_EXAMPLE_BIN) $(CXX_BINS) $(CLI_BIN) $(BENCH_BIN) $(if $(HAVE_MPI),$(MPI_EXAMPLE_BIN) $(MPI_WORKER))
+	@scripts/check-kernel-rooms.sh && $(UNIT_BIN)
 	@rm -f $(CHECK_TOTALS); touch $(CHECK_TOTALS); start=$$(date +%s); status=0; \
 	for backend in $(CHECK_BACKENDS); do \
 		echo "==== backend $$backend"; \
@@ -473,12 +490,10 @@ FUZZ_SECONDS ?= 60
 FUZZ_CC := clang -std=c11 $(WARNFLAGS) -Wno-missing-field-initializers -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -Iinclude -Isrc -Isrc/glad/include -D_POSIX_C_SOURCE=200809L
 FUZZ_RUN = -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 -rss_limit_mb=2048
-FUZZ_SRC := tests/fuzz/fuzz_js.c $(filter-out src/js/api.c,$(wildcard src/js/*.c)) src/util/strbuf.c
+# The JavaScript fuzzer links the source readers too: native_errors.c quotes a native function's line with source_line.
+FUZZ_SRC := tests/fuzz/fuzz_js.c $(filter-out src/js/api.c,$(wildcard src/js/*.c)) $(wildcard src/kernel/source/*.c) src/util/strbuf.c
 FUZZ_BIN := build/fuzz/fuzz_js
-FUZZ_GLSL_SRC := tests/fuzz/fuzz_glsl.c src/kernel/source_scan.c src/kernel/source_calls.c src/kernel/kernel_rewrite.c \
-	src/kernel/kernel_map_wrap.c src/kernel/source_preprocessor.c src/kernel/loop_scan.c src/kernel/loop_trips.c \
-	src/kernel/loop_budget.c src/kernel/loop_guard.c src/kernel/constant_reads.c src/kernel/source_macros.c \
-	src/kernel/loop_counter.c src/util/strbuf.c
+FUZZ_GLSL_SRC := tests/fuzz/fuzz_glsl.c $(KERNEL_GL_FREE_SRC) src/util/strbuf.c
 FUZZ_GLSL_BIN := build/fuzz/fuzz_glsl
 # The readers of files from outside: the gpuc program's .npy reader and the PNG decoder.
 FUZZ_NPY_SRC := tests/fuzz/fuzz_npy.c tools/gpuc/npy.c tools/gpuc/npy_header.c
@@ -488,8 +503,7 @@ FUZZ_PNG_BIN := build/fuzz/fuzz_png
 # The loop guard's promise (tests/fuzz/fuzz_loops.c): generated kernels that write their loop's counter
 # are never proven, by the reader alone (fuzz_loop_reader, no GL) and in runs that must agree with a
 # context guarding every loop (fuzz_loops: links the library and opens two contexts, so it is slower).
-FUZZ_READER_SRC := src/kernel/source_scan.c src/kernel/source_preprocessor.c src/kernel/source_macros.c \
-	src/kernel/loop_scan.c src/kernel/loop_trips.c src/kernel/loop_counter.c src/kernel/loop_budget.c
+FUZZ_READER_SRC := $(KERNEL_GL_FREE_SRC) src/util/strbuf.c
 FUZZ_LOOP_READER_BIN := build/fuzz/fuzz_loop_reader
 FUZZ_LOOPS_BIN := build/fuzz/fuzz_loops
 FUZZ_LOOPS_SECONDS ?= $(FUZZ_SECONDS)
@@ -498,7 +512,7 @@ $(FUZZ_BIN): $(FUZZ_SRC) $(wildcard src/js/*.h)
 	@mkdir -p $(dir $@) build/fuzz/corpus
 	$(FUZZ_CC) -o $@ $(FUZZ_SRC) -lm
 
-$(FUZZ_GLSL_BIN): $(FUZZ_GLSL_SRC) $(wildcard src/kernel/*.h) src/util/strbuf.h
+$(FUZZ_GLSL_BIN): $(FUZZ_GLSL_SRC) $(KERNEL_GL_FREE_H) src/util/strbuf.h
 	@mkdir -p $(dir $@) build/fuzz/corpus_glsl
 	$(FUZZ_CC) -o $@ $(FUZZ_GLSL_SRC) -lm
 
@@ -510,12 +524,12 @@ $(FUZZ_PNG_BIN): $(FUZZ_PNG_SRC) src/device/png_decode.h
 	@mkdir -p $(dir $@) build/fuzz/corpus_png
 	$(FUZZ_CC) -o $@ $(FUZZ_PNG_SRC) -lpng
 
-$(FUZZ_LOOP_READER_BIN): tests/fuzz/fuzz_loops.c $(FUZZ_READER_SRC) $(wildcard src/kernel/*.h)
+$(FUZZ_LOOP_READER_BIN): tests/fuzz/fuzz_loops.c $(FUZZ_READER_SRC) $(KERNEL_GL_FREE_H)
 	@mkdir -p $(dir $@) build/fuzz/corpus_loops
 	$(FUZZ_CC) -o $@ tests/fuzz/fuzz_loops.c $(FUZZ_READER_SRC) -lm
 
 # The library as built (no sanitizer inside Mesa); the generator is what the fuzzer steers.
-$(FUZZ_LOOPS_BIN): tests/fuzz/fuzz_loops.c $(STATIC_LIB) $(wildcard src/kernel/*.h)
+$(FUZZ_LOOPS_BIN): tests/fuzz/fuzz_loops.c $(STATIC_LIB) $(KERNEL_GL_FREE_H)
 	@mkdir -p $(dir $@) build/fuzz/corpus_loops
 	clang -std=c11 $(WARNFLAGS) -Wno-missing-field-initializers -g -O1 -fsanitize=fuzzer -DFUZZ_LOOPS_GL \
 		-Iinclude -Isrc -Isrc/glad/include -D_POSIX_C_SOURCE=200809L -o $@ tests/fuzz/fuzz_loops.c $(STATIC_LIB) $(LIBS)

@@ -1,6 +1,6 @@
 // kernel_prelude.glsl - what every kernel sees before its own source.
 // Sections start with "//@ name"; gpuc picks sections and fills in $NAME-style fields
-// (src/kernel/codegen.c). Lines outside sections are comments for the reader.
+// (src/kernel/codegen/codegen.c). Lines outside sections are comments for the reader.
 
 //@ prelude
 // The output cell this invocation computes (GPU.js's this.thread). Initialised so that compilers which

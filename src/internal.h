@@ -17,8 +17,8 @@
 #define GPUC_SPARE_BUFFERS 4                    /* freed buffers kept per context, each ... */
 #define GPUC_SPARE_BUFFER_MAX_BYTES (256 * 1024) /* ... of at most this size */
 
-typedef struct program_entry program_entry; /* kernel/program_table.h */
-typedef struct program_table program_table; /* kernel/program_table.c */
+typedef struct program_entry program_entry; /* kernel/program/program_table.h */
+typedef struct program_table program_table; /* kernel/program/program_table.c */
 typedef struct js_registry js_registry;     /* js/api.c: gpuc_add_function / gpuc_add_native_function */
 typedef struct algo_kernel_cache algo_kernel_cache; /* algo/kernel_cache.c */
 
@@ -66,7 +66,7 @@ typedef struct device_profile {
      * loads a scalar loop per lane); false: from storage buffers, the GL-standard way. */
     bool image_reads;
     /* Loop-free ordinary kernels compute neighbouring cells per step and store whole texels
-     * (kernel/codegen_texels.c); false: one cell per invocation, stored as it is. */
+     * (kernel/codegen/codegen_texels.c); false: one cell per invocation, stored as it is. */
     bool texel_stores;
     /* Those texels are stored as two 64-bit words (llvmpipe with GL_ARB_gpu_shader_int64): llvmpipe
      * stores every component of a storage-buffer write in a scalar loop over the lanes, so two
@@ -106,7 +106,7 @@ struct gpuc {
     gpuc_close_hook *close_hooks[GPUC_MAX_CLOSE_HOOKS];
     int nclose_hooks;
     /* State of the layers above, owned by them and torn down by their close hooks. */
-    program_table *programs;  /* kernel/program_table.c: compiled programs, keyed by their GLSL text */
+    program_table *programs;  /* kernel/program/program_table.c: compiled programs, keyed by their GLSL text */
     int max_unused_programs;  /* gpuc_options.max_unused_programs, resolved: programs no kernel uses kept */
     uint64_t max_image_pixels; /* gpuc_options.max_image_pixels, resolved: 0 for no limit */
     js_registry *js;          /* js/api.c: functions added for JavaScript kernels */

@@ -1,6 +1,6 @@
 /* algo_common.c - see algo_common.h. */
 #include "algo/algo_common.h"
-#include "kernel/glsl_template.h"
+#include "kernel/codegen/glsl_template.h"
 
 #include <stdlib.h>
 

@@ -3,7 +3,7 @@
  * and scanned (src/algo/scan.c) into the survivors before each block, and the total read back. */
 #include "algo/compact.h"
 #include "algo/scan.h"
-#include "kernel/glsl_template.h"
+#include "kernel/codegen/glsl_template.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
  * halvings as the widest range any group of cells must search, which one more number
  * read back gives; then its rank in the block's mask. */
 #include "algo/compact.h"
-#include "kernel/glsl_template.h"
+#include "kernel/codegen/glsl_template.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -18,8 +18,8 @@
  * are children of the context: gpuc_close destroys them with the rest, and the close hook then frees
  * only the cache's own host memory. */
 #include "algo/algo_common.h"
-#include "kernel/kernel_specialise.h" /* kernel_specialise_forget */
-#include "kernel/program_table.h"      /* program_hash: the same string hash the program cache files by */
+#include "kernel/codegen/kernel_specialise.h" /* kernel_specialise_forget */
+#include "kernel/program/program_table.h"      /* program_hash: the same string hash the program cache files by */
 #include "util/strbuf.h"
 
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * in-block sum, so every invocation below the top reads at most one block. */
 #include "algo/scan.h"
 
-#include "kernel/glsl_template.h"
+#include "kernel/codegen/glsl_template.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -9,7 +9,7 @@
  * with no tie-break. */
 #include "algo/scan.h"
 #include "algo/sort_radix.h"
-#include "kernel/glsl_template.h"
+#include "kernel/codegen/glsl_template.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -153,16 +153,16 @@ static gpuc_status create_js(gpuc *gpu, const char *js_source, const gpuc_kernel
         return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
                          "gpuc_create_kernel_js: loop_max_iterations is %d; use a positive count (0 means 1000)",
                          desc->loop_max_iterations);
-    /* The translation reads this.output: check the size first, so its error is not taken for the GLSL's. */
-    size_t cells;
-    int rank;
-    st = gpuc_dims_check(gpu, desc->output, "kernel output", &cells, &rank);
+    /* The translation reads this.output: the kernel layer checks the sizes first (once: creation takes
+     * them checked), so a size's error is not taken for the GLSL's. */
+    kernel_sizes sizes;
+    st = kernel_check_sizes(gpu, desc, &sizes);
     if (st != GPUC_OK)
         return st;
     js_registry *r = gpu->js;
     bool length_read[GPUC_MAX_ARGS] = {0};
     js_settings s = {
-        .output = desc->output,
+        .output = sizes.output,
         .constants = desc->constants,
         .nconstants = GPUC_MAX_CONSTANTS,
         .arg_types = desc->arg_types,
@@ -212,7 +212,7 @@ static gpuc_status create_js(gpuc *gpu, const char *js_source, const gpuc_kernel
                             .any_rank_arrays = true, .param_names = params, .nparam_names = loops.nparams,
                             .capped_loops = loops.capped, .precise_math = desc->precise_math,
                             .exact_rank = length_read};
-    st = kernel_create(gpu, glsl, &d, &origin, out);
+    st = kernel_create(gpu, glsl, &d, &sizes, &origin, out);
     free(origins);
     free(loops.list);
     if (st == GPUC_ERROR_COMPILE) {

@@ -1,6 +1,6 @@
 /* native_errors.c - see native_errors.h. */
 #include "js/native_errors.h"
-#include "kernel/source_scan.h"
+#include "kernel/source/source_scan.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* constant_arrays.c - see constant_arrays.h. */
 #include "kernel/constant_arrays.h"
 #include "kernel/kernel.h"
-#include "kernel/glsl_template.h"
+#include "kernel/codegen/glsl_template.h"
 
 #include <float.h>
 #include <math.h>

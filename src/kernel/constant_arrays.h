@@ -7,7 +7,7 @@
 #define GPUC_CONSTANT_ARRAYS_H
 
 #include "internal.h"
-#include "kernel/codegen.h"
+#include "kernel/codegen/codegen.h"
 #include "util/strbuf.h"
 
 /* Whether c is an array or a Boolean constant rather than a number. */

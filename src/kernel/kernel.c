@@ -1,16 +1,17 @@
 /* kernel.c - gpuc_create_kernel: validate the description, read the kernel's signature, check the
  * loops against the loop budget, generate and compile (or find cached) its program. */
 #include "kernel/kernel.h"
-#include "kernel/array_writes.h"
+#include "kernel/kernel_args.h"
+#include "kernel/source/array_writes.h"
 #include "kernel/constant_arrays.h"
-#include "kernel/constant_reads.h"
+#include "kernel/source/constant_reads.h"
 #include "kernel/kernel_map.h"
-#include "kernel/kernel_rewrite.h"
+#include "kernel/source/kernel_rewrite.h"
 #include "kernel/kernel_loops.h"
-#include "kernel/kernel_specialise.h"
-#include "kernel/loop_budget.h"
-#include "kernel/loop_guard.h"
-#include "kernel/program_cache.h"
+#include "kernel/codegen/kernel_specialise.h"
+#include "kernel/loops/loop_budget.h"
+#include "kernel/loops/loop_guard.h"
+#include "kernel/program/program_cache.h"
 
 #include <float.h>
 #include <math.h>
@@ -22,16 +23,6 @@
 /* Names gpuc declares itself; a parameter or constant with one of them would not compile. */
 static const char *const reserved_names[] = {"thread", "outputSize", "outputIndex", "constants", "main", "result",
                                              "index", NULL};
-
-bool kernel_valid_identifier(const char *s)
-{
-    if (!s || !is_ident_start(s[0]) || strlen(s) >= KERNEL_NAME_MAX)
-        return false;
-    for (const char *p = s; *p; p++)
-        if (!is_ident_char(*p))
-            return false;
-    return !strstr(s, "__") && strncmp(s, "gl_", 3) != 0 && strncmp(s, "gpuc_", 5) != 0;
-}
 
 static bool is_reserved(const char *s)
 {
@@ -51,7 +42,7 @@ static gpuc_status resolve_constants(gpuc *gpu, const char *kname, const gpuc_ke
     int arrays = 0;
     for (; n < GPUC_MAX_CONSTANTS && desc->constants[n].name; n++) {
         const gpuc_constant *c = &desc->constants[n];
-        if (!kernel_valid_identifier(c->name))
+        if (!source_valid_identifier(c->name))
             return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
                              "kernel '%s': constant %d name \"%s\" is not a GLSL identifier (letters, digits, _; "
                              "no __, gl_ or gpuc_ prefix; under %d characters)",
@@ -126,7 +117,7 @@ static gpuc_status check_params(gpuc *gpu, const char *kname, const char *mask, 
     int arrays = 0;
     for (int i = 0; i < sig->nparams; i++) {
         const kernel_param *p = &sig->params[i];
-        if (is_reserved(p->name) || !kernel_valid_identifier(p->name))
+        if (is_reserved(p->name) || !source_valid_identifier(p->name))
             return gpuc_fail(gpu, GPUC_ERROR_COMPILE,
                              "kernel '%s': parameter `%s` clashes with a name gpuc declares (thread, outputSize, "
                              "constants, result, gl_*, gpuc_*)", kname, p->name);
@@ -282,25 +273,6 @@ static int lane_cells(const gpuc_kernel *k, const char *mask)
 static bool kernel_sizes_uniform(const gpuc_kernel *k, const char *source)
 {
     return k->dynamic_output || (gpuc_dims_rank(k->grid) == 1 && !source_mentions(source, "outputSize"));
-}
-
-void kernel_locate_uniforms(gpuc_kernel *k)
-{
-    k->first_cell_location = glGetUniformLocation(k->program, "gpuc_first_cell");
-    k->cell_count_location = glGetUniformLocation(k->program, "gpuc_cell_count");
-    k->row_width_location = glGetUniformLocation(k->program, "gpuc_row_width");
-    k->cell_end_location = glGetUniformLocation(k->program, "gpuc_cell_end");
-    k->output_size_location = glGetUniformLocation(k->program, "outputSize"); /* -1 when compiled in */
-    k->grid_location = glGetUniformLocation(k->program, "gpuc_grid");
-    int unit = codegen_first_input_binding(k->buffer_reads, k->fragment, kernel_loop_status(k), k->nmaps);
-    for (int i = 0; i < k->sig.nparams; i++) {
-        const kernel_param *p = &k->sig.params[i];
-        char name[KERNEL_NAME_MAX + 16];
-        snprintf(name, sizeof name, p->rank ? "gpuc_size_%s" : "%s", p->name);
-        /* -1 when the compiler dropped an unused uniform; glUniform* ignores location -1. */
-        k->param_location[i] = glGetUniformLocation(k->program, name);
-        k->image_unit[i] = p->rank ? unit++ : -1;
-    }
 }
 
 /* The GLSL program text of the kernel: the source with its array reads rewritten, its loops guarded
@@ -499,40 +471,35 @@ gpuc_kernel *kernel_of_child(gpuc_child *child)
     return child->destroy == kernel_destroy ? (gpuc_kernel *)((char *)child - offsetof(gpuc_kernel, child)) : NULL;
 }
 
-gpuc_status kernel_create(gpuc *gpu, const char *source, const gpuc_kernel_desc *desc, const kernel_origin *origin,
-                          gpuc_kernel **out)
+gpuc_status kernel_check_sizes(gpuc *gpu, const gpuc_kernel_desc *desc, kernel_sizes *sizes)
 {
-    if (out) /* a failed creation leaves nothing a caller's cleanup could mistake for a kernel */
-        *out = NULL;
-    gpuc_status st = gpuc_enter(gpu);
-    if (st != GPUC_OK)
-        return st;
-    if (!source || !desc || !out)
-        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_create_kernel: %s is NULL",
-                         !source ? "source" : !desc ? "desc" : "out");
-    size_t cells, grid_cells;
     int rank;
     bool has_threads = desc->threads.x || desc->threads.y || desc->threads.z;
     if (has_threads && !desc->scatter)
         return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
                          "gpuc_create_kernel: .threads is for scatter kernels (.scatter = true); an ordinary kernel "
                          "runs once per output cell");
-    st = gpuc_dims_check(gpu, desc->output, "kernel output", &cells, &rank);
+    gpuc_status st = gpuc_dims_check(gpu, desc->output, "kernel output", &sizes->cells, &rank);
     if (st != GPUC_OK)
         return st;
-    gpuc_dims grid = has_threads ? desc->threads : desc->output;
-    st = gpuc_dims_check(gpu, grid, "kernel threads", &grid_cells, &rank);
-    if (st != GPUC_OK)
-        return st;
+    sizes->output = desc->output;
+    sizes->grid = has_threads ? desc->threads : desc->output;
+    return gpuc_dims_check(gpu, sizes->grid, "kernel threads", &sizes->grid_cells, &rank);
+}
+
+gpuc_status kernel_create(gpuc *gpu, const char *source, const gpuc_kernel_desc *desc, const kernel_sizes *sizes,
+                          const kernel_origin *origin, gpuc_kernel **out)
+{
+    *out = NULL; /* a failed creation leaves nothing a caller's cleanup could mistake for a kernel */
     gpuc_kernel *k = calloc(1, sizeof *k);
     if (!k)
         return gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "out of host memory for a kernel");
     k->tag = GPUC_TAG_KERNEL;
     k->gpu = gpu;
-    k->output = desc->output;
-    k->cells = cells;
-    k->grid = grid;
-    k->grid_cells = grid_cells;
+    k->output = sizes->output;
+    k->cells = sizes->cells;
+    k->grid = sizes->grid;
+    k->grid_cells = sizes->grid_cells;
     k->scatter = desc->scatter;
     k->pipeline = desc->pipeline;
     k->graphical = desc->graphical;
@@ -543,8 +510,8 @@ gpuc_status kernel_create(gpuc *gpu, const char *source, const gpuc_kernel_desc 
     k->handle = gpuc_handle_new(gpu, k, true);
     /* The compiler joins continued lines (and ends lines at a lone \r) before anything else: so do gpuc's readers. */
     char *joined = k->handle ? source_join_lines(source) : NULL;
-    st = joined ? build_program(k, joined, desc, origin)
-                : gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "out of host memory for a kernel");
+    gpuc_status st = joined ? build_program(k, joined, desc, origin)
+                            : gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "out of host memory for a kernel");
     free(joined);
     if (st != GPUC_OK) {
         free(k->handle);
@@ -561,7 +528,17 @@ gpuc_status kernel_create(gpuc *gpu, const char *source, const gpuc_kernel_desc 
 
 gpuc_status gpuc_create_kernel(gpuc *gpu, const char *source, const gpuc_kernel_desc *desc, gpuc_kernel **out)
 {
-    return kernel_create(gpu, source, desc, NULL, out);
+    if (out) /* a failed creation leaves nothing a caller's cleanup could mistake for a kernel */
+        *out = NULL;
+    gpuc_status st = gpuc_enter(gpu);
+    if (st != GPUC_OK)
+        return st;
+    if (!source || !desc || !out)
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_create_kernel: %s is NULL",
+                         !source ? "source" : !desc ? "desc" : "out");
+    kernel_sizes sizes;
+    st = kernel_check_sizes(gpu, desc, &sizes);
+    return st != GPUC_OK ? st : kernel_create(gpu, source, desc, &sizes, NULL, out);
 }
 
 void gpuc_kernel_free(gpuc_kernel *handle)

@@ -3,9 +3,9 @@
 #define GPUC_KERNEL_H
 
 #include "internal.h"
-#include "kernel/codegen.h"
+#include "kernel/codegen/codegen.h"
 #include "kernel/profile.h"
-#include "kernel/source_scan.h"
+#include "kernel/source/source_scan.h"
 
 struct gpuc_kernel {
     uint32_t tag; /* GPUC_TAG_KERNEL (internal.h: handles) */
@@ -89,11 +89,25 @@ typedef struct kernel_origin {
     const bool *exact_rank; /* NULL, or per parameter: this one takes its own rank only (JavaScript's .length) */
 } kernel_origin;
 
-/* gpuc_create_kernel with the origin of generated source (NULL for the user's own GLSL). GLSL the
- * JavaScript front end wrote skips the nesting check: the limit was applied to the JavaScript (the
- * GLSL it writes is fully parenthesised, so deeper). */
-gpuc_status kernel_create(gpuc *gpu, const char *source, const gpuc_kernel_desc *desc, const kernel_origin *origin,
-                          gpuc_kernel **out);
+/* A kernel description's sizes as kernel_check_sizes found them: checked once, here, where they are
+ * owned, and passed on (the JavaScript front end translates with them, creation keeps them). */
+typedef struct kernel_sizes {
+    gpuc_dims output;
+    size_t cells;
+    gpuc_dims grid; /* the invocations: a scatter kernel's .threads, else the output */
+    size_t grid_cells;
+} kernel_sizes;
+
+/* Checks desc's sizes into *sizes: .threads only for a scatter kernel, the output and the grid each a
+ * size the device's arrays can have (gpuc_dims_check); fails with the message naming which. */
+gpuc_status kernel_check_sizes(gpuc *gpu, const gpuc_kernel_desc *desc, kernel_sizes *sizes);
+
+/* gpuc_create_kernel after its checks (the context entered, nothing NULL, desc's sizes checked into
+ * sizes), with the origin of generated source (NULL for the user's own GLSL). GLSL the JavaScript
+ * front end wrote skips the nesting check: the limit was applied to the JavaScript (the GLSL it
+ * writes is fully parenthesised, so deeper). */
+gpuc_status kernel_create(gpuc *gpu, const char *source, const gpuc_kernel_desc *desc, const kernel_sizes *sizes,
+                          const kernel_origin *origin, gpuc_kernel **out);
 
 /* The kernel a child of its context is, or NULL for any other child (an array). */
 gpuc_kernel *kernel_of_child(gpuc_child *child);
@@ -119,27 +133,11 @@ static inline bool kernel_loop_status(const gpuc_kernel *k)
     return k->loop_guard || k->loop_caps > 0;
 }
 
-/* Reads the uniform locations and image units of k->program. */
-void kernel_locate_uniforms(gpuc_kernel *k);
-
-/* A `vec4 a[]` parameter also reads a 1D float array (type, dims), four values per cell (the fast way
- * to stream a float array on llvmpipe: one image load per four values). (run.c) */
-bool kernel_reads_floats_as_vec4(const kernel_param *p, gpuc_type type, gpuc_dims dims);
-
-/* The cell type array argument a arrives as: a device array's own; host int32 data int; host float32
- * data float for a `vec4 a[]` parameter (a float array read four values per cell: its dims count
- * floats), else the parameter's type (N floats per vecN cell: its dims count cells). (run.c) */
-gpuc_type kernel_arg_type(const kernel_param *p, const gpuc_arg *a);
-
 /* Cells one step of an invocation computes: lane_cells for a kernel storing texels, else one. */
 static inline size_t kernel_step_cells(const gpuc_kernel *k)
 {
     return k->lane_cells > 0 ? (size_t)k->lane_cells : 1;
 }
-
-/* Whether s can name a constant, parameter or map output: a GLSL identifier under KERNEL_NAME_MAX
- * characters, without __ and not starting with gl_ or gpuc_. */
-bool kernel_valid_identifier(const char *s);
 
 /* Whether an output of `size` (`cells` cells) fits the arrays its run makes, the result's and each map
  * output's (every output is an array a later kernel may read, so the device's texture-buffer limit

@@ -2,7 +2,7 @@
  * is a few words of device memory per context that guarded kernels raise and capped JavaScript loops
  * count in (codegen's loop_status block). */
 #include "kernel/kernel_loops.h"
-#include "kernel/loop_budget.h"
+#include "kernel/loops/loop_budget.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,9 +4,9 @@
 #ifndef GPUC_KERNEL_LOOPS_H
 #define GPUC_KERNEL_LOOPS_H
 
-#include "kernel/codegen.h"
+#include "kernel/codegen/codegen.h"
 #include "kernel/kernel.h"
-#include "kernel/loop_scan.h"
+#include "kernel/loops/loop_scan.h"
 
 /* Reads the loops of source (mask is its mask) and checks them: a nest deeper than LOOP_NESTING_MAX
  * or a kernel whose loops must run past the budget fails with GPUC_ERROR_LIMIT (the latter not where the

@@ -25,7 +25,7 @@ gpuc_status kernel_map_resolve(gpuc_kernel *k, const char *mask, const gpuc_kern
     int n = 0;
     for (; n < GPUC_MAX_MAP_OUTPUTS && desc->map[n].name; n++) {
         const gpuc_map_output *m = &desc->map[n];
-        if ((!kernel_valid_identifier(m->name) && !is_index_name(m->name)) || !strcmp(m->name, "result"))
+        if ((!source_valid_identifier(m->name) && !is_index_name(m->name)) || !strcmp(m->name, "result"))
             return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
                              "kernel '%s': map output %d name \"%s\" is not usable (a GLSL identifier other than "
                              "\"result\", the kernel's own result, or an index 0-99)", k->name, n, m->name);

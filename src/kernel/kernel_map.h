@@ -4,12 +4,7 @@
 #ifndef GPUC_KERNEL_MAP_H
 #define GPUC_KERNEL_MAP_H
 
-#include "kernel/codegen.h"
-
-/* Returns src with every call of maps[i].function wrapped (caller frees), or NULL when out of memory.
- * Lines stay where they were (so compiler messages keep their line numbers; columns after a wrapped
- * call shift by its wrapper's length). */
-char *kernel_map_wrap(const char *src, const codegen_map *maps, int nmaps);
+#include "kernel/source/kernel_map_wrap.h"
 
 /* Reads desc->map into k (names: unique GLSL identifiers other than "result"; functions: helpers
  * defined in the source, not the kernel itself). Fails with a message naming the output. */

@@ -7,7 +7,7 @@
  * machine code at its first dispatch or draw, 10-50 ms, several times a warm run of most kernels. The
  * other runs' host times give the minimum, mean, maximum and (over the latest PROFILE_SAMPLES) median. */
 #include "kernel/kernel.h"
-#include "kernel/program_table.h"
+#include "kernel/program/program_table.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* profile_report.c - what a kernel runs as (gpuc_kernel_describe) and the table of a context's kernels'
  * run times (gpuc_print_profile; GPUC_PROFILE prints it at gpuc_close). The counts are profile.c's. */
 #include "kernel/kernel.h"
-#include "kernel/loop_budget.h"
-#include "kernel/program_table.h"
+#include "kernel/loops/loop_budget.h"
+#include "kernel/program/program_table.h"
 #include "util/strbuf.h"
 
 #include <stdio.h>

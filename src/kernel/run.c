@@ -2,10 +2,11 @@
  * any state, upload host arrays, bind, dispatch (in several ranges when the output is larger than
  * one dispatch or one storage binding allows) and, without .pipeline, read the result back. */
 #include "kernel/kernel.h"
+#include "kernel/kernel_args.h"
 #include "kernel/constant_arrays.h"
 #include "kernel/kernel_loops.h"
-#include "kernel/kernel_specialise.h"
-#include "kernel/program_table.h"
+#include "kernel/codegen/kernel_specialise.h"
+#include "kernel/program/program_table.h"
 
 #include <stdio.h>
 
@@ -55,20 +56,6 @@ static gpuc_status mismatch(const gpuc_kernel *k, int i, const char *fmt_detail,
     describe_param(&k->sig.params[i], param, sizeof param);
     snprintf(msg, sizeof msg, fmt_detail, detail);
     return gpuc_fail(k->gpu, GPUC_ERROR_TYPE_MISMATCH, "kernel '%s', argument %d (%s): %s", k->name, i, param, msg);
-}
-
-bool kernel_reads_floats_as_vec4(const kernel_param *p, gpuc_type type, gpuc_dims dims)
-{
-    return p->type == GPUC_VEC4 && p->rank == 1 && type == GPUC_FLOAT && gpuc_dims_rank(dims) == 1;
-}
-
-gpuc_type kernel_arg_type(const kernel_param *p, const gpuc_arg *a)
-{
-    if (a->kind == GPUC_ARG_ARRAY)
-        return a->array->type;
-    if (a->kind == GPUC_ARG_HOST_I32)
-        return GPUC_INT;
-    return p->type == GPUC_VEC4 && p->rank == 1 ? GPUC_FLOAT : p->type;
 }
 
 /* A parameter's rank fits an argument's: equal, or any for a rank-blind (JavaScript) parameter. */

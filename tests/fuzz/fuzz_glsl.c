@@ -4,12 +4,12 @@
  * the rewrite of array constants' reads. Every input
  * must give a result that keeps the promises the headers make (same length, lines kept, offsets
  * inside the text) or a message, never a crash, hang or leak. The first byte picks settings. */
-#include "kernel/constant_reads.h"
-#include "kernel/kernel_map.h"
-#include "kernel/kernel_rewrite.h"
-#include "kernel/loop_budget.h"
-#include "kernel/loop_guard.h"
-#include "kernel/source_scan.h"
+#include "kernel/source/constant_reads.h"
+#include "kernel/source/kernel_map_wrap.h"
+#include "kernel/source/kernel_rewrite.h"
+#include "kernel/loops/loop_budget.h"
+#include "kernel/loops/loop_guard.h"
+#include "kernel/source/source_scan.h"
 
 #include <stdint.h>
 #include <stdlib.h>

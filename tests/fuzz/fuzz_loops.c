@@ -6,8 +6,8 @@
  * source the generator wrote a counter write into is never given a bounded trip count. Built with GL
  * it also runs each kernel in a normal context and one with guard_all_loops, and requires the normal
  * run to return GPUC_OK only with the guarded run's answer. One context of each, opened once. */
-#include "kernel/loop_budget.h"
-#include "kernel/source_scan.h"
+#include "kernel/loops/loop_budget.h"
+#include "kernel/source/source_scan.h"
 
 #ifdef FUZZ_LOOPS_GL
 #include <gpuc.h>

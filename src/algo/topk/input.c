@@ -2,7 +2,7 @@
  * the caller's `values` argument into one device array (host data is uploaded once per call, not once
  * per pass as a host argument to gpuc_run would be). */
 #include "algo/topk/parts.h"
-#include "kernel/glsl_template.h"
+#include "kernel/codegen/glsl_template.h"
 
 #include <stdlib.h>
 #include <string.h>
