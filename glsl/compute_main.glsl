@@ -10,7 +10,7 @@
 // thread_1d/2d/3d turn the flat cell into `thread` for a grid of that many dimensions (a 1D grid needs
 // no division: with the grid a uniform, a division is a real one per cell).
 
-// main_texels: the main() of loop-free ordinary kernels (src/kernel/codegen_texels.c). Each step of
+// main_texels: the main() of loop-free ordinary kernels (src/kernel/codegen/codegen_texels.c). Each step of
 // an invocation computes $LANE_CELLS neighbouring cells and stores them as whole 16-byte texels (vec4
 // or ivec4), the result's and every map output's. On llvmpipe every store to a storage buffer becomes
 // a scalar loop over the SIMD lanes with a bounds check: one vec4 store costs about half of four float

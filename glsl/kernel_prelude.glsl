@@ -85,7 +85,7 @@ if (gpuc_capped) {
 
 //@ loop_guard
 // llvmpipe stops every loop of an invocation after 65,535 iterations in total, silently. The kernel's
-// loops are guarded (src/kernel/loop_guard.h): they call these, the first loop cut short in this
+// loops are guarded (src/kernel/loops/loop_guard.h): they call these, the first loop cut short in this
 // invocation is kept, and main() reports it to the host through gpuc_loop_status.
 // In GLSL a loop ends only through its own exits, so a compiler may prove a loop's flag set after
 // it and delete the check. An exit it cannot rule out prevents that: the tests are counted, and the
