@@ -6,7 +6,7 @@
  * found by checking its function until no variable changes type (an int variable that is ever
  * assigned a float becomes a float). */
 #include "js/check.h"
-#include "js/runtime.h"
+#include "js/runtime/runtime.h"
 
 #include <ctype.h>
 #include <math.h>

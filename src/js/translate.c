@@ -4,7 +4,7 @@
  * (last, as gpuc's kernel contract wants). */
 #include "js/check.h"
 #include "js/parser.h"
-#include "js/runtime.h"
+#include "js/runtime/runtime.h"
 
 #include <ctype.h>
 #include <stdio.h>
