@@ -5,7 +5,7 @@
  * from an integer); `/`, `%` and `**` are float; mixing int and float gives float. A variable's type is
  * found by checking its function until no variable changes type (an int variable that is ever
  * assigned a float becomes a float). */
-#include "js/check.h"
+#include "js/front_end.h"
 #include "js/runtime/runtime.h"
 
 #include <ctype.h>

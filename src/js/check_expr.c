@@ -1,7 +1,7 @@
 /* check_expr.c - names and types of expressions (see check.h): this.thread / this.output /
  * this.constants, Math, argument reads a[i] .. a[z][y][x], operators with GPU.js's int/float rules,
  * assignments (which may demote an int variable to float) and calls of helpers and natives. */
-#include "js/check.h"
+#include "js/front_end.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * words and built-in types, and the names gpuc's kernel code declares. The front end prefixes its
  * own variables and functions, so only names that reach GLSL as they are (constants, seen as
  * constants.<name>) need this list. */
-#include "js/check.h"
+#include "js/front_end.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * parameters their types (from gpuc_kernel_desc.arg_types, or from how the kernel indexes them),
  * check, then write the runtime helpers, native functions, JS helpers (callees first) and the kernel
  * (last, as gpuc's kernel contract wants). */
-#include "js/check.h"
+#include "js/front_end.h"
 #include "js/parser.h"
 #include "js/runtime/runtime.h"
 

@@ -1,8 +1,8 @@
-/* check.h - the translator's shared state and the checker: resolves names (arguments, locals,
+/* front_end.h - the translator's shared state and the checker: resolves names (arguments, locals,
  * helpers, natives, this.thread / this.output / this.constants, Math), gives every expression a
  * type the way GPU.js does (see ast.h's js_type), and rejects what GPU.js rejects, with line:column. */
-#ifndef GPUC_JS_CHECK_H
-#define GPUC_JS_CHECK_H
+#ifndef GPUC_JS_FRONT_END_H
+#define GPUC_JS_FRONT_END_H
 
 #include "js/ast.h"
 #include "js/translate.h"
