@@ -163,19 +163,19 @@ const char *js_mangle(js_ctx *c, const char *prefix, const char *name)
 /* The GLSL prefix of the current function's own variables: a helper specialised for kernel arrays
  * reads them through functions named by the arrays' GLSL names ("js_" + name), which a parameter or
  * local of the same JavaScript name must not hide (a minifier names them all `r`, `t`...). */
-static const char *local_prefix(const js_ctx *c)
+static const char *js_local_prefix(const js_ctx *c)
 {
     return c->current && c->current->base ? "jsh_" : "js_";
 }
 
-static void scope_push(js_ctx *c, js_var *v, const js_node *at)
+static void js_scope_push(js_ctx *c, js_var *v, const js_node *at)
 {
     if (c->nscope == JS_MAX_SCOPE)
         js_fail(c, at, "more than %d variables in one function", JS_MAX_SCOPE);
     c->scope[c->nscope++] = v;
 }
 
-static js_var *scope_lookup(js_ctx *c, const char *name, int from)
+static js_var *js_scope_lookup(js_ctx *c, const char *name, int from)
 {
     if (from < c->scope_base)
         from = c->scope_base; /* a function sees only its own names */
@@ -187,7 +187,7 @@ static js_var *scope_lookup(js_ctx *c, const char *name, int from)
 
 js_var *js_scope_find(js_ctx *c, const char *name, int from)
 {
-    js_var *v = scope_lookup(c, name, from);
+    js_var *v = js_scope_lookup(c, name, from);
     if (v && v->poison)
         js_fail(c, c->where, "`%s` holds %s on one path to here and %s on another (`var %s` is declared again "
                 "with another type in a branch or a loop): declare it again before this use, or use another name",
@@ -198,7 +198,7 @@ js_var *js_scope_find(js_ctx *c, const char *name, int from)
 }
 
 /* Ends a block: its names go out of scope, except `var`s, which JavaScript scopes to the function. */
-static void scope_pop(js_ctx *c, int mark)
+static void js_scope_pop(js_ctx *c, int mark)
 {
     js_var *vars[JS_MAX_SCOPE];
     int n = 0;
@@ -213,18 +213,18 @@ static void scope_pop(js_ctx *c, int mark)
 }
 
 /* Whether a `var` holding a value of type a may hold one of type b (numbers are one kind: int or float). */
-static bool same_kind(js_type a, js_type b)
+static bool js_same_kind(js_type a, js_type b)
 {
     return a == b || (js_is_numeric(a) && js_is_numeric(b));
 }
 
 /* The version of the `var` family of `existing` that holds `type` (made on first use, declared at the
  * function's top since it is assigned in more than one place). */
-static js_var *version_of(js_ctx *c, js_var *existing, js_type type, const js_node *at)
+static js_var *js_var_version(js_ctx *c, js_var *existing, js_type type, const js_node *at)
 {
     js_var *root = existing->family ? existing->family : existing, *last = root;
     for (js_var *w = root; w; last = w, w = w->next_version)
-        if (!w->poison && same_kind(w->type, type)) {
+        if (!w->poison && js_same_kind(w->type, type)) {
             w->hoisted = true;
             return w;
         }
@@ -242,7 +242,7 @@ static js_var *version_of(js_ctx *c, js_var *existing, js_type type, const js_no
 }
 
 /* Marks the point reached: name holds a (a version or a poison entry) on one path and b on another. */
-static void push_poison(js_ctx *c, js_var *a, js_var *b, const js_node *at)
+static void js_push_poison(js_ctx *c, js_var *a, js_var *b, const js_node *at)
 {
     js_var *p = js_alloc(c, sizeof *p, at);
     p->name = a->name;
@@ -250,13 +250,13 @@ static void push_poison(js_ctx *c, js_var *a, js_var *b, const js_node *at)
     p->family = a->family ? a->family : a;
     p->poison_types[0] = a->poison ? a->poison_types[0] : a->type;
     p->poison_types[1] = b->poison ? b->poison_types[1] : b->type;
-    if (same_kind(p->poison_types[0], p->poison_types[1]))
+    if (js_same_kind(p->poison_types[0], p->poison_types[1]))
         p->poison_types[1] = a->poison ? a->poison_types[1] : b->poison_types[0];
-    scope_push(c, p, at);
+    js_scope_push(c, p, at);
 }
 
 /* The entry for name among the scope's first `top` entries (of the function being checked). */
-static js_var *lookup_below(js_ctx *c, const char *name, int top)
+static js_var *js_lookup_below(js_ctx *c, const char *name, int top)
 {
     for (int i = top - 1; i >= c->scope_base; i--)
         if (!strcmp(c->scope[i]->name, name))
@@ -308,7 +308,7 @@ static void poison_loop_names(js_ctx *c, js_node *const *parts, int nparts, cons
             bool done = false;
             for (js_var *p = *chain; p && !done; p = p->next_version)
                 done = !strcmp(p->name, d->name);
-            js_var *entry = lookup_below(c, d->name, entry_top);
+            js_var *entry = js_lookup_below(c, d->name, entry_top);
             js_var *a = entry && entry->is_var ? entry : d->var;
             js_var *root = a ? (a->family ? a->family : a) : NULL;
             if (!root || !root->next_version)
@@ -318,7 +318,7 @@ static void poison_loop_names(js_ctx *c, js_node *const *parts, int nparts, cons
                 other = decl_other_version(parts[k], d->name, a);
             if (done || !other)
                 continue;
-            push_poison(c, a, other->var, at);
+            js_push_poison(c, a, other->var, at);
             js_var *p = c->scope[c->nscope - 1];
             p->next_version = *chain;
             *chain = p;
@@ -331,14 +331,14 @@ static void poison_loop_names(js_ctx *c, js_node *const *parts, int nparts, cons
 }
 
 /* The poison of a loop's head again (after the loop: it may have run no times, or been left early). */
-static void repoison(js_ctx *c, js_var *chain, const js_node *at)
+static void js_repoison(js_ctx *c, js_var *chain, const js_node *at)
 {
     for (js_var *p = chain; p; p = p->next_version)
-        push_poison(c, p, p, at);
+        js_push_poison(c, p, p, at);
 }
 
-/* Poisons a loop's names (see poison_loop_names) at its head; returns the chain for repoison. */
-static js_var *poison_loop(js_ctx *c, js_node *const *parts, int nparts, const js_node *at)
+/* Poisons a loop's names (see poison_loop_names) at its head; returns the chain for js_repoison. */
+static js_var *js_poison_loop(js_ctx *c, js_node *const *parts, int nparts, const js_node *at)
 {
     js_var *chain = NULL;
     int entry_top = c->nscope;
@@ -412,21 +412,21 @@ static void check_destructure(js_ctx *c, js_node *var_stmt, js_node *d)
         js_node *name = d->list[i];
         if (name->kind != N_IDENT)
             continue;
-        js_var *existing = scope_lookup(c, name->name, c->scope_base);
+        js_var *existing = js_scope_lookup(c, name->name, c->scope_base);
         if (existing && existing->is_param)
             js_fail(c, name, "`%s` is already a parameter of this function: use another name", name->name);
-        if (scope_lookup(c, name->name, c->block_mark) && existing != name->var)
+        if (js_scope_lookup(c, name->name, c->block_mark) && existing != name->var)
             js_fail(c, name, "`%s` is declared twice in one block", name->name);
         if (!name->var) {
             js_var *v = js_alloc(c, sizeof *v, name);
             v->name = name->name;
-            v->glsl = js_mangle(c, local_prefix(c), name->name);
+            v->glsl = js_mangle(c, js_local_prefix(c), name->name);
             v->is_const = !strcmp(var_stmt->op, "cons");
             v->destructured = true;
             name->var = v;
         }
         name->var->type = js_is_mat(t) ? js_mat_row(t) : T_FLOAT;
-        scope_push(c, name->var, name);
+        js_scope_push(c, name->var, name);
     }
 }
 
@@ -438,7 +438,7 @@ static void check_decl(js_ctx *c, js_node *var_stmt, js_node *d)
     }
     if (d->a && d->a->kind == N_FUNCEXPR)
         return; /* a function bound to a name: a helper of its own (translate.c) */
-    js_var *existing = scope_lookup(c, d->name, c->scope_base);
+    js_var *existing = js_scope_lookup(c, d->name, c->scope_base);
     bool is_var = !strcmp(var_stmt->op, "var");
     /* A let or const in an inner block or a for's header is a new variable hiding the parameter, as
      * in JavaScript (minifiers reuse parameter names so); in the function's own block it is an error. */
@@ -464,8 +464,8 @@ static void check_decl(js_ctx *c, js_node *var_stmt, js_node *d)
             js_fail(c, d, "`var %s;` keeps a value that is %s on one path to here and %s on another: give it a "
                     "value, or use another name", d->name, js_type_words(existing->poison_types[0]),
                     js_type_words(existing->poison_types[1]));
-        bool retyped = existing->poison || (existing->type != T_NONE && !same_kind(existing->type, init));
-        js_var *want = retyped ? version_of(c, existing, init, d) : existing;
+        bool retyped = existing->poison || (existing->type != T_NONE && !js_same_kind(existing->type, init));
+        js_var *want = retyped ? js_var_version(c, existing, init, d) : existing;
         bool versioned = retyped || want->family || want->next_version || (v && (v->family || v->next_version));
         if (!v || versioned) {
             if (v && v != want)
@@ -485,7 +485,7 @@ static void check_decl(js_ctx *c, js_node *var_stmt, js_node *d)
     if (!v) {
         v = js_alloc(c, sizeof *v, d);
         v->name = d->name;
-        v->glsl = js_mangle(c, hides_param ? "jsp_" : local_prefix(c), d->name); /* jsp_: apart from the parameter */
+        v->glsl = js_mangle(c, hides_param ? "jsp_" : js_local_prefix(c), d->name); /* jsp_: apart from the parameter */
         v->is_const = !strcmp(var_stmt->op, "cons");
         v->is_var = is_var;
         v->init = v->is_const ? d->a : NULL;
@@ -508,7 +508,7 @@ static void check_decl(js_ctx *c, js_node *var_stmt, js_node *d)
     v->outlived = false;
     if (is_var && !d->a)
         v->hoisted = true; /* `var x;` keeps x's value (in a loop, the last iteration's): declared once */
-    scope_push(c, v, d);
+    js_scope_push(c, v, d);
 }
 
 static void check_condition(js_ctx *c, js_node *e)
@@ -534,7 +534,7 @@ static void check_block(js_ctx *c, js_node **list, int n)
                         js_fail(c, s->list[k], "`%s` is declared twice in one block", s->list[k]->name);
         check_stmt(c, s);
     }
-    scope_pop(c, mark);
+    js_scope_pop(c, mark);
     c->block_mark = saved_mark;
 }
 
@@ -547,7 +547,7 @@ static void check_for(js_ctx *c, js_node *n)
         check_stmt(c, n->a);
     c->for_header = saved_header;
     js_node *loop_parts[] = {n->b, n->c, n->d};
-    js_var *poisoned = poison_loop(c, loop_parts, 3, n);
+    js_var *poisoned = js_poison_loop(c, loop_parts, 3, n);
     if (n->b)
         check_condition(c, n->b);
     if (n->a && n->a->kind == N_VAR && n->b)
@@ -564,8 +564,8 @@ static void check_for(js_ctx *c, js_node *n)
     n->temp = ++c->temps;
     check_stmt(c, n->d);
     c->loop_depth--;
-    scope_pop(c, mark);
-    repoison(c, poisoned, n);
+    js_scope_pop(c, mark);
+    js_repoison(c, poisoned, n);
 }
 
 /* if/else: a `var` whose version in force changed in one branch is, after the if, the version each
@@ -579,21 +579,21 @@ static void check_if(js_ctx *c, js_node *n)
     int then_top = c->nscope;
     for (int i = entry_top; i < then_top; i++) {
         const char *name = c->scope[i]->name;
-        js_var *entry = lookup_below(c, name, entry_top);
-        if (entry && entry->is_var && lookup_below(c, name, c->nscope) != entry)
-            scope_push(c, entry, n); /* in force again where the else branch starts */
+        js_var *entry = js_lookup_below(c, name, entry_top);
+        if (entry && entry->is_var && js_lookup_below(c, name, c->nscope) != entry)
+            js_scope_push(c, entry, n); /* in force again where the else branch starts */
     }
     if (n->c)
         check_block(c, &n->c, 1);
     int end = c->nscope;
     for (int i = entry_top; i < end; i++) {
         const char *name = c->scope[i]->name;
-        js_var *then_exit = lookup_below(c, name, then_top), *else_exit = lookup_below(c, name, end);
+        js_var *then_exit = js_lookup_below(c, name, then_top), *else_exit = js_lookup_below(c, name, end);
         bool done = false;
         for (int j = entry_top; j < i && !done; j++)
             done = !strcmp(c->scope[j]->name, name);
         if (!done && then_exit && else_exit && then_exit != else_exit && then_exit->is_var && else_exit->is_var)
-            push_poison(c, then_exit, else_exit, n);
+            js_push_poison(c, then_exit, else_exit, n);
     }
 }
 
@@ -656,7 +656,7 @@ static void check_stmt_kind(js_ctx *c, js_node *n)
     case N_WHILE:
     case N_DOWHILE: {
         js_node *loop_parts[] = {n->b};
-        js_var *poisoned = poison_loop(c, loop_parts, 1, n);
+        js_var *poisoned = js_poison_loop(c, loop_parts, 1, n);
         if (n->kind == N_WHILE)
             check_condition(c, n->a);
         n->temp = ++c->temps;
@@ -665,7 +665,7 @@ static void check_stmt_kind(js_ctx *c, js_node *n)
         c->loop_depth--;
         if (n->kind == N_DOWHILE)
             check_condition(c, n->a); /* after the body, as it runs: it sees the body's `var`s */
-        repoison(c, poisoned, n);
+        js_repoison(c, poisoned, n);
         break;
     }
     case N_BREAK:
@@ -684,11 +684,11 @@ static void check_stmt_kind(js_ctx *c, js_node *n)
         n->temp = ++c->temps;
         c->switch_depth++;
         int mark = c->nscope;
-        js_var *poisoned = poison_loop(c, n->list, n->nlist, n); /* each case is reached from the switch too */
+        js_var *poisoned = js_poison_loop(c, n->list, n->nlist, n); /* each case is reached from the switch too */
         for (int i = 0; i < n->nlist; i++) {
             js_node *k = n->list[i];
             if (i)
-                repoison(c, poisoned, k);
+                js_repoison(c, poisoned, k);
             if (k->a) {
                 js_type kt = js_check_expr(c, k->a);
                 if (!js_is_numeric(kt) && kt != T_BOOL)
@@ -697,8 +697,8 @@ static void check_stmt_kind(js_ctx *c, js_node *n)
             for (int j = 0; j < k->nlist; j++)
                 check_stmt(c, k->list[j]);
         }
-        scope_pop(c, mark);
-        repoison(c, poisoned, n);
+        js_scope_pop(c, mark);
+        js_repoison(c, poisoned, n);
         c->switch_depth--;
         break;
     }
@@ -721,7 +721,7 @@ static void declare_params(js_ctx *c, js_func *f)
         if (!v) {
             v = js_alloc(c, sizeof *v, p);
             v->name = p->name;
-            v->glsl = js_mangle(c, local_prefix(c), p->name);
+            v->glsl = js_mangle(c, js_local_prefix(c), p->name);
             v->is_param = true;
             f->param_vars[i] = v;
         }
@@ -735,7 +735,7 @@ static void declare_params(js_ctx *c, js_func *f)
             v->type = f->params[i];
         }
         p->var = v;
-        scope_push(c, v, p);
+        js_scope_push(c, v, p);
     }
 }
 
