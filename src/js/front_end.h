@@ -130,8 +130,6 @@ _Noreturn void js_fail(js_ctx *c, const js_node *at, const char *fmt, ...) __att
 
 /* ---- check.c: shared by the checker's two files ---- */
 void *js_alloc(js_ctx *c, size_t size, const js_node *at);
-bool js_is_intlike(js_type t);              /* int or compile-time integer */
-const char *js_type_words(js_type t);        /* "a number", "an array of 3"... for messages */
 js_var *js_scope_find(js_ctx *c, const char *name, int from);
 js_func *js_find_func(js_ctx *c, const char *name);
 int js_find_native(js_ctx *c, const char *name);
@@ -160,16 +158,6 @@ bool js_constant_is_array(const gpuc_constant *k);
 
 /* Checks f (and, through its calls, the helpers it uses) until its variables' types are stable. */
 void js_check_function_body(js_ctx *c, js_func *f);
-
-/* The GLSL spelling of a value type. */
-const char *js_type_glsl(js_type t);
-bool js_is_numeric(js_type t);
-bool js_is_vec(js_type t);
-int js_vec_size(js_type t);
-bool js_is_mat(js_type t);
-int js_mat_size(js_type t);      /* rows (= columns) of a matrix */
-js_type js_mat_row(js_type t);   /* the vector a matrix's row is */
-js_type js_mat_of(js_type row);  /* the square matrix whose rows are `row` */
 
 /* A mangled GLSL name for a JS identifier ("js_" + name, escaped when needed). */
 const char *js_mangle(js_ctx *c, const char *prefix, const char *name);
