@@ -1,4 +1,4 @@
-/* ast.h - the syntax tree of a JavaScript kernel source, allocated in one arena (freed at once); the
+/* ast.h - the syntax tree of a JavaScript kernel source, allocated in one arena (arena.h); the
  * checker writes each expression's type (types.h) and variable into its node. */
 #ifndef GPUC_JS_AST_H
 #define GPUC_JS_AST_H
@@ -42,16 +42,5 @@ struct js_node {
     int native;          /* N_CALL: index of a native function + 1, else 0 */
     int temp;            /* loops and switches: the number of their hidden counter */
 };
-
-/* A bump allocator: everything parsed lives here and goes with js_arena_free. */
-typedef struct js_arena_block js_arena_block;
-typedef struct js_arena {
-    js_arena_block *blocks;
-    bool failed;
-} js_arena;
-
-void *js_arena_alloc(js_arena *arena, size_t size);
-char *js_arena_strndup(js_arena *arena, const char *s, size_t n);
-void js_arena_free(js_arena *arena);
 
 #endif

@@ -30,16 +30,6 @@ _Noreturn void js_fail(js_ctx *c, const js_node *at, const char *fmt, ...)
     longjmp(c->fail, 1);
 }
 
-void *js_alloc(js_ctx *c, size_t size, const js_node *at)
-{
-    void *p = js_arena_alloc(c->arena, size);
-    if (!p) {
-        c->oom = true;
-        js_fail(c, at, "out of memory");
-    }
-    return p;
-}
-
 /* Whether the GLSL runtime helpers (runtime.c) use the word `word`: a user's name that became it
  * would hide the helper inside its function. The helpers' text is made once per translation. */
 static bool runtime_word(js_ctx *c, const char *word)

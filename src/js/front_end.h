@@ -4,6 +4,7 @@
 #ifndef GPUC_JS_FRONT_END_H
 #define GPUC_JS_FRONT_END_H
 
+#include "js/arena.h"
 #include "js/ast.h"
 #include "js/translate.h"
 #include "util/strbuf.h"
@@ -129,7 +130,6 @@ typedef struct js_ctx {
 _Noreturn void js_fail(js_ctx *c, const js_node *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* ---- check.c: shared by the checker's two files ---- */
-void *js_alloc(js_ctx *c, size_t size, const js_node *at);
 js_var *js_scope_find(js_ctx *c, const char *name, int from);
 js_func *js_find_func(js_ctx *c, const char *name);
 int js_find_native(js_ctx *c, const char *name);
