@@ -10,25 +10,9 @@
 
 #include <ctype.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-_Noreturn void js_fail(js_ctx *c, const js_node *at, const char *fmt, ...)
-{
-    int n = 0;
-    if (c->origin)
-        n = snprintf(c->err, c->errlen, "in %s: ", c->origin);
-    if (n >= 0 && (size_t)n < c->errlen)
-        n += snprintf(c->err + n, c->errlen - (size_t)n, "%d:%d: ", at ? at->line : 1, at ? at->col : 1);
-    va_list ap;
-    va_start(ap, fmt);
-    if (n >= 0 && (size_t)n < c->errlen)
-        vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
-    va_end(ap);
-    longjmp(c->fail, 1);
-}
 
 /* Whether the GLSL runtime helpers (runtime.c) use the word `word`: a user's name that became it
  * would hide the helper inside its function. The helpers' text is made once per translation. */
