@@ -2,6 +2,7 @@
  * implicitly is written out (int <-> float, number -> bool); loops whose bounds are not compile-time
  * constants get a hidden counter capped at loopMaxIterations, as GPU.js's LOOP_MAX. */
 #include "js/front_end.h"
+#include "js/glsl_names.h"
 #include "js/whole_range.h"
 
 #include <math.h>

@@ -159,9 +159,6 @@ bool js_constant_is_array(const gpuc_constant *k);
 /* Checks f (and, through its calls, the helpers it uses) until its variables' types are stable. */
 void js_check_function_body(js_ctx *c, js_func *f);
 
-/* A mangled GLSL name for a JS identifier ("js_" + name, escaped when needed). */
-const char *js_mangle(js_ctx *c, const char *prefix, const char *name);
-
 /* ---- translate.c ---- */
 /* Registers fn as a helper (by its name; origin names its source in messages). */
 js_func *js_register_func(js_ctx *c, js_node *fn, const char *origin);
@@ -180,14 +177,6 @@ void js_emit_keepers(js_ctx *c);
 js_func *js_specialise(js_ctx *c, js_func *f, js_node *call);
 /* The kernel array an argument expression names, or NULL when it is not a bare array name. */
 js_var *js_array_arg(js_ctx *c, js_node *arg);
-
-/* ---- glsl_names.c ---- */
-/* Whether name, used as is in GLSL, would be a keyword, a reserved word, a built-in type or a name
- * gpuc's kernel code declares (constants keep their names in GLSL's constants.<name>). */
-bool js_glsl_reserved(const char *name);
-/* The name constant `name` has in GLSL (constants.<it>): itself, or an escaped "jscx_..." form when
- * it is reserved there or holds a `$`. */
-void js_constant_glsl(const char *name, char *out, size_t n);
 
 /* ---- math.c: the Math object ---- */
 typedef struct js_math_fn {

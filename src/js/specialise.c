@@ -4,6 +4,7 @@
  * the kernel's array wherever the helper reads its parameter, and the array arguments vanish from
  * the GLSL call. */
 #include "js/front_end.h"
+#include "js/glsl_names.h"
 
 #include <stdio.h>
 #include <string.h>

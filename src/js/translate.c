@@ -3,6 +3,7 @@
  * check, then write the runtime helpers, native functions, JS helpers (callees first) and the kernel
  * (last, as gpuc's kernel contract wants). */
 #include "js/front_end.h"
+#include "js/glsl_names.h"
 #include "js/parser.h"
 #include "js/runtime/runtime.h"
 
