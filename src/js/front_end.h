@@ -130,7 +130,6 @@ typedef struct js_ctx {
 _Noreturn void js_fail(js_ctx *c, const js_node *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* ---- check.c: shared by the checker's two files ---- */
-js_var *js_scope_find(js_ctx *c, const char *name, int from);
 js_func *js_find_func(js_ctx *c, const char *name);
 int js_find_native(js_ctx *c, const char *name);
 js_type js_set_type(js_node *n, js_type t);

@@ -5,6 +5,7 @@
  * the GLSL call. */
 #include "js/front_end.h"
 #include "js/glsl_names.h"
+#include "js/scopes.h"
 
 #include <stdio.h>
 #include <string.h>
