@@ -13,22 +13,6 @@
 #include <stdio.h>
 #include <string.h>
 
-js_func *js_find_func(js_ctx *c, const char *name)
-{
-    for (int i = 0; i < c->nfuncs; i++)
-        if (c->funcs[i]->name && !strcmp(c->funcs[i]->name, name))
-            return c->funcs[i];
-    return NULL;
-}
-
-int js_find_native(js_ctx *c, const char *name)
-{
-    for (int i = 0; i < c->nnatives; i++)
-        if (!strcmp(c->natives[i].name, name))
-            return i;
-    return -1;
-}
-
 static void check_stmt(js_ctx *c, js_node *n);
 
 js_type js_set_type(js_node *n, js_type t)

@@ -2,6 +2,7 @@
  * this.constants, Math, argument reads a[i] .. a[z][y][x], operators with GPU.js's int/float rules,
  * assignments (which may demote an int variable to float) and calls of helpers and natives. */
 #include "js/front_end.h"
+#include "js/functions.h"
 #include "js/scopes.h"
 
 #include <math.h>

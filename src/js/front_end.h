@@ -130,8 +130,6 @@ typedef struct js_ctx {
 _Noreturn void js_fail(js_ctx *c, const js_node *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* ---- check.c: shared by the checker's two files ---- */
-js_func *js_find_func(js_ctx *c, const char *name);
-int js_find_native(js_ctx *c, const char *name);
 js_type js_set_type(js_node *n, js_type t);
 js_type js_lit(js_node *n, double v);        /* a compile-time number: T_LIT if an int32, else T_FLOAT */
 void js_check_deeper(js_ctx *c, const js_node *at); /* one level deeper (JS_MAX_CHECK_DEPTH); undo with --check_depth */
@@ -157,12 +155,6 @@ bool js_constant_is_array(const gpuc_constant *k);
 
 /* Checks f (and, through its calls, the helpers it uses) until its variables' types are stable. */
 void js_check_function_body(js_ctx *c, js_func *f);
-
-/* ---- translate.c ---- */
-/* Registers fn as a helper (by its name; origin names its source in messages). */
-js_func *js_register_func(js_ctx *c, js_node *fn, const char *origin);
-/* Registers the function declarations nested in fn's body as helpers. */
-void js_hoist_body(js_ctx *c, js_node *fn, const char *origin);
 
 /* ---- sub_kernels.c: kernel maps ---- */
 /* Resolves js_settings.map: registers sub-kernels given as source, gives each its keeper. */

@@ -3,6 +3,7 @@
  * specialisations) passes its value through a GLSL identity function, jsm<output>, whose calls gpuc's
  * kernel map keeps: what the sub-kernel last returned in a cell, as GPU.js's subKernelResult_<name>. */
 #include "js/front_end.h"
+#include "js/functions.h"
 #include "js/parser.h"
 
 #include <ctype.h>
