@@ -1,11 +1,11 @@
-/* check.c - the checker's shared helpers, scopes, statements and functions (expressions: check_expr.c).
+/* check.c - the checker's statements and functions (see check.h; expressions: check_expr.c).
  * Typing follows GPU.js 2.24: numbers are float32 unless
  * they are integers GPU.js keeps as integers (this.thread.*, Math.floor/ceil/round/trunc, bitwise
  * results, int constants and arguments, loop counters and variables that are only ever incremented
  * from an integer); `/`, `%` and `**` are float; mixing int and float gives float. A variable's type is
  * found by checking its function until no variable changes type (an int variable that is ever
  * assigned a float becomes a float). */
-#include "js/front_end.h"
+#include "js/check.h"
 #include "js/glsl_names.h"
 #include "js/scopes.h"
 

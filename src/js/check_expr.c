@@ -1,8 +1,9 @@
 /* check_expr.c - names and types of expressions (see check.h): this.thread / this.output /
  * this.constants, Math, argument reads a[i] .. a[z][y][x], operators with GPU.js's int/float rules,
  * assignments (which may demote an int variable to float) and calls of helpers and natives. */
-#include "js/front_end.h"
+#include "js/check.h"
 #include "js/functions.h"
+#include "js/math.h"
 #include "js/scopes.h"
 
 #include <math.h>

@@ -2,7 +2,7 @@
  * traced back to the kernel argument it was read from (and the .arg_types entry that would make that
  * argument's cells arrays), array methods, constants the kernel does not have. Run only on the way to
  * a failure: nothing here decides what compiles. */
-#include "js/front_end.h"
+#include "js/check.h"
 #include "js/scopes.h"
 
 #include <stdio.h>

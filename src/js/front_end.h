@@ -1,6 +1,9 @@
-/* front_end.h - the translator's shared state and the checker: resolves names (arguments, locals,
- * helpers, natives, this.thread / this.output / this.constants, Math), gives every expression a
- * type the way GPU.js does (see ast.h's js_type), and rejects what GPU.js rejects, with line:column. */
+/* front_end.h - the state one translation shares among the parts of the front end after the parser:
+ * the variables and functions it knows (js_var, js_func, js_native) and their limits, what the
+ * checker and the emitter are in the middle of (js_ctx), and js_fail, the one way out on an error
+ * (front_end.c). Each part's own functions are in a header of its own: types.h (the type algebra),
+ * arena.h (js_alloc), scopes.h, functions.h, glsl_names.h, check.h (the checker), emit.h and math.h
+ * (the GLSL writer), whole_range.h, sub_kernels.h (kernel maps). */
 #ifndef GPUC_JS_FRONT_END_H
 #define GPUC_JS_FRONT_END_H
 
@@ -128,64 +131,5 @@ typedef struct js_ctx {
 } js_ctx;
 
 _Noreturn void js_fail(js_ctx *c, const js_node *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-/* ---- check.c: shared by the checker's two files ---- */
-js_type js_set_type(js_node *n, js_type t);
-js_type js_lit(js_node *n, double v);        /* a compile-time number: T_LIT if an int32, else T_FLOAT */
-void js_check_deeper(js_ctx *c, const js_node *at); /* one level deeper (JS_MAX_CHECK_DEPTH); undo with --check_depth */
-
-/* ---- check_hints.c: messages that look around before failing ---- */
-/* n indexes a value of type base that is no array: fails, naming the argument the value was read
- * from and the .arg_types entry that would make it an array, where there is one. */
-_Noreturn void js_fail_indexed_number(js_ctx *c, js_node *n, js_type base);
-/* The array v used whole (`a + 1`): fails; for a kernel argument whose .arg_types entry makes it an
- * array, names the entry that would make it a number. */
-_Noreturn void js_fail_array_used_whole(js_ctx *c, const js_node *n, const js_var *v);
-/* A call of a method (`v.map(...)`): fails (array methods are named as such); returns for Math.* and
- * this.* calls, which check_expr.c checks. */
-void js_check_method_call(js_ctx *c, js_node *call);
-/* `this.constants.<name>` the kernel does not have: fails, naming those it has. */
-_Noreturn void js_fail_unknown_constant(js_ctx *c, const js_node *at, const char *name);
-
-/* ---- check_expr.c ---- */
-js_type js_check_expr(js_ctx *c, js_node *n);
-
-/* Whether a constant is an array constant (values or dims given). */
-bool js_constant_is_array(const gpuc_constant *k);
-
-/* Checks f (and, through its calls, the helpers it uses) until its variables' types are stable. */
-void js_check_function_body(js_ctx *c, js_func *f);
-
-/* ---- sub_kernels.c: kernel maps ---- */
-/* Resolves js_settings.map: registers sub-kernels given as source, gives each its keeper. */
-void js_load_map(js_ctx *c);
-/* Writes the keeper functions (after checking: a sub-kernel never called fails here). */
-void js_emit_keepers(js_ctx *c);
-
-/* ---- specialise.c: helpers called with arrays ---- */
-/* The helper to check for call n of f: f itself when no argument is an array, else the copy of f
- * specialised for the arrays the call passes (made on first use). */
-js_func *js_specialise(js_ctx *c, js_func *f, js_node *call);
-/* The kernel array an argument expression names, or NULL when it is not a bare array name. */
-js_var *js_array_arg(js_ctx *c, js_node *arg);
-
-/* ---- math.c: the Math object ---- */
-typedef struct js_math_fn {
-    const char *name;
-    int min_args, max_args; /* max -1: any number */
-    js_type result;
-} js_math_fn;
-const js_math_fn *js_math_lookup(const char *name);
-bool js_math_constant(const char *name, double *value);
-/* Emits the call to Math.<fn->name> with args. */
-void js_emit_math(js_ctx *c, const js_math_fn *fn, js_node *call);
-/* Whether Math.<name> calls a helper of runtime_math.c (the kernel then includes them). */
-bool js_math_needs_runtime(const char *name);
-/* Whether Math.<name> is sin, cos or tan (computed by runtime_trig.c with .precise_math). */
-bool js_math_is_trig(const char *name);
-
-/* ---- emit.c ---- */
-void js_emit_expr(js_ctx *c, js_node *n, js_type want);
-void js_emit_function(js_ctx *c, js_func *f);
 
 #endif

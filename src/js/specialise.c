@@ -3,7 +3,7 @@
  * arrays is checked and emitted once per combination of kernel arrays it receives: the copy reads
  * the kernel's array wherever the helper reads its parameter, and the array arguments vanish from
  * the GLSL call. */
-#include "js/front_end.h"
+#include "js/check.h"
 #include "js/glsl_names.h"
 #include "js/scopes.h"
 

@@ -2,11 +2,13 @@
  * parameters their types (from gpuc_kernel_desc.arg_types, or from how the kernel indexes them),
  * check, then write the runtime helpers, native functions, JS helpers (callees first) and the kernel
  * (last, as gpuc's kernel contract wants). */
-#include "js/front_end.h"
+#include "js/check.h"
+#include "js/emit.h"
 #include "js/functions.h"
 #include "js/glsl_names.h"
 #include "js/parser.h"
 #include "js/runtime/runtime.h"
+#include "js/sub_kernels.h"
 
 #include <ctype.h>
 #include <stdio.h>
