@@ -472,7 +472,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_CC := clang -std=c11 $(WARNFLAGS) -Wno-missing-field-initializers -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -Iinclude -Isrc -Isrc/glad/include -D_POSIX_C_SOURCE=200809L
 FUZZ_RUN = -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 -rss_limit_mb=2048
-FUZZ_SRC := tests/fuzz/fuzz_js.c $(filter-out src/js/api.c,$(wildcard src/js/*.c src/js/runtime/*.c)) src/util/strbuf.c
+FUZZ_SRC := tests/fuzz/fuzz_js.c $(filter-out src/js/api.c src/js/native_errors.c,$(wildcard src/js/*.c src/js/runtime/*.c)) src/util/strbuf.c
 FUZZ_BIN := build/fuzz/fuzz_js
 FUZZ_GLSL_SRC := tests/fuzz/fuzz_glsl.c src/kernel/source_scan.c src/kernel/source_calls.c src/kernel/kernel_rewrite.c \
 	src/kernel/kernel_map_wrap.c src/kernel/source_preprocessor.c src/kernel/loop_scan.c src/kernel/loop_trips.c \
@@ -487,7 +487,7 @@ FUZZ_PNG_BIN := build/fuzz/fuzz_png
 # The loop guard's promise (tests/fuzz/fuzz_loops.c): generated kernels that write their loop's counter
 # are never proven, by the reader alone (fuzz_loop_reader, no GL) and in runs that must agree with a
 # context guarding every loop (fuzz_loops: links the library and opens two contexts, so it is slower).
-FUZZ_READER_SRC := src/kernel/source_scan.c src/kernel/source_preprocessor.c src/kernel/source_macros.c \
+FUZZ_READER_SRC := src/kernel/source_scan.c src/kernel/source_calls.c src/kernel/source_preprocessor.c src/kernel/source_macros.c \
 	src/kernel/loop_scan.c src/kernel/loop_trips.c src/kernel/loop_counter.c src/kernel/loop_budget.c
 FUZZ_LOOP_READER_BIN := build/fuzz/fuzz_loop_reader
 FUZZ_LOOPS_BIN := build/fuzz/fuzz_loops
