@@ -35,7 +35,7 @@ CPPFLAGS_ALL := -Iinclude -Isrc -Isrc/glad/include -D_POSIX_C_SOURCE=200809L
 CFLAGS_ALL := -std=c11 $(WARNFLAGS) $(OPTFLAGS) $(SANFLAGS) -fPIC -fvisibility=hidden $(CFLAGS)
 LIBS := -lEGL -lpng -lm -lpthread
 
-LIB_SRC := $(sort $(wildcard src/device/*.c src/kernel/*.c src/kernel/*/*.c src/algo/*.c src/algo/topk/*.c src/js/*.c src/util/*.c))
+LIB_SRC := $(sort $(wildcard src/device/*.c src/kernel/*.c src/kernel/*/*.c src/algo/*.c src/algo/topk/*.c src/js/*.c src/js/runtime/*.c src/util/*.c))
 GLAD_SRC := src/glad/src/gl.c
 GLSL := $(sort $(wildcard glsl/*.glsl))
 GEN_SRC := $(BUILD)/gen/glsl_sources.c
@@ -491,7 +491,7 @@ FUZZ_CC := clang -std=c11 $(WARNFLAGS) -Wno-missing-field-initializers -g -O1 -f
 	-fno-sanitize-recover=all -Iinclude -Isrc -Isrc/glad/include -D_POSIX_C_SOURCE=200809L
 FUZZ_RUN = -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 -rss_limit_mb=2048
 # The JavaScript fuzzer links the source readers too: native_errors.c quotes a native function's line with source_line.
-FUZZ_SRC := tests/fuzz/fuzz_js.c $(filter-out src/js/api.c,$(wildcard src/js/*.c)) $(wildcard src/kernel/source/*.c) src/util/strbuf.c
+FUZZ_SRC := tests/fuzz/fuzz_js.c $(filter-out src/js/api.c,$(wildcard src/js/*.c src/js/runtime/*.c)) $(wildcard src/kernel/source/*.c) src/util/strbuf.c
 FUZZ_BIN := build/fuzz/fuzz_js
 FUZZ_GLSL_SRC := tests/fuzz/fuzz_glsl.c $(KERNEL_GL_FREE_SRC) src/util/strbuf.c
 FUZZ_GLSL_BIN := build/fuzz/fuzz_glsl
@@ -508,7 +508,7 @@ FUZZ_LOOP_READER_BIN := build/fuzz/fuzz_loop_reader
 FUZZ_LOOPS_BIN := build/fuzz/fuzz_loops
 FUZZ_LOOPS_SECONDS ?= $(FUZZ_SECONDS)
 
-$(FUZZ_BIN): $(FUZZ_SRC) $(wildcard src/js/*.h)
+$(FUZZ_BIN): $(FUZZ_SRC) $(wildcard src/js/*.h src/js/runtime/*.h)
 	@mkdir -p $(dir $@) build/fuzz/corpus
 	$(FUZZ_CC) -o $@ $(FUZZ_SRC) -lm
 

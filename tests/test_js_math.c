@@ -62,7 +62,7 @@ static bool is_denormal(float v)
 
 /* The bound in float32 ulps for a finite, non-zero expected value. Functions JavaScript defines exactly
  * (and that gpuc computes exactly) have 0; the transcendental ones are llvmpipe's builtins, refined in
- * src/js/runtime.c where llvmpipe's own are worse: docs/porting.md lists the bounds measured. */
+ * src/js/runtime/runtime_math.c where llvmpipe's own are worse: docs/porting.md lists the bounds measured. */
 static double ulp_bound(const char *fn, float x, bool precise_math)
 {
     static const char *const exact[] = {"abs", "ceil", "floor", "fround", "round", "sign", "trunc", "sqrt",

@@ -2,7 +2,7 @@
  * gpuc_create_kernel; and the per-context lists of added JS and native functions. */
 #include "internal.h"
 #include "kernel/kernel.h"
-#include "js/check.h"
+#include "js/glsl_names.h"
 #include "js/map_text.h"
 #include "js/native_errors.h"
 #include "js/translate.h"

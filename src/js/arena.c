@@ -1,6 +1,7 @@
-/* arena.c - see ast.h. One list of blocks; a failed allocation marks the arena failed (callers turn
- * that into an out-of-memory error once). */
-#include "js/ast.h"
+/* arena.c - see arena.h. One list of blocks; a failed allocation marks the arena failed (callers turn
+ * that into an out-of-memory error once; js_alloc does it for the translation). */
+#include "js/arena.h"
+#include "js/front_end.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -52,4 +53,14 @@ void js_arena_free(js_arena *arena)
         free(arena->blocks);
         arena->blocks = next;
     }
+}
+
+void *js_alloc(js_ctx *c, size_t size, const js_node *at)
+{
+    void *p = js_arena_alloc(c->arena, size);
+    if (!p) {
+        c->oom = true;
+        js_fail(c, at, "out of memory");
+    }
+    return p;
 }

@@ -1,7 +1,9 @@
-/* ast.h - the syntax tree of a JavaScript kernel source, allocated in one arena (freed at once), and
- * the types the checker gives its expressions. */
+/* ast.h - the syntax tree of a JavaScript kernel source, allocated in one arena (arena.h); the
+ * checker writes each expression's type (types.h) and variable into its node. */
 #ifndef GPUC_JS_AST_H
 #define GPUC_JS_AST_H
+
+#include "js/types.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -14,11 +16,6 @@ typedef enum js_kind {
     N_VAR, N_DECL, N_EXPR, N_BLOCK, N_IF, N_FOR, N_WHILE, N_DOWHILE, N_BREAK, N_CONTINUE, N_RETURN, N_SWITCH,
     N_CASE, N_EMPTY, N_FUNCDECL
 } js_kind;
-
-/* Value types. T_LIT is an integer known at compile time (a literal, this.output.x, or arithmetic on
- * them): it becomes an int or a float wherever it is used, as GPU.js's LiteralInteger does. */
-typedef enum js_type { T_NONE = 0, T_VOID, T_BOOL, T_INT, T_LIT, T_FLOAT, T_VEC2, T_VEC3, T_VEC4,
-              T_MAT2, T_MAT3, T_MAT4 /* GPU.js's Matrix(2..4): [[a, b], [c, d]] read m[y][x] */ } js_type;
 
 typedef struct js_var js_var;
 typedef struct js_func js_func;
@@ -45,16 +42,5 @@ struct js_node {
     int native;          /* N_CALL: index of a native function + 1, else 0 */
     int temp;            /* loops and switches: the number of their hidden counter */
 };
-
-/* A bump allocator: everything parsed lives here and goes with js_arena_free. */
-typedef struct js_arena_block js_arena_block;
-typedef struct js_arena {
-    js_arena_block *blocks;
-    bool failed;
-} js_arena;
-
-void *js_arena_alloc(js_arena *arena, size_t size);
-char *js_arena_strndup(js_arena *arena, const char *s, size_t n);
-void js_arena_free(js_arena *arena);
 
 #endif

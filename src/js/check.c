@@ -1,4 +1,4 @@
-/* check.c - the checker's shared helpers, scopes, statements and functions (expressions: check_expr.c).
+/* check.c - the checker's statements and functions (see check.h; expressions: check_expr.c).
  * Typing follows GPU.js 2.24: numbers are float32 unless
  * they are integers GPU.js keeps as integers (this.thread.*, Math.floor/ceil/round/trunc, bitwise
  * results, int constants and arguments, loop counters and variables that are only ever incremented
@@ -6,362 +6,12 @@
  * found by checking its function until no variable changes type (an int variable that is ever
  * assigned a float becomes a float). */
 #include "js/check.h"
-#include "js/runtime.h"
+#include "js/glsl_names.h"
+#include "js/scopes.h"
 
-#include <ctype.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-
-_Noreturn void js_fail(js_ctx *c, const js_node *at, const char *fmt, ...)
-{
-    int n = 0;
-    if (c->origin)
-        n = snprintf(c->err, c->errlen, "in %s: ", c->origin);
-    if (n >= 0 && (size_t)n < c->errlen)
-        n += snprintf(c->err + n, c->errlen - (size_t)n, "%d:%d: ", at ? at->line : 1, at ? at->col : 1);
-    va_list ap;
-    va_start(ap, fmt);
-    if (n >= 0 && (size_t)n < c->errlen)
-        vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
-    va_end(ap);
-    longjmp(c->fail, 1);
-}
-
-void *js_alloc(js_ctx *c, size_t size, const js_node *at)
-{
-    void *p = js_arena_alloc(c->arena, size);
-    if (!p) {
-        c->oom = true;
-        js_fail(c, at, "out of memory");
-    }
-    return p;
-}
-
-const char *js_type_glsl(js_type t)
-{
-    switch (t) {
-    case T_BOOL: return "bool";
-    case T_INT: case T_LIT: return "int";
-    case T_FLOAT: return "float";
-    case T_VEC2: return "vec2";
-    case T_VEC3: return "vec3";
-    case T_VEC4: return "vec4";
-    case T_MAT2: return "mat2";
-    case T_MAT3: return "mat3";
-    case T_MAT4: return "mat4";
-    default: return "void";
-    }
-}
-
-bool js_is_numeric(js_type t)
-{
-    return t == T_INT || t == T_LIT || t == T_FLOAT;
-}
-
-bool js_is_vec(js_type t)
-{
-    return t == T_VEC2 || t == T_VEC3 || t == T_VEC4;
-}
-
-int js_vec_size(js_type t)
-{
-    return t == T_VEC2 ? 2 : t == T_VEC3 ? 3 : t == T_VEC4 ? 4 : 1;
-}
-
-bool js_is_mat(js_type t)
-{
-    return t == T_MAT2 || t == T_MAT3 || t == T_MAT4;
-}
-
-int js_mat_size(js_type t)
-{
-    return t == T_MAT2 ? 2 : t == T_MAT3 ? 3 : 4;
-}
-
-js_type js_mat_row(js_type t)
-{
-    return t == T_MAT2 ? T_VEC2 : t == T_MAT3 ? T_VEC3 : T_VEC4;
-}
-
-js_type js_mat_of(js_type row)
-{
-    return row == T_VEC2 ? T_MAT2 : row == T_VEC3 ? T_MAT3 : T_MAT4;
-}
-
-bool js_is_intlike(js_type t)
-{
-    return t == T_INT || t == T_LIT;
-}
-
-const char *js_type_words(js_type t)
-{
-    switch (t) {
-    case T_BOOL: return "a boolean";
-    case T_INT: case T_LIT: case T_FLOAT: return "a number";
-    case T_VEC2: return "an array of 2";
-    case T_VEC3: return "an array of 3";
-    case T_VEC4: return "an array of 4";
-    case T_MAT2: return "a 2x2 matrix";
-    case T_MAT3: return "a 3x3 matrix";
-    case T_MAT4: return "a 4x4 matrix";
-    default: return "nothing";
-    }
-}
-
-/* Whether the GLSL runtime helpers (runtime.c) use the word `word`: a user's name that became it
- * would hide the helper inside its function. The helpers' text is made once per translation. */
-static bool runtime_word(js_ctx *c, const char *word)
-{
-    if (!c->runtime_words) {
-        js_runtime_use all;
-        memset(&all, 1, sizeof all); /* every helper (each field is a bool) */
-        strbuf text = {0};
-        js_runtime_emit(&text, &all, 1);
-        char *t = strbuf_take(&text);
-        c->runtime_words = t ? js_arena_strndup(c->arena, t, strlen(t)) : NULL;
-        free(t);
-        if (!c->runtime_words) {
-            c->oom = true;
-            js_fail(c, NULL, "out of memory");
-        }
-    }
-    size_t n = strlen(word);
-    for (const char *p = c->runtime_words; (p = strstr(p, word)) != NULL; p += n)
-        if ((p == c->runtime_words || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
-            !(isalnum((unsigned char)p[n]) || p[n] == '_'))
-            return true;
-    return false;
-}
-
-const char *js_mangle(js_ctx *c, const char *prefix, const char *name)
-{
-    size_t n = strlen(name);
-    bool plain = n > 0 && name[0] != '_' && name[n - 1] != '_' && !strstr(name, "__") && !strchr(name, '$');
-    if (plain && !strcmp(prefix, "js_")) {
-        char word[256];
-        snprintf(word, sizeof word, "js_%s", name);
-        plain = !runtime_word(c, word);
-    }
-    char *out = js_alloc(c, strlen(prefix) + 2 * n + 3, NULL);
-    if (plain) {
-        sprintf(out, "%s%s", prefix, name);
-        return out;
-    }
-    /* "x" marks an escaped name: `_` -> u, `$` -> d; no plain name can produce it. */
-    char *o = out + sprintf(out, "%.*sx_", (int)strlen(prefix) - 1, prefix);
-    for (const char *s = name; *s; s++)
-        *o++ = *s == '_' ? 'u' : *s == '$' ? 'd' : *s;
-    *o = '\0';
-    return out;
-}
-
-/* ---- scopes ---- */
-
-/* The GLSL prefix of the current function's own variables: a helper specialised for kernel arrays
- * reads them through functions named by the arrays' GLSL names ("js_" + name), which a parameter or
- * local of the same JavaScript name must not hide (a minifier names them all `r`, `t`...). */
-static const char *local_prefix(const js_ctx *c)
-{
-    return c->current && c->current->base ? "jsh_" : "js_";
-}
-
-static void scope_push(js_ctx *c, js_var *v, const js_node *at)
-{
-    if (c->nscope == JS_MAX_SCOPE)
-        js_fail(c, at, "more than %d variables in one function", JS_MAX_SCOPE);
-    c->scope[c->nscope++] = v;
-}
-
-static js_var *scope_lookup(js_ctx *c, const char *name, int from)
-{
-    if (from < c->scope_base)
-        from = c->scope_base; /* a function sees only its own names */
-    for (int i = c->nscope - 1; i >= from; i--)
-        if (!strcmp(c->scope[i]->name, name))
-            return c->scope[i];
-    return NULL;
-}
-
-js_var *js_scope_find(js_ctx *c, const char *name, int from)
-{
-    js_var *v = scope_lookup(c, name, from);
-    if (v && v->poison)
-        js_fail(c, c->where, "`%s` holds %s on one path to here and %s on another (`var %s` is declared again "
-                "with another type in a branch or a loop): declare it again before this use, or use another name",
-                name, js_type_words(v->poison_types[0]), js_type_words(v->poison_types[1]), name);
-    if (v && v->outlived)
-        v->hoisted = true; /* a `var` used after its block: GLSL must declare it at the function's top */
-    return v;
-}
-
-/* Ends a block: its names go out of scope, except `var`s, which JavaScript scopes to the function. */
-static void scope_pop(js_ctx *c, int mark)
-{
-    js_var *vars[JS_MAX_SCOPE];
-    int n = 0;
-    for (int i = mark; i < c->nscope; i++)
-        if (c->scope[i]->is_var)
-            vars[n++] = c->scope[i];
-    c->nscope = mark;
-    for (int i = 0; i < n; i++) {
-        vars[i]->outlived = true;
-        c->scope[c->nscope++] = vars[i];
-    }
-}
-
-/* Whether a `var` holding a value of type a may hold one of type b (numbers are one kind: int or float). */
-static bool same_kind(js_type a, js_type b)
-{
-    return a == b || (js_is_numeric(a) && js_is_numeric(b));
-}
-
-/* The version of the `var` family of `existing` that holds `type` (made on first use, declared at the
- * function's top since it is assigned in more than one place). */
-static js_var *version_of(js_ctx *c, js_var *existing, js_type type, const js_node *at)
-{
-    js_var *root = existing->family ? existing->family : existing, *last = root;
-    for (js_var *w = root; w; last = w, w = w->next_version)
-        if (!w->poison && same_kind(w->type, type)) {
-            w->hoisted = true;
-            return w;
-        }
-    js_var *w = js_alloc(c, sizeof *w, at);
-    char prefix[32];
-    snprintf(prefix, sizeof prefix, "jsv%d_", ++c->versions);
-    w->name = root->name;
-    w->glsl = js_mangle(c, prefix, root->name);
-    w->is_var = w->hoisted = true;
-    w->type = type;
-    w->family = root;
-    last->next_version = w;
-    c->changed = true;
-    return w;
-}
-
-/* Marks the point reached: name holds a (a version or a poison entry) on one path and b on another. */
-static void push_poison(js_ctx *c, js_var *a, js_var *b, const js_node *at)
-{
-    js_var *p = js_alloc(c, sizeof *p, at);
-    p->name = a->name;
-    p->is_var = p->poison = true;
-    p->family = a->family ? a->family : a;
-    p->poison_types[0] = a->poison ? a->poison_types[0] : a->type;
-    p->poison_types[1] = b->poison ? b->poison_types[1] : b->type;
-    if (same_kind(p->poison_types[0], p->poison_types[1]))
-        p->poison_types[1] = a->poison ? a->poison_types[1] : b->poison_types[0];
-    scope_push(c, p, at);
-}
-
-/* The entry for name among the scope's first `top` entries (of the function being checked). */
-static js_var *lookup_below(js_ctx *c, const char *name, int top)
-{
-    for (int i = top - 1; i >= c->scope_base; i--)
-        if (!strcmp(c->scope[i]->name, name))
-            return c->scope[i];
-    return NULL;
-}
-
-/* The first `var` declaration of name in statement n (not in nested functions) whose version in the
- * last pass is a version other than `other`, or NULL. */
-static const js_node *decl_other_version(const js_node *n, const char *name, const js_var *other)
-{
-    if (!n || n->kind < N_VAR || n->kind == N_FUNCDECL)
-        return NULL; /* expressions declare nothing */
-    if (n->kind == N_VAR && !strcmp(n->op, "var"))
-        for (int i = 0; i < n->nlist; i++) {
-            const js_node *d = n->list[i];
-            if (d->name && d->var && !d->var->poison && d->var != other && !strcmp(d->name, name) &&
-                !(d->a && d->a->kind == N_FUNCEXPR))
-                return d;
-        }
-    const js_node *kids[] = {n->a, n->b, n->c, n->d};
-    for (int i = 0; i < 4; i++) {
-        const js_node *d = decl_other_version(kids[i], name, other);
-        if (d)
-            return d;
-    }
-    for (int i = 0; i < n->nlist; i++) {
-        const js_node *d = decl_other_version(n->list[i], name, other);
-        if (d)
-            return d;
-    }
-    return NULL;
-}
-
-/* Poisons, at a loop's head (or a switch's cases), each name that the statements `parts` declare with
- * `var` and that holds more than one version there: the one in force on entry (below entry_top) and
- * those the declarations chose in the last pass (a first pass has none yet; it makes them and asks
- * for another). Walks the declarations found in `n`; chains the poison entries made on *chain. */
-static void poison_loop_names(js_ctx *c, js_node *const *parts, int nparts, const js_node *n, int entry_top,
-                              js_var **chain, const js_node *at)
-{
-    if (!n || n->kind < N_VAR || n->kind == N_FUNCDECL)
-        return;
-    if (n->kind == N_VAR && !strcmp(n->op, "var"))
-        for (int i = 0; i < n->nlist; i++) {
-            const js_node *d = n->list[i];
-            if (!d->name || (d->a && d->a->kind == N_FUNCEXPR))
-                continue;
-            bool done = false;
-            for (js_var *p = *chain; p && !done; p = p->next_version)
-                done = !strcmp(p->name, d->name);
-            js_var *entry = lookup_below(c, d->name, entry_top);
-            js_var *a = entry && entry->is_var ? entry : d->var;
-            js_var *root = a ? (a->family ? a->family : a) : NULL;
-            if (!root || !root->next_version)
-                continue; /* the name has one version (the usual case): nothing to look for */
-            const js_node *other = NULL;
-            for (int k = 0; a && !done && !other && k < nparts; k++)
-                other = decl_other_version(parts[k], d->name, a);
-            if (done || !other)
-                continue;
-            push_poison(c, a, other->var, at);
-            js_var *p = c->scope[c->nscope - 1];
-            p->next_version = *chain;
-            *chain = p;
-        }
-    const js_node *kids[] = {n->a, n->b, n->c, n->d};
-    for (int i = 0; i < 4; i++)
-        poison_loop_names(c, parts, nparts, kids[i], entry_top, chain, at);
-    for (int i = 0; i < n->nlist; i++)
-        poison_loop_names(c, parts, nparts, n->list[i], entry_top, chain, at);
-}
-
-/* The poison of a loop's head again (after the loop: it may have run no times, or been left early). */
-static void repoison(js_ctx *c, js_var *chain, const js_node *at)
-{
-    for (js_var *p = chain; p; p = p->next_version)
-        push_poison(c, p, p, at);
-}
-
-/* Poisons a loop's names (see poison_loop_names) at its head; returns the chain for repoison. */
-static js_var *poison_loop(js_ctx *c, js_node *const *parts, int nparts, const js_node *at)
-{
-    js_var *chain = NULL;
-    int entry_top = c->nscope;
-    for (int k = 0; k < nparts; k++)
-        poison_loop_names(c, parts, nparts, parts[k], entry_top, &chain, at);
-    return chain;
-}
-
-js_func *js_find_func(js_ctx *c, const char *name)
-{
-    for (int i = 0; i < c->nfuncs; i++)
-        if (c->funcs[i]->name && !strcmp(c->funcs[i]->name, name))
-            return c->funcs[i];
-    return NULL;
-}
-
-int js_find_native(js_ctx *c, const char *name)
-{
-    for (int i = 0; i < c->nnatives; i++)
-        if (!strcmp(c->natives[i].name, name))
-            return i;
-    return -1;
-}
 
 static void check_stmt(js_ctx *c, js_node *n);
 
@@ -412,21 +62,21 @@ static void check_destructure(js_ctx *c, js_node *var_stmt, js_node *d)
         js_node *name = d->list[i];
         if (name->kind != N_IDENT)
             continue;
-        js_var *existing = scope_lookup(c, name->name, c->scope_base);
+        js_var *existing = js_scope_lookup(c, name->name, c->scope_base);
         if (existing && existing->is_param)
             js_fail(c, name, "`%s` is already a parameter of this function: use another name", name->name);
-        if (scope_lookup(c, name->name, c->block_mark) && existing != name->var)
+        if (js_scope_lookup(c, name->name, c->block_mark) && existing != name->var)
             js_fail(c, name, "`%s` is declared twice in one block", name->name);
         if (!name->var) {
             js_var *v = js_alloc(c, sizeof *v, name);
             v->name = name->name;
-            v->glsl = js_mangle(c, local_prefix(c), name->name);
+            v->glsl = js_mangle(c, js_local_prefix(c), name->name);
             v->is_const = !strcmp(var_stmt->op, "cons");
             v->destructured = true;
             name->var = v;
         }
         name->var->type = js_is_mat(t) ? js_mat_row(t) : T_FLOAT;
-        scope_push(c, name->var, name);
+        js_scope_push(c, name->var, name);
     }
 }
 
@@ -438,7 +88,7 @@ static void check_decl(js_ctx *c, js_node *var_stmt, js_node *d)
     }
     if (d->a && d->a->kind == N_FUNCEXPR)
         return; /* a function bound to a name: a helper of its own (translate.c) */
-    js_var *existing = scope_lookup(c, d->name, c->scope_base);
+    js_var *existing = js_scope_lookup(c, d->name, c->scope_base);
     bool is_var = !strcmp(var_stmt->op, "var");
     /* A let or const in an inner block or a for's header is a new variable hiding the parameter, as
      * in JavaScript (minifiers reuse parameter names so); in the function's own block it is an error. */
@@ -464,8 +114,8 @@ static void check_decl(js_ctx *c, js_node *var_stmt, js_node *d)
             js_fail(c, d, "`var %s;` keeps a value that is %s on one path to here and %s on another: give it a "
                     "value, or use another name", d->name, js_type_words(existing->poison_types[0]),
                     js_type_words(existing->poison_types[1]));
-        bool retyped = existing->poison || (existing->type != T_NONE && !same_kind(existing->type, init));
-        js_var *want = retyped ? version_of(c, existing, init, d) : existing;
+        bool retyped = existing->poison || (existing->type != T_NONE && !js_same_kind(existing->type, init));
+        js_var *want = retyped ? js_var_version(c, existing, init, d) : existing;
         bool versioned = retyped || want->family || want->next_version || (v && (v->family || v->next_version));
         if (!v || versioned) {
             if (v && v != want)
@@ -485,7 +135,7 @@ static void check_decl(js_ctx *c, js_node *var_stmt, js_node *d)
     if (!v) {
         v = js_alloc(c, sizeof *v, d);
         v->name = d->name;
-        v->glsl = js_mangle(c, hides_param ? "jsp_" : local_prefix(c), d->name); /* jsp_: apart from the parameter */
+        v->glsl = js_mangle(c, hides_param ? "jsp_" : js_local_prefix(c), d->name); /* jsp_: apart from the parameter */
         v->is_const = !strcmp(var_stmt->op, "cons");
         v->is_var = is_var;
         v->init = v->is_const ? d->a : NULL;
@@ -508,7 +158,7 @@ static void check_decl(js_ctx *c, js_node *var_stmt, js_node *d)
     v->outlived = false;
     if (is_var && !d->a)
         v->hoisted = true; /* `var x;` keeps x's value (in a loop, the last iteration's): declared once */
-    scope_push(c, v, d);
+    js_scope_push(c, v, d);
 }
 
 static void check_condition(js_ctx *c, js_node *e)
@@ -534,7 +184,7 @@ static void check_block(js_ctx *c, js_node **list, int n)
                         js_fail(c, s->list[k], "`%s` is declared twice in one block", s->list[k]->name);
         check_stmt(c, s);
     }
-    scope_pop(c, mark);
+    js_scope_pop(c, mark);
     c->block_mark = saved_mark;
 }
 
@@ -547,7 +197,7 @@ static void check_for(js_ctx *c, js_node *n)
         check_stmt(c, n->a);
     c->for_header = saved_header;
     js_node *loop_parts[] = {n->b, n->c, n->d};
-    js_var *poisoned = poison_loop(c, loop_parts, 3, n);
+    js_var *poisoned = js_poison_loop(c, loop_parts, 3, n);
     if (n->b)
         check_condition(c, n->b);
     if (n->a && n->a->kind == N_VAR && n->b)
@@ -564,8 +214,8 @@ static void check_for(js_ctx *c, js_node *n)
     n->temp = ++c->temps;
     check_stmt(c, n->d);
     c->loop_depth--;
-    scope_pop(c, mark);
-    repoison(c, poisoned, n);
+    js_scope_pop(c, mark);
+    js_repoison(c, poisoned, n);
 }
 
 /* if/else: a `var` whose version in force changed in one branch is, after the if, the version each
@@ -579,21 +229,21 @@ static void check_if(js_ctx *c, js_node *n)
     int then_top = c->nscope;
     for (int i = entry_top; i < then_top; i++) {
         const char *name = c->scope[i]->name;
-        js_var *entry = lookup_below(c, name, entry_top);
-        if (entry && entry->is_var && lookup_below(c, name, c->nscope) != entry)
-            scope_push(c, entry, n); /* in force again where the else branch starts */
+        js_var *entry = js_lookup_below(c, name, entry_top);
+        if (entry && entry->is_var && js_lookup_below(c, name, c->nscope) != entry)
+            js_scope_push(c, entry, n); /* in force again where the else branch starts */
     }
     if (n->c)
         check_block(c, &n->c, 1);
     int end = c->nscope;
     for (int i = entry_top; i < end; i++) {
         const char *name = c->scope[i]->name;
-        js_var *then_exit = lookup_below(c, name, then_top), *else_exit = lookup_below(c, name, end);
+        js_var *then_exit = js_lookup_below(c, name, then_top), *else_exit = js_lookup_below(c, name, end);
         bool done = false;
         for (int j = entry_top; j < i && !done; j++)
             done = !strcmp(c->scope[j]->name, name);
         if (!done && then_exit && else_exit && then_exit != else_exit && then_exit->is_var && else_exit->is_var)
-            push_poison(c, then_exit, else_exit, n);
+            js_push_poison(c, then_exit, else_exit, n);
     }
 }
 
@@ -656,7 +306,7 @@ static void check_stmt_kind(js_ctx *c, js_node *n)
     case N_WHILE:
     case N_DOWHILE: {
         js_node *loop_parts[] = {n->b};
-        js_var *poisoned = poison_loop(c, loop_parts, 1, n);
+        js_var *poisoned = js_poison_loop(c, loop_parts, 1, n);
         if (n->kind == N_WHILE)
             check_condition(c, n->a);
         n->temp = ++c->temps;
@@ -665,7 +315,7 @@ static void check_stmt_kind(js_ctx *c, js_node *n)
         c->loop_depth--;
         if (n->kind == N_DOWHILE)
             check_condition(c, n->a); /* after the body, as it runs: it sees the body's `var`s */
-        repoison(c, poisoned, n);
+        js_repoison(c, poisoned, n);
         break;
     }
     case N_BREAK:
@@ -684,11 +334,11 @@ static void check_stmt_kind(js_ctx *c, js_node *n)
         n->temp = ++c->temps;
         c->switch_depth++;
         int mark = c->nscope;
-        js_var *poisoned = poison_loop(c, n->list, n->nlist, n); /* each case is reached from the switch too */
+        js_var *poisoned = js_poison_loop(c, n->list, n->nlist, n); /* each case is reached from the switch too */
         for (int i = 0; i < n->nlist; i++) {
             js_node *k = n->list[i];
             if (i)
-                repoison(c, poisoned, k);
+                js_repoison(c, poisoned, k);
             if (k->a) {
                 js_type kt = js_check_expr(c, k->a);
                 if (!js_is_numeric(kt) && kt != T_BOOL)
@@ -697,8 +347,8 @@ static void check_stmt_kind(js_ctx *c, js_node *n)
             for (int j = 0; j < k->nlist; j++)
                 check_stmt(c, k->list[j]);
         }
-        scope_pop(c, mark);
-        repoison(c, poisoned, n);
+        js_scope_pop(c, mark);
+        js_repoison(c, poisoned, n);
         c->switch_depth--;
         break;
     }
@@ -721,7 +371,7 @@ static void declare_params(js_ctx *c, js_func *f)
         if (!v) {
             v = js_alloc(c, sizeof *v, p);
             v->name = p->name;
-            v->glsl = js_mangle(c, local_prefix(c), p->name);
+            v->glsl = js_mangle(c, js_local_prefix(c), p->name);
             v->is_param = true;
             f->param_vars[i] = v;
         }
@@ -735,7 +385,7 @@ static void declare_params(js_ctx *c, js_func *f)
             v->type = f->params[i];
         }
         p->var = v;
-        scope_push(c, v, p);
+        js_scope_push(c, v, p);
     }
 }
 

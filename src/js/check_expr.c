@@ -2,6 +2,9 @@
  * this.constants, Math, argument reads a[i] .. a[z][y][x], operators with GPU.js's int/float rules,
  * assignments (which may demote an int variable to float) and calls of helpers and natives. */
 #include "js/check.h"
+#include "js/functions.h"
+#include "js/math.h"
+#include "js/scopes.h"
 
 #include <math.h>
 #include <stdio.h>

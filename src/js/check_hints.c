@@ -3,6 +3,7 @@
  * argument's cells arrays), array methods, constants the kernel does not have. Run only on the way to
  * a failure: nothing here decides what compiles. */
 #include "js/check.h"
+#include "js/scopes.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,7 +1,9 @@
 /* emit.c - writes checked functions as GLSL in gpuc's kernel form. Every conversion GPU.js makes
  * implicitly is written out (int <-> float, number -> bool); loops whose bounds are not compile-time
  * constants get a hidden counter capped at loopMaxIterations, as GPU.js's LOOP_MAX. */
-#include "js/check.h"
+#include "js/emit.h"
+#include "js/glsl_names.h"
+#include "js/math.h"
 #include "js/whole_range.h"
 
 #include <math.h>

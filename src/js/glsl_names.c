@@ -1,10 +1,15 @@
-/* glsl_names.c - the names a JavaScript name cannot keep in GLSL: GLSL 4.50's keywords, reserved
- * words and built-in types, and the names gpuc's kernel code declares. The front end prefixes its
- * own variables and functions, so only names that reach GLSL as they are (constants, seen as
- * constants.<name>) need this list. */
-#include "js/check.h"
+/* glsl_names.c - the GLSL names JavaScript names become. The front end's own variables and functions
+ * take a prefix (js_mangle: js_, jsf_, jsk_...; escaped where the plain form could meet another name
+ * or a word of the runtime helpers); names that reach GLSL as they are (constants, seen as
+ * constants.<name>) must avoid GLSL 4.50's keywords, reserved words and built-in types, and the names
+ * gpuc's kernel code declares. */
+#include "js/glsl_names.h"
+#include "js/front_end.h"
+#include "js/runtime/runtime.h"
 
+#include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const reserved[] = {
@@ -61,4 +66,51 @@ void js_constant_glsl(const char *name, char *out, size_t n)
         out[len++] = *s == '_' ? 'u' : *s == '$' ? 'd' : *s;
     if (len < n)
         out[len] = '\0';
+}
+
+/* Whether the GLSL runtime helpers (runtime.c) use the word `word`: a user's name that became it
+ * would hide the helper inside its function. The helpers' text is made once per translation. */
+static bool runtime_word(js_ctx *c, const char *word)
+{
+    if (!c->runtime_words) {
+        js_runtime_use all;
+        memset(&all, 1, sizeof all); /* every helper (each field is a bool) */
+        strbuf text = {0};
+        js_runtime_emit(&text, &all, 1);
+        char *t = strbuf_take(&text);
+        c->runtime_words = t ? js_arena_strndup(c->arena, t, strlen(t)) : NULL;
+        free(t);
+        if (!c->runtime_words) {
+            c->oom = true;
+            js_fail(c, NULL, "out of memory");
+        }
+    }
+    size_t n = strlen(word);
+    for (const char *p = c->runtime_words; (p = strstr(p, word)) != NULL; p += n)
+        if ((p == c->runtime_words || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
+            !(isalnum((unsigned char)p[n]) || p[n] == '_'))
+            return true;
+    return false;
+}
+
+const char *js_mangle(js_ctx *c, const char *prefix, const char *name)
+{
+    size_t n = strlen(name);
+    bool plain = n > 0 && name[0] != '_' && name[n - 1] != '_' && !strstr(name, "__") && !strchr(name, '$');
+    if (plain && !strcmp(prefix, "js_")) {
+        char word[256];
+        snprintf(word, sizeof word, "js_%s", name);
+        plain = !runtime_word(c, word);
+    }
+    char *out = js_alloc(c, strlen(prefix) + 2 * n + 3, NULL);
+    if (plain) {
+        sprintf(out, "%s%s", prefix, name);
+        return out;
+    }
+    /* "x" marks an escaped name: `_` -> u, `$` -> d; no plain name can produce it. */
+    char *o = out + sprintf(out, "%.*sx_", (int)strlen(prefix) - 1, prefix);
+    for (const char *s = name; *s; s++)
+        *o++ = *s == '_' ? 'u' : *s == '$' ? 'd' : *s;
+    *o = '\0';
+    return out;
 }

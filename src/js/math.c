@@ -1,6 +1,7 @@
 /* math.c - GPU.js's Math object: which functions and constants kernels may use, their result types
  * (floor/ceil/round/trunc/imul/clz32 give integers, everything else a float32) and their GLSL. */
-#include "js/check.h"
+#include "js/math.h"
+#include "js/emit.h"
 
 #include <math.h>
 #include <string.h>

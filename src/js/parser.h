@@ -5,6 +5,7 @@
 #ifndef GPUC_JS_PARSER_H
 #define GPUC_JS_PARSER_H
 
+#include "js/arena.h"
 #include "js/ast.h"
 
 /* A parsed source: its top-level functions in source order (N_FUNCDECL / N_FUNCEXPR nodes; for each,

@@ -4,6 +4,8 @@
  * the kernel's array wherever the helper reads its parameter, and the array arguments vanish from
  * the GLSL call. */
 #include "js/check.h"
+#include "js/glsl_names.h"
+#include "js/scopes.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -2,7 +2,8 @@
  * JS helper, or brings one as source. Every `return` of such a sub-kernel (in each of its
  * specialisations) passes its value through a GLSL identity function, jsm<output>, whose calls gpuc's
  * kernel map keeps: what the sub-kernel last returned in a cell, as GPU.js's subKernelResult_<name>. */
-#include "js/check.h"
+#include "js/sub_kernels.h"
+#include "js/functions.h"
 #include "js/parser.h"
 
 #include <ctype.h>

@@ -1,6 +1,7 @@
 /* whole_range.c - see whole_range.h. Ranges are intervals of doubles, computed bottom-up; anything
  * not understood has no range, and then the float remainder (jsrt_fmod) is emitted as before. */
 #include "js/whole_range.h"
+#include "js/emit.h"
 
 #include <math.h>
 #include <string.h>

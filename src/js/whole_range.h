@@ -4,7 +4,7 @@
 #ifndef GPUC_JS_WHOLE_RANGE_H
 #define GPUC_JS_WHOLE_RANGE_H
 
-#include "js/check.h"
+#include "js/front_end.h"
 
 /* Whether `a % b` can be emitted as js_emit_whole_remainder: a is built of whole values (numbers,
  * this.thread, this.output, consts of them, counters of counted for loops) with + - *, every part

@@ -2,7 +2,7 @@
  * dividend's sign, `**` with negative bases and exact small integer powers, ToInt32 for bitwise
  * operators, and a seedable Math.random (one hash-based stream per output cell); the Math functions'
  * own helpers are in runtime_math.c. */
-#include "js/runtime.h"
+#include "js/runtime/runtime.h"
 
 #include <stdio.h>
 

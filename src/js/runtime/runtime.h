@@ -1,7 +1,7 @@
 /* runtime.h - the GLSL helper functions emitted kernels may call (see runtime.c). Every helper's name
  * starts with jsrt_, which no JavaScript name can produce (js_mangle writes js_, jsx_, jsf_, jsk_...). */
-#ifndef GPUC_JS_RUNTIME_H
-#define GPUC_JS_RUNTIME_H
+#ifndef GPUC_JS_RUNTIME_RUNTIME_H
+#define GPUC_JS_RUNTIME_RUNTIME_H
 
 #include "util/strbuf.h"
 

@@ -1,6 +1,6 @@
 /* runtime_math.c - the GLSL behind JavaScript's Math functions where GLSL's builtins differ from
  * JavaScript at the edges (±0, ±Infinity, NaN, denormals, overflow) or lose accuracy on llvmpipe. */
-#include "js/runtime.h"
+#include "js/runtime/runtime.h"
 
 /* Every temporary is `precise`: without it Mesa rewrites (1 + x) - 1 as x and (a - b) + b as a, which
  * is exactly what these formulas exist to avoid (log1p(1e-7) came out as log(1 + 1e-7) = 1.19e-7). */

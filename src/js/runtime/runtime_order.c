@@ -1,6 +1,6 @@
 /* runtime_order.c - JavaScript's order of evaluation for float arithmetic: the GLSL functions that
  * emitted kernels call for every float or vector + - * / (jsrt_add(a, b) for a + b, and so on). */
-#include "js/runtime.h"
+#include "js/runtime/runtime.h"
 
 /* Why a function per operation: Mesa reassociates float arithmetic (a + b + c + d becomes
  * (a + b) + (c + d); a * b * c * d likewise) unless the result is `precise`. GLSL's `precise` only

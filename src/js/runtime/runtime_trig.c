@@ -2,7 +2,7 @@
  * exactly modulo pi/2, then the functions' series in double. llvmpipe's own sin/cos/tan (the
  * default) are 1-7 ulps off for |x| < 100, but hundreds of ulps next to their zeros beyond that
  * (cos(252.898) is 622 ulps off): their reduction modulo pi/2 is a float one. */
-#include "js/runtime.h"
+#include "js/runtime/runtime.h"
 
 /* x = k pi/2 + r, |r| <= pi/4: pi/2 in three parts (Cody and Waite), the first two of 30 bits so that
  * k * part is exact in a double while |k| < 2^23, that is |x| < 1.3e7. Beyond, Payne and Hanek's
