@@ -21,6 +21,7 @@
     GPUC_SUITE(bench_gauntlet) \
     GPUC_SUITE(js)       \
     GPUC_SUITE(js_tutorial) \
+    GPUC_SUITE(gpujs_cases) \
     GPUC_SUITE(js_features) \
     GPUC_SUITE(js_language) \
     GPUC_SUITE(js_math) \
