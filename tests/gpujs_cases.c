@@ -275,7 +275,7 @@ static bool read_key(reader *r, gpujs_case *c, const char *key, char **p)
         gpuc_constant *constant = &c->constants[k];
         if (!copy_word(r, p, key, "name", c->constant_names[k], sizeof c->constant_names[k]))
             return false;
-        constant->name = c->constant_names[k];
+        constant->name = c->constant_names[k]; /* set again once every case is read */
         c->nconstants++;
         if (!strcmp(key, "constarray")) {
             int rank;
@@ -450,9 +450,15 @@ bool gpujs_cases_parse(const char *text, const char *file, gpujs_cases *out, cha
              read_case(&r, c);
     }
     free(r.buf);
-    if (!ok)
+    if (!ok) {
         gpujs_cases_free(out);
-    return ok;
+        return false;
+    }
+    /* the constants' names point into their case, which the array's growth may have moved */
+    for (int i = 0; i < out->count; i++)
+        for (int k = 0; k < out->cases[i].nconstants; k++)
+            out->cases[i].constants[k].name = out->cases[i].constant_names[k];
+    return true;
 }
 
 void gpujs_cases_free(gpujs_cases *set)
