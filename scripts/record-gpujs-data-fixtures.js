@@ -7,16 +7,16 @@
 //   npm install --prefix /tmp/gpujs-data gpu.js@2.24.1
 //   NODE_PATH=/tmp/gpujs-data/node_modules node scripts/record-gpujs-data-fixtures.js
 'use strict';
-const fs = require('fs');
-const path = require('path');
-const { GPU, input } = require('gpu.js');
+const { GPU } = require('gpu.js');
+const { array, vecarray, float, int, jsArg, flatten, writeFixture } = require('./gpujs-cases');
 
 const seq = (n, f) => Array.from({ length: n }, (_, i) => f(i));
 // An argument: `components` numbers per cell (1: a number), dims [x, y, z] (x fastest), flat values;
-// as: 'nested' (GPU.js's arrays of rows), 'input' (input(flat, dims)), or 'flat' (a Float32Array).
-const arr = (dims, components, data, as = 'nested') => ({ kind: 'array', dims, components, data, as });
-const f = (value) => ({ kind: 'float', value });
-const i = (value) => ({ kind: 'int', value });
+// as: nested (GPU.js's arrays of rows, the default), 'input' (input(flat, dims)), or 'flat' (a Float32Array).
+const arr = (dims, components, data, as) =>
+  (components === 1 ? array(dims, data, as) : vecarray(components, dims, data, as));
+const f = float;
+const i = int;
 
 // Reads outside the whole array are left out: GPU.js's webasm mode reads whatever memory lies there
 // (gpuc reads 0), and its cpu mode does not run past a row of nested arrays (its GL modes and webasm do).
@@ -39,47 +39,20 @@ const cases = [
     output: [2, 1, 2], args: [arr([2, 1, 2], 4, seq(16, (k) => k % 7 - 2))], argTypes: ['Array3D(4)'] },
 ];
 
-// The argument as GPU.js wants it.
-function jsArg(a) {
-  if (a.kind !== 'array') return a.value;
-  if (a.as === 'flat') return new Float32Array(a.data);
-  if (a.as === 'input') return input(new Float32Array(a.data), a.dims);
-  const [x, y = 1, z = 1] = a.dims;
-  const n = a.components;
-  const cell = (k) => (n === 1 ? a.data[k] : new Float32Array(a.data.slice(k * n, k * n + n)));
-  const row = (off) => (n === 1 ? new Float32Array(a.data.slice(off, off + x)) : seq(x, (k) => cell(off + k)));
-  if (a.dims.length === 1) return row(0);
-  if (a.dims.length === 2) return seq(y, (r) => row(r * x));
-  return seq(z, (s) => seq(y, (r) => row((s * y + r) * x)));
-}
-
-function flatten(v, out) {
-  if (typeof v === 'number') out.push(v);
-  else for (const e of v) flatten(e, out);
-  return out;
-}
-
-const num = (v) => (Number.isNaN(v) ? 'nan' : !Number.isFinite(v) ? (v > 0 ? 'inf' : '-inf') : String(Math.fround(v)));
-
-const lines = ['# GPU.js 2.24.1 (mode webasm, its cpu fallback for vector arrays) outputs for how kernels read arrays.',
-  '# Written by scripts/record-gpujs-data-fixtures.js; read by tests/test_js_data_fixtures.c. Do not edit by hand.',
-  '# array COMPONENTS RANK X [Y [Z]] VALUES: X fastest; COMPONENTS numbers per cell.'];
+const recorded = [];
 for (const c of cases) {
   const gpu = new GPU({ mode: 'webasm' });
   const settings = { output: c.output };
   if (c.argTypes) settings.argumentTypes = c.argTypes;
   const kernel = gpu.createKernel(c.src, settings);
-  const result = flatten(kernel(...c.args.map(jsArg)), []);
+  const result = flatten(kernel(...c.args.map((a) => jsArg(a, { typed: true }))));
   gpu.destroy();
-  lines.push(`case ${c.name}`, `output ${c.output.join(' ')}`);
-  if (c.argTypes) lines.push(`types ${c.argTypes.join(', ')}`);
-  for (const a of c.args) {
-    if (a.kind === 'array')
-      lines.push(`array ${a.components} ${a.dims.length} ${a.dims.join(' ')} ${a.data.map(num).join(' ')}`);
-    else lines.push(`${a.kind} ${a.value}`);
-  }
-  lines.push(`source ${c.src.split('\n').length}`, c.src);
-  lines.push(`expect ${result.length} ${result.map(num).join(' ')}`, 'end');
+  recorded.push({ name: c.name, output: c.output, types: c.argTypes && c.argTypes.join(', '), args: c.args, source: c.src,
+    expect: result });
   console.log(`${c.name}: ${result.join(' ')}`);
 }
-fs.writeFileSync(path.join(__dirname, '..', 'tests', 'fixtures', 'gpujs-data.txt'), lines.join('\n') + '\n');
+writeFixture('gpujs-data.txt', ['GPU.js 2.24.1 (mode webasm, its cpu fallback for vector arrays) outputs for how kernels read arrays.',
+  'Written by scripts/record-gpujs-data-fixtures.js; read by tests/test_js_data_fixtures.c. Do not edit by hand.',
+  'Arrays of numbers are `array RANK X [Y [Z]] VALUES`, of vectors `vecarray COMPONENTS RANK X [Y [Z]] VALUES`',
+  '(COMPONENTS numbers per cell), X fastest.'],
+recorded);

@@ -6,16 +6,14 @@
 //   npm install --prefix /tmp/gpujs gpu.js@2.24.1
 //   NODE_PATH=/tmp/gpujs/node_modules node scripts/record-gpujs-fixtures.js
 'use strict';
-const fs = require('fs');
-const path = require('path');
 const { GPU } = require('gpu.js');
+const { arr, arr2, arr3, float, int, bool, jsArg: gpujsArg, flatten, writeFixture } = require('./gpujs-cases');
 
 const A8 = [-3.5, -1, 0, 0.25, 1, 2.5, 7, 100];
 const ROUNDING = [-2.5, -1.5, -0.5, 0.5, 1.5, 2.49, 2.5, 3.7];
-const arr = (data) => ({ kind: 'array', dims: [data.length], data });
-const f = (value) => ({ kind: 'float', value });
-const i = (value) => ({ kind: 'int', value });
-const b = (value) => ({ kind: 'bool', value }); // GPU.js types a true/false argument "Boolean"
+const f = float;
+const i = int;
+const b = bool; // GPU.js types a true/false argument "Boolean"
 
 // Each case: a kernel as GPU.js source, its output, constants ({name: [value, 'int'|'float']}),
 // arguments, optional helpers (addFunction) and loopMaxIterations. A case GPU.js refuses is run by
@@ -69,8 +67,8 @@ const cases = [
   // constants
   { name: 'constants_int_float', src: 'function () { return this.constants.n * this.thread.x + this.constants.f; }', output: [8], constants: { n: [3, 'int'], f: [0.75, 'float'] } },
   // inputs and outputs 1D-3D
-  { name: 'input_2d', src: 'function (m) { return m[this.thread.y][this.thread.x] * 2 + this.thread.y; }', output: [3, 2], args: [{ kind: 'array', dims: [3, 2], data: [1, 2, 3, 4, 5, 6] }] },
-  { name: 'input_3d', src: 'function (c) { return c[this.thread.z][this.thread.y][this.thread.x] + this.thread.z * 100; }', output: [2, 2, 2], args: [{ kind: 'array', dims: [2, 2, 2], data: [1, 2, 3, 4, 5, 6, 7, 8] }] },
+  { name: 'input_2d', src: 'function (m) { return m[this.thread.y][this.thread.x] * 2 + this.thread.y; }', output: [3, 2], args: [arr2([[1, 2, 3], [4, 5, 6]])] },
+  { name: 'input_3d', src: 'function (c) { return c[this.thread.z][this.thread.y][this.thread.x] + this.thread.z * 100; }', output: [2, 2, 2], args: [arr3([[[1, 2], [3, 4]], [[5, 6], [7, 8]]])] },
   { name: 'output_3d', src: 'function () { return this.thread.x + this.thread.y * 10 + this.thread.z * 100 + this.output.x * 1000; }', output: [3, 2, 2] },
   // limits real kernels hit: a camera passed as 18 numbers, Boolean toggles (GPU.js's "Boolean" argument type)
   { name: 'camera_18_numbers', src: 'function (ex, ey, ez, fx, fy, fz, rx, ry, rz, ux, uy, uz, cx, cy, cz, r, lx, ly) {\n  const u = (this.thread.x - 2.5) * 0.25;\n  const v = (this.thread.y - 1.5) * 0.25;\n  const dx = fx + u * rx + v * ux;\n  const dy = fy + u * ry + v * uy;\n  const dz = fz + u * rz + v * uz;\n  const ox = ex - cx;\n  const oy = ey - cy;\n  const oz = ez - cz;\n  const a = dx * dx + dy * dy + dz * dz;\n  const b = ox * dx + oy * dy + oz * dz;\n  const c = ox * ox + oy * oy + oz * oz - r * r;\n  const disc = b * b - a * c;\n  if (disc < 0) {\n    return -1;\n  }\n  return disc + lx * dx + ly * dy;\n}', output: [6, 4], args: [0, 0, -4, 0, 0, 1, 1, 0, 0, 0, 1, 0, 0.5, 0.25, 2, 2.5, 0.5, -0.25].map(f) },
@@ -83,27 +81,8 @@ const cases = [
   { name: 'boolean_to_helper', src: 'function (a, flag) {\n  return pick(!flag, a[this.thread.x], 10) + pick(flag, 100, 200);\n}', output: [8], args: [arr(A8), b(false)], helpers: ['function pick(flag, x, y) {\n  return flag ? x : y;\n}'] },
 ];
 
-// The argument as GPU.js wants it: nested arrays of rows for 2D/3D.
-function jsArg(a) {
-  if (a.kind !== 'array') return a.value;
-  const [x, y, z] = a.dims;
-  const row = (off) => new Float32Array(a.data.slice(off, off + x));
-  if (a.dims.length === 1) return new Float32Array(a.data);
-  if (a.dims.length === 2) return Array.from({ length: y }, (_, r) => row(r * x));
-  return Array.from({ length: z }, (_, s) => Array.from({ length: y }, (_, r) => row((s * y + r) * x)));
-}
-
-function flatten(v, out) {
-  if (typeof v === 'number') out.push(v);
-  else for (const e of v) flatten(e, out);
-  return out;
-}
-
-function num(v) {
-  if (Number.isNaN(v)) return 'nan';
-  if (!Number.isFinite(v)) return v > 0 ? 'inf' : '-inf';
-  return String(Math.fround(v));
-}
+// The argument as GPU.js wants it: Float32Arrays, nested in rows for 2D/3D.
+const jsArg = (a) => gpujsArg(a, { typed: true });
 
 // What JavaScript itself returns: the kernel called once per cell (x fastest), `this` holding thread,
 // output and constants as GPU.js's cpu mode gives them, each value stored as a float32.
@@ -120,43 +99,30 @@ function runInNode(c, args) {
   return out;
 }
 
-const lines = ['# GPU.js 2.24.1 (mode webasm) outputs for the JavaScript front end\'s behaviour cases.',
-  '# Written by scripts/record-gpujs-fixtures.js; read by tests/test_js_features.c. Do not edit by hand.'];
+const recorded = [];
 for (const c of cases) {
-  if (c.oracle === 'node') {
-    const result = runInNode(c, (c.args || []).map(jsArg));
-    lines.push(`case ${c.name}`, `output ${c.output.join(' ')}`, 'oracle node');
-    for (const a of c.args || []) {
-      if (a.kind === 'array') lines.push(`array ${a.dims.length} ${a.dims.join(' ')} ${a.data.map(num).join(' ')}`);
-      else lines.push(`${a.kind} ${a.value}`);
-    }
-    lines.push(`source ${c.src.split('\n').length}`, c.src, `expect ${result.length} ${result.map(num).join(' ')}`, 'end');
-    console.log(`${c.name} (node): ${result.length} values`);
-    continue;
-  }
-  const gpu = new GPU({ mode: 'webasm' });
-  for (const h of c.helpers || []) gpu.addFunction(h);
   const constants = {};
   for (const [k, [v]] of Object.entries(c.constants || {})) constants[k] = v;
-  const settings = { output: c.output, constants };
-  if (c.loopMaxIterations) settings.loopMaxIterations = c.loopMaxIterations;
-  if (c.argTypes) settings.argumentTypes = c.argTypes;
-  const kernel = gpu.createKernel(c.src, settings);
   const args = (c.args || []).map(jsArg);
-  const result = flatten(kernel(...args), []);
-  gpu.destroy();
-  lines.push(`case ${c.name}`);
-  lines.push(`output ${c.output.join(' ')}`);
-  if (c.loopMaxIterations) lines.push(`loopmax ${c.loopMaxIterations}`);
-  for (const [k, [v, t]] of Object.entries(c.constants || {})) lines.push(`constant ${k} ${t} ${v}`);
-  for (const a of c.args || []) {
-    if (a.kind === 'array') lines.push(`array ${a.dims.length} ${a.dims.join(' ')} ${a.data.map(num).join(' ')}`);
-    else lines.push(`${a.kind} ${a.value}`);
+  let result;
+  if (c.oracle === 'node') {
+    result = runInNode(c, args);
+    console.log(`${c.name} (node): ${result.length} values`);
+  } else {
+    const gpu = new GPU({ mode: 'webasm' });
+    for (const h of c.helpers || []) gpu.addFunction(h);
+    const settings = { output: c.output, constants };
+    if (c.loopMaxIterations) settings.loopMaxIterations = c.loopMaxIterations;
+    if (c.argTypes) settings.argumentTypes = c.argTypes;
+    result = flatten(gpu.createKernel(c.src, settings)(...args));
+    gpu.destroy();
+    console.log(`${c.name}: ${result.length} values`);
   }
-  for (const h of c.helpers || []) lines.push(`helper ${h.split('\n').length}`, h);
-  lines.push(`source ${c.src.split('\n').length}`, c.src);
-  lines.push(`expect ${result.length} ${result.map(num).join(' ')}`);
-  lines.push('end');
-  console.log(`${c.name}: ${result.length} values`);
+  recorded.push({
+    name: c.name, oracle: c.oracle, output: c.output, loopMax: c.loopMaxIterations,
+    constants: Object.entries(c.constants || {}).map(([k, [v, t]]) => [k, v, t]), args: c.args, helpers: c.helpers,
+    source: c.src, expect: result,
+  });
 }
-fs.writeFileSync(path.join(__dirname, '..', 'tests', 'fixtures', 'gpujs-features.txt'), lines.join('\n') + '\n');
+writeFixture('gpujs-features.txt', ['GPU.js 2.24.1 (mode webasm) outputs for the JavaScript front end\'s behaviour cases.',
+  'Written by scripts/record-gpujs-fixtures.js; read by tests/test_js_features.c. Do not edit by hand.'], recorded);

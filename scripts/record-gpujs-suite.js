@@ -10,20 +10,10 @@
 //   npm install --prefix /tmp/gpujs-exact gpu.js@2.24.1
 //   NODE_PATH=/tmp/gpujs-exact/node_modules node scripts/record-gpujs-suite.js
 'use strict';
-const fs = require('fs');
-const path = require('path');
-const { GPU, input } = require('gpu.js');
+const { GPU } = require('gpu.js');
 
-// Argument helpers: the value GPU.js gets, and how the fixture writes it.
-const arr = (data) => ({ kind: 'array', dims: [data.length], data });
-const arr2 = (rows) => ({ kind: 'array', dims: [rows[0].length, rows.length], data: rows.flat() });
-const arr3 = (slices) => ({ kind: 'array', dims: [slices[0][0].length, slices[0].length, slices.length], data: slices.flat(2) });
-const flat = (data, dims) => ({ kind: 'input', dims, data }); // GPU.js input(flat, dims)
-const num = (value) => ({ kind: 'float', value });
-const int = (value) => ({ kind: 'int', value });
-const vec = (data) => ({ kind: 'vec', data }); // a single Array(2..4) argument
-const vecs = (items) => ({ kind: 'vecarray', n: items[0].length, dims: [items.length], data: items.flat() });
-const vecs2 = (rows) => ({ kind: 'vecarray', n: rows[0][0].length, dims: [rows[0].length, rows.length], data: rows.flat(2) });
+const { arr, arr2, arr3, array, vec, vecs, vecs2, float, int, jsArg, flatten, writeFixture } = require('./gpujs-cases');
+const flat = (data, dims) => array(dims, data, 'input'); // GPU.js input(flat, dims)
 
 const F = (file) => 'test/features/' + file + '.js';
 const I = (file) => 'test/issues/' + file + '.js';
@@ -40,7 +30,7 @@ const cases = [
   { name: 'exponential', origin: [F('arithmetic-operators'), 'exponential'], src: 'function() { return 3 ** 2; }', output: [1] },
   { name: 'division', origin: [F('arithmetic-operators'), 'division'], src: 'function() { return 3 / 2; }', output: [1] },
   { name: 'modulus', origin: [F('arithmetic-operators'), 'modulus'], src: 'function() { return 3 % 2; }', output: [1] },
-  { name: 'modulus_variable', origin: [F('arithmetic-operators'), 'modulus variable'], src: 'function(v) { return 91 % v; }', output: [1], args: [num(7)] },
+  { name: 'modulus_variable', origin: [F('arithmetic-operators'), 'modulus variable'], src: 'function(v) { return 91 % v; }', output: [1], args: [float(7)] },
   { name: 'increment', origin: [F('arithmetic-operators'), 'increment'], src: 'function() { let i = 3; i++; return i; }', output: [1] },
   { name: 'decrement', origin: [F('arithmetic-operators'), 'decrement'], src: 'function() { let i = 3; i--; return i; }', output: [1] },
   { name: 'increment_early', origin: [F('arithmetic-operators'), 'increment early'], src: 'function() { let i = 3; return ++i; }', output: [1] },
@@ -54,20 +44,20 @@ const cases = [
   { name: 'assignment_modulus_equal', origin: [F('assignment-operators'), 'modulus equal'], src: 'function() { let i = 3; i %= 2; return i; }', output: [1] },
   { name: 'assignment_exponential_equal', origin: [F('assignment-operators'), 'exponential equal'], src: 'function() { let i = 3; i **= 2; return i; }', output: [1] },
   // bitwise-operators.js
-  { name: 'bitwise_and', origin: [F('bitwise-operators'), 'bitwise AND'], src: 'function(v1, v2) { return v1 & v2; }', output: [1], args: [num(5), num(3)] },
-  { name: 'bitwise_or', origin: [F('bitwise-operators'), 'bitwise OR'], src: 'function(v1, v2) { return v1 | v2; }', output: [1], args: [num(5), num(3)] },
-  { name: 'bitwise_xor', origin: [F('bitwise-operators'), 'bitwise XOR'], src: 'function(v1, v2) { return v1 ^ v2; }', output: [1], args: [num(5), num(3)] },
-  { name: 'bitwise_not', origin: [F('bitwise-operators'), 'bitwise NOT'], src: 'function(v1) { return ~v1; }', output: [1], args: [num(5)] },
-  { name: 'bitwise_zero_fill_left_shift', origin: [F('bitwise-operators'), 'bitwise zero fill left shift'], src: 'function(v1, v2) { return v1 << v2; }', output: [1], args: [num(5), num(2)] },
-  { name: 'bitwise_signed_right_shift', origin: [F('bitwise-operators'), 'bitwise signed right shift'], src: 'function(v1, v2) { return v1 >> v2; }', output: [1], args: [num(-5), num(2)] },
-  { name: 'bitwise_zero_fill_right_shift', origin: [F('bitwise-operators'), 'bitwise zero fill right shift'], src: 'function(v1, v2) { return v1 >>> v2; }', output: [1], args: [num(-5), num(2)] },
+  { name: 'bitwise_and', origin: [F('bitwise-operators'), 'bitwise AND'], src: 'function(v1, v2) { return v1 & v2; }', output: [1], args: [float(5), float(3)] },
+  { name: 'bitwise_or', origin: [F('bitwise-operators'), 'bitwise OR'], src: 'function(v1, v2) { return v1 | v2; }', output: [1], args: [float(5), float(3)] },
+  { name: 'bitwise_xor', origin: [F('bitwise-operators'), 'bitwise XOR'], src: 'function(v1, v2) { return v1 ^ v2; }', output: [1], args: [float(5), float(3)] },
+  { name: 'bitwise_not', origin: [F('bitwise-operators'), 'bitwise NOT'], src: 'function(v1) { return ~v1; }', output: [1], args: [float(5)] },
+  { name: 'bitwise_zero_fill_left_shift', origin: [F('bitwise-operators'), 'bitwise zero fill left shift'], src: 'function(v1, v2) { return v1 << v2; }', output: [1], args: [float(5), float(2)] },
+  { name: 'bitwise_signed_right_shift', origin: [F('bitwise-operators'), 'bitwise signed right shift'], src: 'function(v1, v2) { return v1 >> v2; }', output: [1], args: [float(-5), float(2)] },
+  { name: 'bitwise_zero_fill_right_shift', origin: [F('bitwise-operators'), 'bitwise zero fill right shift'], src: 'function(v1, v2) { return v1 >>> v2; }', output: [1], args: [float(-5), float(2)] },
   // basic-math.js, math-object.js
   { name: 'basic_math', origin: [F('basic-math'), 'basic math'], src: 'function(a, b) { return a[this.thread.x] * b[this.thread.x] + a[this.thread.x] / b[this.thread.x] - a[this.thread.x]; }', output: [6], args: [arr([1, 2, 3, 5, 6, 7]), arr([4, 5, 6, 1, 2, 3])] },
   { name: 'math_object_all', origin: [F('math-object'), 'Math object functions'], src: 'function(v) {\n  const x = v[this.thread.x];\n  return Math.abs(x) + Math.acos(x / 10) + Math.asin(x / 10) + Math.atan(x) + Math.atan2(x, 2) + Math.ceil(x) + Math.cos(x) + Math.exp(x / 4) + Math.floor(x) + Math.log(Math.abs(x) + 1) + Math.max(x, 2) + Math.min(x, 2) + Math.pow(Math.abs(x), 1.5) + Math.round(x) + Math.sin(x) + Math.sqrt(Math.abs(x)) + Math.tan(x / 4);\n}', output: [6], args: [arr([-7.5, -1, 0, 0.5, 3.25, 9])], ulps: 8 },
   { name: 'math_object_constants', origin: [F('math-object'), 'Math object constants'], src: 'function() { return Math.E + Math.PI * 2 + Math.SQRT2 * 3 + Math.SQRT1_2 * 4 + Math.LN2 * 5 + Math.LN10 * 6 + Math.LOG2E * 7 + Math.LOG10E * 8; }', output: [1] },
   { name: 'infinity', origin: [F('infinity'), 'Infinity'], src: 'function() { return Infinity; }', output: [1] },
   { name: 'issue_259_atan2', origin: [I('259-atan2'), 'Issue #259 atan2'], src: 'function() { return Math.atan2(1, 2); }', output: [1] },
-  { name: 'issue_349_divide_by_three', origin: [I('349-division-by-factors-of-3'), 'Issue #349 divide by three'], src: 'function (v1, v2) { return v1 / v2; }', output: [1], args: [num(6), num(3)] },
+  { name: 'issue_349_divide_by_three', origin: [I('349-division-by-factors-of-3'), 'Issue #349 divide by three'], src: 'function (v1, v2) { return v1 / v2; }', output: [1], args: [float(6), float(3)] },
   { name: 'issue_357_modulus', origin: [I('357-modulus-issue'), 'Issue #357 modulus'], src: 'function(x) { return x[this.thread.x % 3]; }', output: [100], args: [arr([1, 2, 3])] },
   { name: 'issue_470_integer_modulus', origin: [I('470-modulus-wrong'), 'Issue #470 modulus wrong'], src: 'function(mod) { return this.thread.x % mod; }', output: [10], args: [int(6)], settings: { argumentTypes: { mod: 'Integer' } } },
   { name: 'issue_567_modulus_constants', origin: [I('567-wrong-modulus'), 'Issue #567 wrong modulus'], src: 'function() { return this.constants.value1 % this.constants.value2; }', output: [1], constants: { value1: 91, value2: 7 } },
@@ -75,8 +65,8 @@ const cases = [
   { name: 'if_else_boolean', origin: [F('if-else'), 'if else boolean'], src: 'function() { const result = true; if (result) { return 1; } else { return 0; } }', output: [1] },
   { name: 'if_else_lookup', origin: [F('if-else'), 'if else lookup'], src: 'function(a) { if (a[this.thread.x] > 0) { return 0; } else { return 1; } }', output: [4], args: [arr([1, 1, 0, 0])] },
   { name: 'ternary', origin: [F('ternary'), 'ternary'], src: 'function(a) { return a[this.thread.x] > 0 ? 1 : 0; }', output: [4], args: [arr([1, 1, 0, 0])] },
-  { name: 'switch_basic', origin: [F('switches'), 'switch basic'], src: 'function(value) {\n  switch (value) {\n    case 1: return 1;\n    case 2: return 2;\n    case 3: return 3;\n  }\n  return 0;\n}', output: [1], args: [num(2)] },
-  { name: 'switch_default', origin: [F('switches'), 'switch default'], src: 'function(value) {\n  switch (value) {\n    case 1: return 1;\n    default: return 3;\n  }\n}', output: [1], args: [num(2)] },
+  { name: 'switch_basic', origin: [F('switches'), 'switch basic'], src: 'function(value) {\n  switch (value) {\n    case 1: return 1;\n    case 2: return 2;\n    case 3: return 3;\n  }\n  return 0;\n}', output: [1], args: [float(2)] },
+  { name: 'switch_default', origin: [F('switches'), 'switch default'], src: 'function(value) {\n  switch (value) {\n    case 1: return 1;\n    default: return 3;\n  }\n}', output: [1], args: [float(2)] },
   { name: 'boolean_from_expression', origin: [F('boolean-from-expression'), 'boolean from expression'], src: 'function(a) { const result = a[this.thread.x] === 1; return result ? 1 : 0; }', output: [3], args: [arr([1, 0, 1])] },
   { name: 'issue_410_if_statement', origin: [I('410-if-statement'), 'Issue #410 if statement'], src: 'function(a) {\n  const paramDenom = a[this.thread.x][1] - a[this.thread.x][0];\n  if (paramDenom === 0) {\n    return 100;\n  }\n  return 200;\n}', output: [2], args: [arr2([[0, 0], [0, 2]])] },
   { name: 'switch_integer_no_match', origin: [F('switches'), 'basic'], src: 'function(value) {\n  switch (value) {\n    case 1: return 1;\n    case 2: return 2;\n    case 3: return 3;\n  }\n  return 0;\n}', output: [1], args: [int(4)], settings: { argumentTypes: ['Integer'] } },
@@ -92,19 +82,19 @@ const cases = [
   { name: 'loop_for_constant', origin: [F('loops'), 'for loop with constant'], src: 'function(a) {\n  let sum = 0;\n  for (let i = 0; i < 10; i++) {\n    sum += a[i];\n  }\n  return sum;\n}', output: [1], args: [arr([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])] },
   { name: 'loop_while', origin: [F('loops'), 'while loop'], src: 'function(a, b) {\n  let x = 0;\n  let i = 0;\n  while (i++ < 5) {\n    x += a[i] + b[i];\n  }\n  return x;\n}', output: [1], args: [arr([0, 1, 2, 3, 4, 5]), arr([5, 4, 3, 2, 1, 0])] },
   { name: 'loop_do_while', origin: [F('loops'), 'do while loop'], src: 'function(a) {\n  let x = 0;\n  let i = 0;\n  do {\n    x += a[i];\n    i++;\n  } while (i < 5);\n  return x;\n}', output: [1], args: [arr([1, 2, 3, 4, 5])] },
-  { name: 'loop_max_iterations', origin: [F('loops'), 'loopMaxIterations'], src: 'function(a) {\n  let x = 0;\n  for (let i = 0; i < a; i++) {\n    x++;\n  }\n  return x;\n}', output: [1], args: [num(100)], settings: { loopMaxIterations: 50 } },
+  { name: 'loop_max_iterations', origin: [F('loops'), 'loopMaxIterations'], src: 'function(a) {\n  let x = 0;\n  for (let i = 0; i < a; i++) {\n    x++;\n  }\n  return x;\n}', output: [1], args: [float(100)], settings: { loopMaxIterations: 50 } },
   { name: 'issue_152_for_vars', origin: [I('152-for-vars'), 'Issue #152 for vars'], src: 'function() {\n  let sum = 0;\n  for (let i = 0; i < 2; i++) {\n    sum += i;\n  }\n  return sum;\n}', output: [1, 1] },
-  { name: 'issue_378_only_first_iteration', origin: [I('378-only-first-iteration'), 'Issue #378 only first iteration'], src: 'function(iter) {\n  let sum = 0;\n  for (let i = 2; i < iter; i++) {\n    sum = sum + i;\n  }\n  return 2 * sum;\n}', output: [10], args: [num(5)], constants: { conflictingName: 0.4 } },
+  { name: 'issue_378_only_first_iteration', origin: [I('378-only-first-iteration'), 'Issue #378 only first iteration'], src: 'function(iter) {\n  let sum = 0;\n  for (let i = 2; i < iter; i++) {\n    sum = sum + i;\n  }\n  return 2 * sum;\n}', output: [10], args: [float(5)], constants: { conflictingName: 0.4 } },
   { name: 'issue_556_minified_for_var', origin: [I('556-minify-for-loop'), 'Issue #556 minified for loop'], src: 'function w(t,e){for(var r=0,i=0;i<this.constants.size;i++)r+=t[this.thread.y][i]*e[i][this.thread.x];return r}', output: [1, 1], constants: { size: 1 }, args: [arr2([[2]]), arr2([[3]])] },
   // nested-function.js, add-custom-function.js, issues on functions
   { name: 'nested_function', origin: [F('nested-function'), 'nested function'], src: 'function(a) {\n  function add(x, y) { return x + y; }\n  return add(a[this.thread.x], 1);\n}', output: [3], args: [arr([1, 2, 3])] },
   { name: 'add_custom_function', origin: [F('add-custom-function'), 'add custom function'], src: 'function(a, b) { return customAdder(a[this.thread.x], b[this.thread.x]); }', output: [6], args: [arr([1, 2, 3, 5, 6, 7]), arr([4, 5, 6, 1, 2, 3])], helpers: ['function customAdder(a, b) {\n  return a + b;\n}'] },
   { name: 'issue_147_constant_in_helper', origin: [I('147-missing-constant'), 'Issue #147 missing constant'], src: 'function() { return getPi(); }', output: [1], constants: { pi: Math.PI }, helpers: ['function getPi() {\n  return this.constants.pi;\n}'] },
   { name: 'issue_207_same_function_reuse', origin: [I('207-same-function-reuse'), 'Issue #207 same function reuse'], src: 'function(kernelArg1, kernelArg2) {\n  function someFun1(someFun1Arg1, someFun1Arg2) {\n    return customAdder(someFun1Arg1, someFun1Arg2);\n  }\n  function someFun2(someFun2Arg1, someFun2Arg2) {\n    return customAdder(someFun2Arg1, someFun2Arg2);\n  }\n  function customAdder(customAdderArg1, customAdderArg2) {\n    return customAdderArg1 + customAdderArg2;\n  }\n  return someFun1(1, 2) + someFun2(kernelArg1[this.thread.x], kernelArg2[this.thread.x]);\n}', output: [6], args: [arr([1, 2, 3, 5, 6, 7]), arr([4, 5, 6, 1, 2, 3])] },
-  { name: 'issue_313_variable_lookup', origin: [I('313-variable-lookup'), 'Issue #313 variable lookup'], src: 'function(input) {\n  return (mult2(input) + mult2(input*2) + mult2(input));\n}', output: [1], args: [num(1)], helpers: ['function mult2(scale) {\n  return 2*scale;\n}'] },
+  { name: 'issue_313_variable_lookup', origin: [I('313-variable-lookup'), 'Issue #313 variable lookup'], src: 'function(input) {\n  return (mult2(input) + mult2(input*2) + mult2(input));\n}', output: [1], args: [float(1)], helpers: ['function mult2(scale) {\n  return 2*scale;\n}'] },
   { name: 'issue_359_nested_add_function', origin: [I('359-addfunction-params-wrong'), 'Issue #359 addFunction params'], src: 'function() { return intermediate(-1); }', output: [1], helpers: ['function clcC(xx) {\n  return Math.abs(xx);\n}', 'function intermediate(c1) {\n  return clcC(c1);\n}'] },
-  { name: 'issue_382_constant_and_argument', origin: [I('382-bad-constant'), 'Issue #382 bad constant'], src: 'function(a, conflictingName) {\n  return a[this.thread.x] + this.constants.conflictingName + conflictingName;\n}', output: [1], constants: { conflictingName: 0.4 }, args: [arr([1]), num(0.6)] },
-  { name: 'issue_519_sanitize_names', origin: [I('519-sanitize-names'), 'Issue #519 sanitize names'], src: 'function (value__$, value__, value$, _) {\n  return value__$ + value__ + value$ + _ + 1;\n}', output: [1], args: [num(1), num(2), num(3), num(4)] },
+  { name: 'issue_382_constant_and_argument', origin: [I('382-bad-constant'), 'Issue #382 bad constant'], src: 'function(a, conflictingName) {\n  return a[this.thread.x] + this.constants.conflictingName + conflictingName;\n}', output: [1], constants: { conflictingName: 0.4 }, args: [arr([1]), float(0.6)] },
+  { name: 'issue_519_sanitize_names', origin: [I('519-sanitize-names'), 'Issue #519 sanitize names'], src: 'function (value__$, value__, value$, _) {\n  return value__$ + value__ + value$ + _ + 1;\n}', output: [1], args: [float(1), float(2), float(3), float(4)] },
   { name: 'issue_500_helper_with_array', origin: [I('500-sticky-arrays'), 'Issue #500 sticky arrays'], src: 'function(image1, image2, image3) {\n  return [processImage(image1), processImage(image2), processImage(image3)];\n}', output: [1], args: [arr([1]), arr([2]), arr([3])], helpers: ['function processImage(image) {\n  return image[0];\n}'] },
   { name: 'issue_116_helper_with_arrays', origin: [I('116-multiple-kernels-run-again'), 'Issue #116 multiple kernels run again'], src: 'function(a, b) { return add(a, b, this.thread.x); }', output: [5], args: [arr([1, 2, 3, 4, 5]), arr([1, 2, 3, 4, 5])], helpers: ['function add(a, b, x) {\n  return a[x] + b[x];\n}'] },
   { name: 'issue_212_funky_function', origin: [I('212-funky-function-support'), 'Issue #212 funky function support'], src: 'function(v1, v2) {\n  return (0, _add.add)(v1[this.thread.y][this.thread.x], v2[this.thread.y][this.thread.x]);\n}', output: [2, 2], args: [arr2([[0, 1], [1, 2]]), arr2([[0, 1], [1, 2]])], helpers: ['function add(value1, value2) {\n  return value1 + value2;\n}'] },
@@ -153,12 +143,12 @@ const cases = [
   { name: 'setting_tactic_speed', origin: [F('tactic'), "tactic: 'speed'"], src: 'function(a) { return a[this.thread.x] * 0.3 + 1 / 7; }', output: [4], args: [arr([1, 2, 6, 10])], settings: { tactic: 'speed' } },
   { name: 'setting_tactic_precision', origin: [F('tactic'), "tactic: 'precision'"], src: 'function(a) { return a[this.thread.x] * 0.3 + 1 / 7; }', output: [4], args: [arr([1, 2, 6, 10])], settings: { tactic: 'precision' } },
   { name: 'setting_optimize_float_memory', origin: [F('optimize-float-memory'), 'optimizeFloatMemory'], src: 'function(a) { return a[this.thread.x] + 0.25; }', output: [5], args: [arr([1, 2, 3, 4, 5])], settings: { optimizeFloatMemory: true } },
-  { name: 'setting_fix_integer_division_off', origin: [I('349-division-by-factors-of-3'), 'fixIntegerDivisionAccuracy: false'], src: 'function(v1, v2) { return v1 / v2; }', output: [1], args: [num(6), num(3)], settings: { fixIntegerDivisionAccuracy: false } },
+  { name: 'setting_fix_integer_division_off', origin: [I('349-division-by-factors-of-3'), 'fixIntegerDivisionAccuracy: false'], src: 'function(v1, v2) { return v1 / v2; }', output: [1], args: [float(6), float(3)], settings: { fixIntegerDivisionAccuracy: false } },
   { name: 'setting_strict_integers', origin: [I('493-strange-literal'), 'strictIntegers'], src: 'function() { return this.thread.x / 2 + 1; }', output: [4], settings: { strictIntegers: true } },
   { name: 'setting_immutable', origin: [I('267-immutable-sub-kernels'), 'immutable'], src: 'function(v) { return v[this.thread.x] + 1; }', output: [1], args: [arr([1])], settings: { immutable: true } },
   { name: 'setting_dynamic_arguments', origin: [F('dynamic-arguments'), 'dynamicArguments'], src: 'function(a) { return a[this.thread.x] * 2; }', output: [3], args: [arr([1, 2, 3])], settings: { dynamicArguments: true } },
   { name: 'setting_return_type', origin: [F('type-management'), "returnType: 'Number'"], src: 'function() { return this.thread.x * 1.5; }', output: [3], settings: { returnType: 'Number' } },
-  { name: 'setting_argument_types_array', origin: [F('argument-array-types'), "argumentTypes: ['Array', 'Number']"], src: 'function(a, b) { return a[this.thread.x] + b; }', output: [3], args: [arr([1, 2, 3]), num(0.5)], settings: { argumentTypes: ['Array', 'Number'] } },
+  { name: 'setting_argument_types_array', origin: [F('argument-array-types'), "argumentTypes: ['Array', 'Number']"], src: 'function(a, b) { return a[this.thread.x] + b; }', output: [3], args: [arr([1, 2, 3]), float(0.5)], settings: { argumentTypes: ['Array', 'Number'] } },
   // add-typed-functions.js, function-return.js
   { name: 'typed_function_vec2', origin: [F('add-typed-functions'), 'Array(2)'], src: 'function() {\n  const result = typedFunction();\n  return result[0] + result[1];\n}', output: [1], helpers: ['function typedFunction() {\n  return [1, 2];\n}'] },
   { name: 'typed_function_vec3', origin: [F('add-typed-functions'), 'Array(3)'], src: 'function() {\n  const result = typedFunction();\n  return result[0] + result[1] + result[2];\n}', output: [1], helpers: ['function typedFunction() {\n  return [1, 2, 3];\n}'] },
@@ -174,7 +164,7 @@ const cases = [
   { name: 'destructured_thread_object', origin: [F('destructured-assignment'), 'object'], src: 'function() {\n  const { x, y } = this.thread;\n  return x + y;\n}', output: [2, 2] },
   { name: 'destructured_array_argument', origin: [F('destructured-assignment'), 'array'], src: 'function(array) {\n  const [first, second] = array;\n  return first + second;\n}', output: [1], args: [vec([1, 2])], settings: { argumentTypes: { array: 'Array(2)' } } },
   // internally-defined-matrices.js
-  { name: 'internal_matrix_from_helper', origin: [F('internally-defined-matrices'), 'matrix2 from a helper'], src: 'function(y, x) { return getMatrix()[y][x]; }', output: [1], args: [num(1), num(0)], helpers: ['function getMatrix() {\n  const matrix = [\n    [1,2],\n    [3,4]\n  ];\n  return matrix;\n}'] },
+  { name: 'internal_matrix_from_helper', origin: [F('internally-defined-matrices'), 'matrix2 from a helper'], src: 'function(y, x) { return getMatrix()[y][x]; }', output: [1], args: [float(1), float(0)], helpers: ['function getMatrix() {\n  const matrix = [\n    [1,2],\n    [3,4]\n  ];\n  return matrix;\n}'] },
   // dynamic-output.js: the kernel run at a first size, then resized with setOutput and run again
   { name: 'dynamic_output_1d_grows', origin: [F('dynamic-output'), 'dynamic output 1d grows'], src: 'function() { return this.output.x + this.thread.x; }', output: [10], resizeFrom: [5], settings: { dynamicOutput: true } },
   { name: 'dynamic_output_2d_shrinks', origin: [F('dynamic-output'), 'dynamic output 2d shrinks'], src: 'function() { return this.output.x + this.output.y + this.thread.x + this.thread.y; }', output: [2, 3], resizeFrom: [4, 5], settings: { dynamicOutput: true } },
@@ -183,35 +173,6 @@ const cases = [
   // issue 31: var declared in a for loop, read after it (GPU.js's var is function-scoped)
   { name: 'var_after_loop', origin: [I('556-minify-for-loop'), 'var after loop'], src: 'function() {\n  for (var i = 0; i < 3; i++) {}\n  return i;\n}', output: [1] },
 ];
-
-function jsArg(a) {
-  if (a.kind === 'float' || a.kind === 'int') return a.value;
-  if (a.kind === 'vec') return a.data;
-  if (a.kind === 'input') return input(new Float32Array(a.data), a.dims);
-  if (a.kind === 'vecarray') {
-    const n = a.n, item = (i) => a.data.slice(i * n, i * n + n);
-    if (a.dims.length === 1) return Array.from({ length: a.dims[0] }, (_, i) => item(i));
-    return Array.from({ length: a.dims[1] }, (_, y) => Array.from({ length: a.dims[0] }, (_, x) => item(y * a.dims[0] + x)));
-  }
-  const [x, y] = a.dims;
-  const row = (off) => Array.from(a.data.slice(off, off + x));
-  if (a.dims.length === 1) return Array.from(a.data);
-  if (a.dims.length === 2) return Array.from({ length: y }, (_, r) => row(r * x));
-  return Array.from({ length: a.dims[2] }, (_, s) => Array.from({ length: y }, (_, r) => row((s * y + r) * x)));
-}
-
-function flatten(v, out) {
-  if (typeof v === 'number') out.push(v);
-  else for (const e of v) flatten(e, out);
-  return out;
-}
-
-function fmt(v) {
-  if (Number.isNaN(v)) return 'nan';
-  if (!Number.isFinite(v)) return v > 0 ? 'inf' : '-inf';
-  if (Object.is(v, -0)) return '-0';
-  return String(Math.fround(v));
-}
 
 // GPU.js's webasm mode falls back to its cpu backend by itself for what it cannot do (it says so on
 // the console): such cases are recorded as mode cpu.
@@ -237,16 +198,16 @@ function run(c, mode) {
       for (const [k, s] of Object.entries(c.map)) sub[k] = s;
       const kernel = gpu.createKernelMap(sub, c.src, settings);
       const r = kernel(...args);
-      result = flatten(r.result, []);
-      for (const k of Object.keys(c.map)) maps[k] = flatten(r[k], []);
+      result = flatten(r.result);
+      for (const k of Object.keys(c.map)) maps[k] = flatten(r[k]);
     } else if (c.resizeFrom) {
       settings.output = c.resizeFrom;
       const kernel = gpu.createKernel(c.src, settings);
       kernel(...args);
       kernel.setOutput(c.output);
-      result = flatten(kernel(...args), []);
+      result = flatten(kernel(...args));
     } else {
-      result = flatten(gpu.createKernel(c.src, settings)(...args), []);
+      result = flatten(gpu.createKernel(c.src, settings)(...args));
     }
     return { result, maps };
   } finally {
@@ -254,9 +215,7 @@ function run(c, mode) {
   }
 }
 
-const lines = ['# GPU.js 2.24.1\'s own tests (test/features, test/issues) as cases, with what GPU.js returned for them.',
-  '# Written by scripts/record-gpujs-suite.js; read by tests/test_js_suite.c. Do not edit by hand.'];
-let recorded = 0;
+const recorded = [];
 for (const c of cases) {
   let out, mode = 'webasm';
   try {
@@ -270,39 +229,20 @@ for (const c of cases) {
       continue;
     }
   }
-  recorded++;
-  lines.push(`case ${c.name}`);
-  lines.push(`origin ${c.origin[0]} ${c.origin[1]}`);
-  lines.push(`mode ${fellBack ? 'cpu' : mode}`);
-  if (c.pending) lines.push(`pending ${c.pending}`);
-  if (c.ulps) lines.push(`ulps ${c.ulps}`);
-  if (c.resizeFrom) lines.push(`resized_from ${c.resizeFrom.join(' ')}`);
-  lines.push(`output ${c.output.join(' ')}`);
   const s = c.settings || {};
-  if (s.loopMaxIterations) lines.push(`loopmax ${s.loopMaxIterations}`);
-  for (const [k, v] of Object.entries(s))
-    if (k !== 'loopMaxIterations' && k !== 'argumentTypes') lines.push(`setting ${k} ${v}`);
-  for (const [k, v] of Object.entries(c.constants || {})) {
-    if (typeof v === 'boolean') lines.push(`constant ${k} bool ${v ? 1 : 0}`);
-    else if (Array.isArray(v)) {
-      const dims = Array.isArray(v[0]) ? [v[0].length, v.length] : [v.length];
-      lines.push(`constarray ${k} ${dims.length} ${dims.join(' ')} ${flatten(v, []).map(fmt).join(' ')}`);
-    } else lines.push(`constant ${k} ${Number.isInteger(v) ? 'int' : 'float'} ${v}`);
-  }
   const types = s.argumentTypes ? Object.values(s.argumentTypes) : [];
-  (c.args || []).forEach((a, i) => {
-    if (a.kind === 'array' || a.kind === 'input') lines.push(`array ${a.dims.length} ${a.dims.join(' ')} ${a.data.map(fmt).join(' ')}`);
-    else if (a.kind === 'vecarray') lines.push(`vecarray ${a.n} ${a.dims.length} ${a.dims.join(' ')} ${a.data.map(fmt).join(' ')}`);
-    else if (a.kind === 'vec') lines.push(`vec ${a.data.length} ${a.data.map(fmt).join(' ')}`);
-    else lines.push(`${a.kind === 'int' || types[i] === 'Integer' ? 'int' : 'float'} ${a.value}`);
+  recorded.push({
+    name: c.name, origin: `${c.origin[0]} ${c.origin[1]}`, mode: fellBack ? 'cpu' : mode, pending: c.pending, ulps: c.ulps,
+    resizedFrom: c.resizeFrom, output: c.output, loopMax: s.loopMaxIterations,
+    settings: Object.entries(s).filter(([k]) => k !== 'loopMaxIterations' && k !== 'argumentTypes'),
+    constants: Object.entries(c.constants || {}),
+    // a number GPU.js was told is an Integer is written as an int
+    args: (c.args || []).map((a, i) => (a.kind === 'float' && types[i] === 'Integer' ? int(a.value) : a)),
+    helpers: c.helpers, maps: Object.entries(c.map || {}), source: c.src, expect: out.result,
+    expectMaps: Object.entries(out.maps),
   });
-  for (const h of c.helpers || []) lines.push(`helper ${h.split('\n').length}`, h);
-  for (const [k, src] of Object.entries(c.map || {})) lines.push(`map ${k} ${src.split('\n').length}`, src);
-  lines.push(`source ${c.src.split('\n').length}`, c.src);
-  lines.push(`expect ${out.result.length} ${out.result.map(fmt).join(' ')}`);
-  for (const [k, v] of Object.entries(out.maps)) lines.push(`expectmap ${k} ${v.length} ${v.map(fmt).join(' ')}`);
-  lines.push('end');
 }
-const file = path.join(__dirname, '..', 'tests', 'fixtures', 'gpujs-suite.txt');
-fs.writeFileSync(file, lines.join('\n') + '\n');
-console.log(`wrote ${recorded} of ${cases.length} cases to ${file}`);
+const file = writeFixture('gpujs-suite.txt', [
+  'GPU.js 2.24.1\'s own tests (test/features, test/issues) as cases, with what GPU.js returned for them.',
+  'Written by scripts/record-gpujs-suite.js; read by tests/test_js_suite.c. Do not edit by hand.'], recorded);
+console.log(`wrote ${recorded.length} of ${cases.length} cases to ${file}`);

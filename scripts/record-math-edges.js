@@ -10,6 +10,7 @@
 const fs = require('fs');
 const path = require('path');
 const { GPU } = require('gpu.js');
+const { num } = require('./gpujs-cases'); // the fixtures' one number format
 
 const f32 = Math.fround;
 const DENORM = f32(1e-40);
@@ -26,13 +27,6 @@ const UNARY = ['abs', 'acos', 'acosh', 'asin', 'asinh', 'atan', 'atanh', 'cbrt',
   'expm1', 'floor', 'fround', 'log', 'log10', 'log1p', 'log2', 'round', 'sign', 'sin', 'sinh', 'sqrt', 'tan',
   'tanh', 'trunc'];
 const BINARY = ['atan2', 'imul', 'max', 'min', 'pow'];
-
-function num(v) {
-  if (Number.isNaN(v)) return 'nan';
-  if (!Number.isFinite(v)) return v > 0 ? 'inf' : '-inf';
-  if (Object.is(v, -0)) return '-0';
-  return String(f32(v));
-}
 
 const gpu = new GPU({ mode: 'webasm' });
 const lines = ['# Math functions at their edges: inputs, node\'s double answer rounded to float32 (js), and GPU.js',

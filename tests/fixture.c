@@ -135,33 +135,6 @@ size_t fixture_count(const char *text, const char *needle)
     return n;
 }
 
-float *fixture_read_floats(FILE *f, size_t n)
-{
-    float *v = calloc(n ? n : 1, sizeof *v);
-    ck_assert_ptr_nonnull(v);
-    char tok[64];
-    for (size_t i = 0; i < n && fscanf(f, "%63s", tok) == 1; i++)
-        v[i] = strtof(tok, NULL); /* strtof reads "nan", "inf", "-inf" and "-0" too */
-    return v;
-}
-
-char *fixture_read_lines(FILE *f, int count)
-{
-    char line[1024];
-    size_t len = 0;
-    char *s = calloc(1, 1);
-    ck_assert_ptr_nonnull(s);
-    for (int i = 0; i < count && fgets(line, sizeof line, f); i++) {
-        size_t n = strlen(line);
-        char *grown = realloc(s, len + n + 1);
-        ck_assert_ptr_nonnull(grown);
-        s = grown;
-        memcpy(s + len, line, n + 1);
-        len += n;
-    }
-    return s;
-}
-
 double fixture_ulps(float x, float y)
 {
     return gpuc_check_ulps(x, y); /* the installed helper's count (include/gpuc_check.h) */

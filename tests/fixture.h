@@ -58,12 +58,6 @@ char *fixture_run_command(const char *command, int *status);
 char *fixture_read_text(const char *path);
 size_t fixture_count(const char *text, const char *needle);
 
-/* Readers for the recorded GPU.js fixture files (tests/fixtures/): `n` whitespace-separated floats
- * ("nan", "inf", "-inf" and "-0" included) into a new array, and the next `count` lines of text into a
- * new string (newlines kept). Both return memory the caller frees; a short file leaves the rest 0 / "". */
-float *fixture_read_floats(FILE *f, size_t n);
-char *fixture_read_lines(FILE *f, int count);
-
 /* Distance in float32 steps (ulps) between two finite floats of any sign: 0 for -0.0 and +0.0. */
 double fixture_ulps(float x, float y);
 

@@ -5,108 +5,17 @@
  * compared with what GPU.js 2.24 returned (tests/fixtures/gpujs-language.txt, recorded by
  * scripts/record-gpujs-language.js); what only gpuc accepts, with values worked out by hand. */
 #include "fixture.h"
+#include "gpujs_cases.h"
 #include "suites.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef GPUC_FIXTURES_DIR
-#define GPUC_FIXTURES_DIR "tests/fixtures"
-#endif
-
 #define LANGUAGE_CASES 18 /* the cases in the fixture file */
-#define MAX_ARGS 4
-#define MAX_MAPS 4
-
-typedef struct language_case {
-    char name[64];
-    char mode[16];
-    gpuc_kernel_desc desc;
-    char constant_names[4][32];
-    uint32_t dims[MAX_ARGS][3];
-    float *data[MAX_ARGS];
-    int nargs;
-    char *map;    /* createKernelMap's first argument, or NULL */
-    char *source;
-    float *expect;
-    size_t nexpect;
-    char map_names[MAX_MAPS][32];
-    float *map_expect[MAX_MAPS];
-    size_t map_nexpect[MAX_MAPS];
-    int nmaps;
-} language_case;
-
-static language_case cases[LANGUAGE_CASES];
-static int ncases;
-
-static void read_case(FILE *f, language_case *c)
-{
-    char key[32];
-    while (fscanf(f, "%31s", key) == 1 && strcmp(key, "end") != 0) {
-        if (!strcmp(key, "mode")) {
-            ck_assert_int_eq(fscanf(f, "%15s", c->mode), 1);
-        } else if (!strcmp(key, "output")) {
-            char rest[128];
-            ck_assert_ptr_nonnull(fgets(rest, sizeof rest, f));
-            sscanf(rest, "%u %u %u", &c->desc.output.x, &c->desc.output.y, &c->desc.output.z);
-        } else if (!strcmp(key, "constant")) {
-            int k = 0;
-            while (c->desc.constants[k].name)
-                k++;
-            char type[16];
-            ck_assert_int_eq(fscanf(f, "%31s %15s %lf", c->constant_names[k], type, &c->desc.constants[k].value), 3);
-            c->desc.constants[k].name = c->constant_names[k];
-            c->desc.constants[k].type = !strcmp(type, "int") ? GPUC_INT : GPUC_FLOAT;
-        } else if (!strcmp(key, "array")) {
-            int rank;
-            ck_assert_int_eq(fscanf(f, "%d", &rank), 1);
-            size_t n = 1;
-            for (int i = 0; i < rank; i++) {
-                ck_assert_int_eq(fscanf(f, "%u", &c->dims[c->nargs][i]), 1);
-                n *= c->dims[c->nargs][i];
-            }
-            c->data[c->nargs++] = fixture_read_floats(f, n);
-        } else if (!strcmp(key, "map")) {
-            c->map = fixture_read_lines(f, 1);
-        } else if (!strcmp(key, "source")) {
-            int lines;
-            ck_assert_int_eq(fscanf(f, "%d", &lines), 1);
-            fgetc(f);
-            c->source = fixture_read_lines(f, lines);
-        } else if (!strcmp(key, "expect")) {
-            ck_assert_int_eq(fscanf(f, "%zu", &c->nexpect), 1);
-            c->expect = fixture_read_floats(f, c->nexpect);
-        } else if (!strcmp(key, "mapexpect")) {
-            int m = c->nmaps++;
-            ck_assert_int_eq(fscanf(f, "%31s %zu", c->map_names[m], &c->map_nexpect[m]), 2);
-            c->map_expect[m] = fixture_read_floats(f, c->map_nexpect[m]);
-        }
-    }
-}
-
-static void load_fixtures(void)
-{
-    FILE *f = fopen(GPUC_FIXTURES_DIR "/gpujs-language.txt", "r");
-    ck_assert_msg(f != NULL, "cannot open %s/gpujs-language.txt (run the tests from the repository root)",
-                  GPUC_FIXTURES_DIR);
-    char word[256];
-    while (fscanf(f, "%255s", word) == 1) {
-        if (word[0] == '#') {
-            ck_assert_ptr_nonnull(fgets(word, sizeof word, f));
-            continue;
-        }
-        if (!strcmp(word, "case") && ncases < LANGUAGE_CASES) {
-            language_case *c = &cases[ncases++];
-            ck_assert_int_eq(fscanf(f, "%63s", c->name), 1);
-            read_case(f, c);
-        }
-    }
-    fclose(f);
-}
 
 /* Reads array a (n values) and checks it against want, value by value. */
-static void expect_values(const language_case *c, const char *output, gpuc_array *a, const float *want, size_t n)
+static void expect_values(const gpujs_case *c, const char *output, gpuc_array *a, const float *want, size_t n)
 {
     ck_assert_uint_eq(gpuc_array_values(a), n);
     float *got = malloc(n * sizeof *got);
@@ -119,27 +28,30 @@ static void expect_values(const language_case *c, const char *output, gpuc_array
 
 START_TEST(matches_gpujs)
 {
-    load_fixtures();
-    ck_assert_int_eq(ncases, LANGUAGE_CASES);
-    language_case *c = &cases[_i];
+    gpujs_cases set = gpujs_cases_load("gpujs-language.txt", LANGUAGE_CASES);
+    const gpujs_case *c = &set.cases[_i];
+    gpuc_kernel_desc desc = {.output = c->output};
+    memcpy(desc.constants, c->constants, sizeof desc.constants);
     gpuc_kernel *k;
-    gpuc_status st = c->map ? gpuc_create_kernel_map_js(gpu, c->map, c->source, &c->desc, &k)
-                            : gpuc_create_kernel_js(gpu, c->source, &c->desc, &k);
+    gpuc_status st = c->sub_kernels ? gpuc_create_kernel_map_js(gpu, c->sub_kernels, c->source, &desc, &k)
+                                    : gpuc_create_kernel_js(gpu, c->source, &desc, &k);
     ck_assert_msg(st == GPUC_OK, "case %s: %s", c->name, gpuc_errmsg(gpu));
-    ck_assert_int_eq(gpuc_kernel_map_count(k), c->nmaps);
-    gpuc_arg args[MAX_ARGS];
+    ck_assert_int_eq(gpuc_kernel_map_count(k), c->nexpect_maps);
+    gpuc_arg args[GPUJS_MAX_ARGS];
     for (int i = 0; i < c->nargs; i++)
-        args[i] = gpuc_arg_host_f32(c->data[i], (gpuc_dims){c->dims[i][0], c->dims[i][1], c->dims[i][2]});
-    gpuc_array *r[1 + MAX_MAPS];
+        args[i] = gpujs_arg_value(&c->args[i]);
+    gpuc_array *r[1 + GPUC_MAX_MAP_OUTPUTS];
     ck_assert_gpuc_ok(gpuc_run_map(k, args, c->nargs, r));
     expect_values(c, "result", r[0], c->expect, c->nexpect);
-    for (int m = 0; m < c->nmaps; m++) {
-        ck_assert_str_eq(gpuc_kernel_map_name(k, m), c->map_names[m]);
-        expect_values(c, c->map_names[m], r[1 + m], c->map_expect[m], c->map_nexpect[m]);
+    for (int m = 0; m < c->nexpect_maps; m++) {
+        const gpujs_named *want = &c->expect_maps[m];
+        ck_assert_str_eq(gpuc_kernel_map_name(k, m), want->name);
+        expect_values(c, want->name, r[1 + m], want->values, want->nvalues);
     }
-    for (int m = 0; m <= c->nmaps; m++)
+    for (int m = 0; m <= c->nexpect_maps; m++)
         gpuc_array_free(r[m]);
     gpuc_kernel_free(k);
+    gpujs_cases_free(&set);
 }
 END_TEST
 
