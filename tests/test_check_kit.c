@@ -372,7 +372,7 @@ START_TEST(doc_paths_exist_and_the_check_can_fail)
     snprintf(path, sizeof path, "%s/bad.md", dir);
     FILE *f = fopen(path, "w");
     ck_assert_ptr_nonnull(f);
-    fputs("# bad\n\n`src/kernel/run.c` and `run_into()` exist, src/js/runtime*.c matches;\n"
+    fputs("# bad\n\n`src/kernel/run.c` and `run_into()` exist, src/js/runtime/runtime*.c matches;\n"
           "src/kernel/gone.c, src/nothing*.c and `no_such_function()` do not; tests/test_<name>.c is a "
           "placeholder.\n", f);
     fclose(f);
