@@ -38,6 +38,7 @@
     GPUC_SUITE(program_cache) \
     GPUC_SUITE(hostile) \
     GPUC_SUITE(threads) \
+    GPUC_SUITE(small_calls) \
     GPUC_SUITE(profile) \
     GPUC_SUITE(vec_arrays) \
     GPUC_SUITE(array_copy) \

@@ -383,6 +383,21 @@ static gpuc_status run_on_twin(gpuc_kernel *k, const gpuc_arg *args, gpuc_array 
 {
     gpuc *gpu = k->gpu, *twin = k->twin->gpu;
     gpuc_kernel *t = k->twin;
+    if (!k->twin_result) { /* a first run, not counted: llvmpipe compiles the twin's machine code */
+        gpuc_status warm = gpuc_enter(twin);
+        if (warm == GPUC_OK)
+            warm = gpuc_array_make(twin, k->result_type, k->output, ARRAY_INTERNAL | ARRAY_OVERWRITTEN,
+                                   &k->twin_result);
+        if (warm == GPUC_OK)
+            warm = run_into(t, args, &k->twin_result);
+        if (!egl_device_make_current(&gpu->device))
+            return gpuc_fail(gpu, GPUC_ERROR_NO_DEVICE, "kernel '%s': could not make the GL context current again "
+                             "after a small call in its calling-thread twin", k->name);
+        if (warm != GPUC_OK) { /* the twin failed where the context may not: the context's path serves */
+            small_call_forget(k, true);
+            return run_into(k, args, &dst);
+        }
+    }
     profile_run prof;
     profile_start(k, &prof);
     prof.program = NULL; /* the twin's program counts its own first run */
@@ -390,8 +405,6 @@ static gpuc_status run_on_twin(gpuc_kernel *k, const gpuc_arg *args, gpuc_array 
     gpuc_stats was = twin->stats;
     gpuc_kernel_stats twin_was = t->profile.stats;
     gpuc_status st = gpuc_enter(twin);
-    if (st == GPUC_OK && !k->twin_result)
-        st = gpuc_array_make(twin, k->result_type, k->output, ARRAY_INTERNAL | ARRAY_OVERWRITTEN, &k->twin_result);
     if (st == GPUC_OK)
         st = run_into(t, args, &k->twin_result);
     if (st != GPUC_OK) /* the twin's message names the kernel and the argument as the context's would */

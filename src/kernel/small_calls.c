@@ -67,8 +67,10 @@ static gpuc *twin_context(gpuc *gpu)
     return twin;
 }
 
-/* k's twin: a copy of k on the twin context with the generic program compiled there; NULL when the
- * twin cannot compile it. Its loop names stay k's (guarded kernels never get a twin: never read). */
+/* k's twin: a copy of k on the twin context with its programs compiled there (the generic one, and the
+ * one specialised to the sizes of k's last runs, with k's memory of those sizes, so that the twin
+ * specialises when k would); NULL when the twin cannot compile them. Its loop names stay k's (guarded
+ * kernels never get a twin: never read). */
 static gpuc_kernel *twin_kernel(gpuc_kernel *k, gpuc *twin)
 {
     gpuc_kernel *t = malloc(sizeof *t);
@@ -78,7 +80,6 @@ static gpuc_kernel *twin_kernel(gpuc_kernel *k, gpuc *twin)
     t->gpu = twin;
     t->handle = NULL;
     t->special = NULL;
-    t->last_sizes_valid = false;
     memset(t->scalar_view, 0, sizeof t->scalar_view);
     memset(t->upload, 0, sizeof t->upload);
     memset(&t->profile, 0, sizeof t->profile);
@@ -89,6 +90,11 @@ static gpuc_kernel *twin_kernel(gpuc_kernel *k, gpuc *twin)
     t->twin = NULL;
     t->twin_result = NULL;
     if (program_get(twin, k->cached->glsl, false, k->name, k->cached->glsl, &t->cached) != GPUC_OK) {
+        free(t);
+        return NULL;
+    }
+    if (k->special && program_get(twin, k->special->glsl, false, k->name, k->special->glsl, &t->special) != GPUC_OK) {
+        program_put(twin, t->cached, true);
         free(t);
         return NULL;
     }
@@ -144,6 +150,8 @@ static void twin_destroy(gpuc_kernel *t, gpuc_array *result, bool gl)
 
 void small_call_forget(gpuc_kernel *k, bool gl)
 {
+    if (k->small_state == SMALL_TWIN)
+        k->small_state = SMALL_NEVER;
     gpuc_kernel *t = k->twin;
     if (!t)
         return;

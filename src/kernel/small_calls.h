@@ -18,7 +18,8 @@
  * the warm-up makes the twin (context and kernel) first. k's context is current, and is again after. */
 bool small_call_wanted(gpuc_kernel *k, const gpuc_arg *args);
 
-/* Frees k's twin kernel and its result array (k's destruction; gl as gpuc_child_destroy_fn's). */
+/* Frees k's twin kernel and its result array (k's destruction; gl as gpuc_child_destroy_fn's); a live
+ * kernel's calls then stay on the context's path. */
 void small_call_forget(gpuc_kernel *k, bool gl);
 
 #endif
