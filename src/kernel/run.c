@@ -421,6 +421,10 @@ static gpuc_status run_on_twin(gpuc_kernel *k, const gpuc_arg *args, gpuc_array 
         st = gpuc_array_mirror_host(dst, k->twin_result->mirror);
     if (st == GPUC_OK)
         k->twin_runs++;
+    else { /* as after a failed run on the context: dst's contents are not known */
+        dst->mirror_valid = false;
+        dst->truncated_by[0] = '\0';
+    }
     gpu->stats.uploads += twin->stats.uploads - was.uploads;
     gpu->stats.bytes_uploaded += twin->stats.bytes_uploaded - was.bytes_uploaded;
     gpu->stats.dispatches += twin->stats.dispatches - was.dispatches;
