@@ -378,11 +378,14 @@ static gpuc_status run_into(gpuc_kernel *k, const gpuc_arg *args, gpuc_array *co
 /* A small call on the kernel's twin (kernel/small_calls.c): the twin runs with the same (host) arguments
  * into its own array, read back there; its values are copied into dst, which then reads as a result
  * read back does. The context's counters and the kernel's count the run as the context's own path
- * would: the twin's uploads, dispatches and read-back, not the copy. */
+ * would: the twin's uploads, dispatches, read-back and the programs it compiles for the call (the
+ * context would have compiled them), not the copy. */
 static gpuc_status run_on_twin(gpuc_kernel *k, const gpuc_arg *args, gpuc_array *dst)
 {
     gpuc *gpu = k->gpu, *twin = k->twin->gpu;
     gpuc_kernel *t = k->twin;
+    /* A program the twin compiles for the call (specialised to its sizes) is one the context would have. */
+    uint64_t compiled_was = twin->stats.programs_compiled, hits_was = twin->stats.program_cache_hits;
     if (!k->twin_result) { /* a first run, not counted: llvmpipe compiles the twin's machine code */
         gpuc_status warm = gpuc_enter(twin);
         if (warm == GPUC_OK)
@@ -431,6 +434,8 @@ static gpuc_status run_on_twin(gpuc_kernel *k, const gpuc_arg *args, gpuc_array 
     gpu->stats.readbacks += twin->stats.readbacks - was.readbacks;
     gpu->stats.bytes_read_back += twin->stats.bytes_read_back - was.bytes_read_back;
     gpu->stats.loop_checks += twin->stats.loop_checks - was.loop_checks;
+    gpu->stats.programs_compiled += twin->stats.programs_compiled - compiled_was;
+    gpu->stats.program_cache_hits += twin->stats.program_cache_hits - hits_was;
     prof.first = t->profile.stats.first_runs > twin_was.first_runs;
     prof.uploaded = prof.start + (t->profile.stats.upload_ms - twin_was.upload_ms);
     prof.fetching -= t->profile.stats.read_back_ms - twin_was.read_back_ms;
