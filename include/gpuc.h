@@ -386,7 +386,21 @@ typedef struct gpuc_options {
      * fails with GPUC_ERROR_NO_DEVICE, saying why. gpuc sets LP_NUM_THREADS (and puts it
      * back) around that display's first eglInitialize: do not call setenv/getenv on other threads
      * meanwhile, and an EGL display the program initialised itself keeps its threads. Other values
-     * fail gpuc_open with GPUC_ERROR_INVALID_ARGUMENT. gpuc_info.device names a non-default count. */
+     * fail gpuc_open with GPUC_ERROR_INVALID_ARGUMENT. gpuc_info.device names a non-default count.
+     * SMALL CALLS IN A DEFAULT CONTEXT (0, on llvmpipe's EGL device, compute backend): a kernel called
+     * with host arrays only, whose work (output cells times the most iterations one cell's loops run)
+     * is at most 131,072, runs from its 4th such call on in a calling-thread twin of the context: a
+     * GPUC_THREADS_CALLER context gpuc opens beside it on the first need (it takes that count's
+     * display, as above), where the kernel's program is compiled a second time (10-200 ms, once per
+     * kernel: hence the 3 calls first); the result is copied into the context's array. Results, errors,
+     * gpuc_stats and gpuc_get_kernel_stats counts are the context's own path's; gpuc_kernel_describe
+     * ends with "small calls in the calling thread" and the twin's runs. Measured: a 64-cell delta call
+     * 19-20 -> 7 us, a 64-cell layer 20-24 -> 11.6 us. Kept on the context's path: device-array
+     * arguments, kernel maps, scatter, .pipeline, graphical, dynamic output, array constants, guarded
+     * or capped loops, profiling (gpuc_options.profile, GPUC_PROFILE, GPUC_TRACE), and a twin gpuc
+     * cannot open (both extra displays held by other counts: then silently). The environment variable
+     * GPUC_SMALL_CALLS=pool keeps every call on the pool ("twin", the default; anything else fails
+     * gpuc_open with GPUC_ERROR_INVALID_ARGUMENT). */
     int threads;
     /* The most pixels (width x height) gpuc_array_from_png accepts from one picture, checked from
      * the file's header before any pixel memory is taken: a PNG of a few hundred KB can claim

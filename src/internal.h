@@ -119,6 +119,12 @@ struct gpuc {
     /* device/array.c: buffers of freed small arrays, kept for the next array of the same size (a
      * small kernel call makes and frees its result every time; making a buffer costs a microsecond). */
     struct { GLuint buffer; size_t bytes; } spare_buffers[GPUC_SPARE_BUFFERS];
+    /* Small calls (kernel/small_calls.c): a context with llvmpipe's default threads runs a kernel's
+     * small calls on `twin`, a context of its own working in the calling thread (opened on the first
+     * need; twin_state says whether it was tried). Closed by gpuc_close after the kernels. */
+    bool small_calls; /* threads 0 on a software EGL device, compute, GPUC_SMALL_CALLS not "pool" */
+    int twin_state;
+    gpuc *twin;
 };
 
 struct gpuc_array {

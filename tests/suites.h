@@ -27,6 +27,7 @@
     GPUC_SUITE(loop_proofs) \
     GPUC_SUITE(specialise) \
     GPUC_SUITE(program_cache) \
+    GPUC_SUITE(small_calls) \
     GPUC_SUITE(profile) \
     GPUC_SUITE(vec_arrays) \
     GPUC_SUITE(vec_args) \

@@ -144,6 +144,18 @@ static gpuc_status choose_backend(gpuc *gpu, gpuc_backend asked, gpuc_backend *o
                      env);
 }
 
+/* GPUC_SMALL_CALLS: "twin" (or unset, or "") lets a default-threads context run small calls in the
+ * calling thread on a twin context (kernel/small_calls.c); "pool" keeps every call on llvmpipe's workers. */
+static gpuc_status small_calls_setting(gpuc *gpu, bool *twin)
+{
+    const char *env = getenv("GPUC_SMALL_CALLS");
+    *twin = !env || !*env || !strcmp(env, "twin");
+    if (*twin || !strcmp(env, "pool"))
+        return GPUC_OK;
+    return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "GPUC_SMALL_CALLS \"%s\" is not a setting: use twin or pool",
+                     env);
+}
+
 gpuc_status gpuc_open(gpuc **out, const gpuc_options *opts)
 {
     if (!out)
@@ -181,6 +193,9 @@ gpuc_status gpuc_open(gpuc **out, const gpuc_options *opts)
     gpuc_device_profile profile = GPUC_PROFILE_AUTO;
     if (st == GPUC_OK)
         st = device_profile_parse(gpu, opts->device_profile, &profile);
+    bool twin = false;
+    if (st == GPUC_OK)
+        st = small_calls_setting(gpu, &twin);
     if (st != GPUC_OK)
         return st;
     if (opts->max_unused_programs < GPUC_NO_UNUSED_PROGRAMS)
@@ -212,6 +227,9 @@ gpuc_status gpuc_open(gpuc **out, const gpuc_options *opts)
         enable_gl_debug(gpu);
     device_info_query(&gpu->info, &gpu->device, backend);
     device_profile_choose(gpu, profile);
+    /* Only a context of llvmpipe's default threads on an EGL device (a twin's display is that device's). */
+    gpu->small_calls = twin && opts->threads == 0 && backend == GPUC_BACKEND_COMPUTE && gpu->device.software &&
+                       gpu->device.index >= 0 && !gpuc_driver_is_zink(gpu);
     st = gpuc_check_gl(gpu, "reading the device's limits");
     if (st != GPUC_OK) {
         gpu->opened = false;
@@ -232,6 +250,12 @@ void gpuc_close(gpuc *gpu)
     if (gl && gpu->profile_report)
         gpuc_print_profile(gpu, stderr);
     gpuc_children_close(gpu, gl);
+    if (gpu->twin) { /* after the kernels, whose twins were its objects; then this context is current again */
+        gpuc_close(gpu->twin);
+        gpu->twin = NULL;
+        if (gl)
+            egl_device_make_current(&gpu->device);
+    }
     gpuc_array_spares_free(gpu, gl); /* after the arrays, whose buffers may have joined them */
     if (gl && gpu->debug)
         glDebugMessageCallback(NULL, NULL);

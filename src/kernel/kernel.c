@@ -11,6 +11,7 @@
 #include "kernel/codegen/kernel_specialise.h"
 #include "kernel/loops/loop_budget.h"
 #include "kernel/loops/loop_guard.h"
+#include "kernel/small_calls.h"
 #include "kernel/program/program_cache.h"
 
 #include <float.h>
@@ -460,6 +461,7 @@ static void kernel_destroy(gpuc_child *child, bool gl)
     constant_arrays_free(k, gl);
     kernel_loops_free(k);
     kernel_specialise_free(k, gl);
+    small_call_forget(k, gl);
     program_put(k->gpu, k->cached, gl);
     free(k->handle); /* its context is closing; a freed kernel's handle was retired first */
     k->tag = 0;

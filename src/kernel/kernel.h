@@ -64,6 +64,14 @@ struct gpuc_kernel {
     int loop_caps;
     bool precise_math;
     kernel_profile profile;               /* gpuc_get_kernel_stats (kernel/profile.c) */
+    /* Small calls of a default-threads context (kernel/small_calls.c): whether and how far this kernel
+     * is on its way to a twin in the context's calling-thread twin, the twin kernel (owned here) and
+     * the twin's array it runs into, and the runs it took. */
+    int small_state;
+    unsigned small_runs;
+    struct gpuc_kernel *twin;
+    gpuc_array *twin_result;
+    uint64_t twin_runs;
     gpuc_child child;                     /* how its context destroys it */
 };
 

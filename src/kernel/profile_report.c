@@ -52,6 +52,9 @@ static void describe(const gpuc_kernel *k, strbuf *sb)
     strbuf_printf(sb, "; arrays read from %s", k->buffer_reads ? "storage buffers" : "image views");
     if (k->pipeline)
         strbuf_puts(sb, "; pipeline");
+    if (k->twin) /* kernel/small_calls.c */
+        strbuf_printf(sb, "; small calls in the calling thread (a twin program): %llu run%s",
+                      (unsigned long long)k->twin_runs, k->twin_runs == 1 ? "" : "s");
 }
 
 /* Fills k->profile.describe and returns it. */

@@ -7,6 +7,7 @@
 #include "kernel/kernel_loops.h"
 #include "kernel/codegen/kernel_specialise.h"
 #include "kernel/program/program_table.h"
+#include "kernel/small_calls.h"
 
 #include <stdio.h>
 
@@ -316,10 +317,14 @@ static void bind_sizes(const gpuc_kernel *k)
             glUniform3i(at[i], (GLint)d[i]->x, d[i]->y ? (GLint)d[i]->y : 1, d[i]->z ? (GLint)d[i]->z : 1);
 }
 
+static gpuc_status run_on_twin(gpuc_kernel *k, const gpuc_arg *args, gpuc_array *dst);
+
 /* Runs the kernel into dsts[0] (and its map outputs into dsts[1..nmaps]). A run whose loops llvmpipe
  * cut short fails, and leaves the outputs marked truncated. */
 static gpuc_status run_into(gpuc_kernel *k, const gpuc_arg *args, gpuc_array *const *dsts)
 {
+    if (small_call_wanted(k, args))
+        return run_on_twin(k, args, dsts[0]);
     profile_run prof;
     profile_start(k, &prof);
     kernel_specialise(k, args);
@@ -353,6 +358,74 @@ static gpuc_status run_into(gpuc_kernel *k, const gpuc_arg *args, gpuc_array *co
     profile_fetching(k, &prof);
     for (int i = 0; st == GPUC_OK && !k->pipeline && i <= k->nmaps; i++)
         st = gpuc_array_fetch_mirror(dsts[i]);
+    profile_finish(k, &prof, st);
+    return st;
+}
+
+/* A small call on the kernel's twin (kernel/small_calls.c): the twin runs with the same (host) arguments
+ * into its own array, read back there; its values are copied into dst, which then reads as a result
+ * read back does. The context's counters and the kernel's count the run as the context's own path
+ * would: the twin's uploads, dispatches, read-back and the programs it compiles for the call (the
+ * context would have compiled them), not the copy. */
+static gpuc_status run_on_twin(gpuc_kernel *k, const gpuc_arg *args, gpuc_array *dst)
+{
+    gpuc *gpu = k->gpu, *twin = k->twin->gpu;
+    gpuc_kernel *t = k->twin;
+    /* A program the twin compiles for the call (specialised to its sizes) is one the context would have. */
+    uint64_t compiled_was = twin->stats.programs_compiled, hits_was = twin->stats.program_cache_hits;
+    if (!k->twin_result) { /* a first run, not counted: llvmpipe compiles the twin's machine code */
+        gpuc_status warm = gpuc_enter(twin);
+        if (warm == GPUC_OK)
+            warm = gpuc_array_make(twin, k->result_type, k->output, ARRAY_INTERNAL | ARRAY_OVERWRITTEN,
+                                   &k->twin_result);
+        if (warm == GPUC_OK)
+            warm = run_into(t, args, &k->twin_result);
+        if (!egl_device_make_current(&gpu->device))
+            return gpuc_fail(gpu, GPUC_ERROR_NO_DEVICE, "kernel '%s': could not make the GL context current again "
+                             "after a small call in its calling-thread twin", k->name);
+        if (warm != GPUC_OK) { /* the twin failed where the context may not: the context's path serves */
+            small_call_forget(k, true);
+            return run_into(k, args, &dst);
+        }
+    }
+    profile_run prof;
+    profile_start(k, &prof);
+    prof.program = NULL; /* the twin's program counts its own first run */
+    prof.capped_cells = 0;
+    gpuc_stats was = twin->stats;
+    gpuc_kernel_stats twin_was = t->profile.stats;
+    gpuc_status st = gpuc_enter(twin);
+    if (st == GPUC_OK)
+        st = run_into(t, args, &k->twin_result);
+    if (st != GPUC_OK) /* the twin's message names the kernel and the argument as the context's would */
+        snprintf(gpu->errmsg, sizeof gpu->errmsg, "%s", twin->errmsg);
+    profile_fetching(k, &prof);
+    if (!egl_device_make_current(&gpu->device))
+        return gpuc_fail(gpu, GPUC_ERROR_NO_DEVICE, "kernel '%s': could not make the GL context current again "
+                         "after a small call in its calling-thread twin", k->name);
+    if (st == GPUC_OK) {
+        st = gpuc_array_upload_part(dst, 0, dst->values, k->twin_result->mirror);
+        gpu->stats.bytes_uploaded -= dst->values * 4; /* a copy, not an upload of the call */
+    }
+    if (st == GPUC_OK)
+        st = gpuc_array_mirror_host(dst, k->twin_result->mirror);
+    if (st == GPUC_OK)
+        k->twin_runs++;
+    else { /* as after a failed run on the context: dst's contents are not known */
+        dst->mirror_valid = false;
+        dst->truncated_by[0] = '\0';
+    }
+    gpu->stats.uploads += twin->stats.uploads - was.uploads;
+    gpu->stats.bytes_uploaded += twin->stats.bytes_uploaded - was.bytes_uploaded;
+    gpu->stats.dispatches += twin->stats.dispatches - was.dispatches;
+    gpu->stats.readbacks += twin->stats.readbacks - was.readbacks;
+    gpu->stats.bytes_read_back += twin->stats.bytes_read_back - was.bytes_read_back;
+    gpu->stats.loop_checks += twin->stats.loop_checks - was.loop_checks;
+    gpu->stats.programs_compiled += twin->stats.programs_compiled - compiled_was;
+    gpu->stats.program_cache_hits += twin->stats.program_cache_hits - hits_was;
+    prof.first = t->profile.stats.first_runs > twin_was.first_runs;
+    prof.uploaded = prof.start + (t->profile.stats.upload_ms - twin_was.upload_ms);
+    prof.fetching -= t->profile.stats.read_back_ms - twin_was.read_back_ms;
     profile_finish(k, &prof, st);
     return st;
 }

@@ -1,0 +1,167 @@
+/* small_calls.c - see small_calls.h. The twin context is opened once per context, on the same EGL
+ * device, with gpuc_options.threads = GPUC_THREADS_CALLER; a twin kernel is a copy of the kernel's
+ * description with its GL objects made anew in the twin (the generic program from the same GLSL text),
+ * owned by the kernel, never by the twin context's list of children. */
+#include "kernel/small_calls.h"
+#include "kernel/kernel_args.h"
+#include "kernel/codegen/kernel_specialise.h"
+#include "kernel/program/program_cache.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { SMALL_UNDECIDED, SMALL_NEVER, SMALL_WARMING, SMALL_TWIN };
+enum { TWIN_UNTRIED, TWIN_OPEN, TWIN_REFUSED };
+
+/* Output cells times the most iterations of one cell's loops (a loop-free kernel's: its cells). */
+static uint64_t call_work(const gpuc_kernel *k)
+{
+    int64_t per_cell = k->nloops == 0 || k->loop_most < 1 ? 1 : k->loop_most;
+    if (per_cell > SMALL_CALL_MOST_WORK)
+        return UINT64_MAX;
+    return (uint64_t)k->cells * (uint64_t)per_cell;
+}
+
+/* What the twin path handles: an ordinary compute kernel, read back at every call, whose program
+ * writes nothing but its result. Anything else keeps the context's own path: kernel maps, scatter,
+ * .pipeline (its result stays on the device), graphical, dynamic output (its size may change),
+ * array constants (their buffers), guarded or capped loops (the context's loop-status word),
+ * profiling (the context's timer queries). */
+static bool twin_handles(const gpuc_kernel *k)
+{
+    const gpuc *gpu = k->gpu;
+    return gpu->small_calls && !gpu->profile && !k->fragment && k->nmaps == 0 && !k->scatter && !k->pipeline &&
+           !k->graphical && !k->dynamic_output && k->nconstant_buffers == 0 && !kernel_loop_status(k) &&
+           call_work(k) <= SMALL_CALL_MOST_WORK;
+}
+
+/* The context's twin, opened on the first need; NULL when it cannot be had (then never tried again).
+ * gpuc_open makes the twin current: the context is made current again. */
+static gpuc *twin_context(gpuc *gpu)
+{
+    if (gpu->twin_state != TWIN_UNTRIED)
+        return gpu->twin;
+    gpu->twin_state = TWIN_REFUSED;
+    char device[16];
+    snprintf(device, sizeof device, "%d", gpu->device.index);
+    gpuc_options o = {0};
+    o.device = device;
+    o.threads = GPUC_THREADS_CALLER;
+    o.backend = GPUC_BACKEND_COMPUTE;
+    o.debug = gpu->debug;
+    o.guard_all_loops = gpu->guard_all_loops;
+    gpuc *twin = NULL;
+    gpuc_status st = gpuc_open(&twin, &o);
+    if (st != GPUC_OK)
+        gpuc_close(twin); /* e.g. two other thread counts hold both displays: the pool serves */
+    bool back = egl_device_make_current(&gpu->device);
+    if (st != GPUC_OK || !back) {
+        if (st == GPUC_OK)
+            gpuc_close(twin);
+        return NULL;
+    }
+    twin->trace = twin->profile = twin->profile_report = false; /* the context reports its runs */
+    twin->device_profile = gpu->device_profile; /* the programs were shaped for the context's */
+    gpu->twin = twin;
+    gpu->twin_state = TWIN_OPEN;
+    return twin;
+}
+
+/* k's twin: a copy of k on the twin context with its programs compiled there (the generic one, and the
+ * one specialised to the sizes of k's last runs, with k's memory of those sizes, so that the twin
+ * specialises when k would); NULL when the twin cannot compile them. Its loop names stay k's (guarded
+ * kernels never get a twin: never read). */
+static gpuc_kernel *twin_kernel(gpuc_kernel *k, gpuc *twin)
+{
+    gpuc_kernel *t = malloc(sizeof *t);
+    if (!t)
+        return NULL;
+    *t = *k;
+    t->gpu = twin;
+    t->handle = NULL;
+    t->special = NULL;
+    memset(t->scalar_view, 0, sizeof t->scalar_view);
+    memset(t->upload, 0, sizeof t->upload);
+    memset(&t->profile, 0, sizeof t->profile);
+    t->profile.stats.last_device_ms = -1;
+    memset(&t->child, 0, sizeof t->child);
+    t->loop_names = NULL;
+    t->small_state = SMALL_NEVER; /* the twin runs its calls itself */
+    t->twin = NULL;
+    t->twin_result = NULL;
+    if (program_get(twin, k->cached->glsl, false, k->name, k->cached->glsl, &t->cached) != GPUC_OK) {
+        free(t);
+        return NULL;
+    }
+    if (k->special && program_get(twin, k->special->glsl, false, k->name, k->special->glsl, &t->special) != GPUC_OK) {
+        program_put(twin, t->cached, true);
+        free(t);
+        return NULL;
+    }
+    t->program = t->cached->program;
+    t->glsl = t->cached->glsl;
+    kernel_locate_uniforms(t);
+    return t;
+}
+
+/* Makes k's twin (the context's twin first) at the end of the warm-up; false keeps the context's path. */
+static bool make_twin(gpuc_kernel *k)
+{
+    gpuc *gpu = k->gpu, *twin = twin_context(gpu);
+    if (!twin)
+        return false;
+    if (gpuc_enter(twin) != GPUC_OK) {
+        egl_device_make_current(&gpu->device);
+        return false;
+    }
+    k->twin = twin_kernel(k, twin);
+    return egl_device_make_current(&gpu->device) && k->twin;
+}
+
+bool small_call_wanted(gpuc_kernel *k, const gpuc_arg *args)
+{
+    if (k->small_state == SMALL_NEVER)
+        return false;
+    if (k->small_state == SMALL_UNDECIDED)
+        k->small_state = twin_handles(k) ? SMALL_WARMING : SMALL_NEVER;
+    if (k->small_state == SMALL_NEVER)
+        return false;
+    for (int i = 0; i < k->sig.nparams; i++) /* device arrays stay where they are */
+        if (k->sig.params[i].rank > 0 && args[i].kind == GPUC_ARG_ARRAY)
+            return false;
+    if (k->small_state == SMALL_WARMING && ++k->small_runs > SMALL_CALL_WARMUP)
+        k->small_state = make_twin(k) ? SMALL_TWIN : SMALL_NEVER;
+    return k->small_state == SMALL_TWIN;
+}
+
+/* The twin kernel's own objects: its uploads, result and programs (its loop names are k's). */
+static void twin_destroy(gpuc_kernel *t, gpuc_array *result, bool gl)
+{
+    for (int i = 0; i < GPUC_MAX_ARGS; i++)
+        if (t->upload[i])
+            gpuc_array_destroy_gl(t->upload[i], gl);
+    if (result)
+        gpuc_array_destroy_gl(result, gl);
+    profile_release(t, gl);
+    kernel_specialise_free(t, gl);
+    program_put(t->gpu, t->cached, gl);
+    free(t);
+}
+
+void small_call_forget(gpuc_kernel *k, bool gl)
+{
+    if (k->small_state == SMALL_TWIN)
+        k->small_state = SMALL_NEVER;
+    gpuc_kernel *t = k->twin;
+    if (!t)
+        return;
+    k->twin = NULL;
+    /* The twin is current nowhere between calls: with k's context usable here, so is the twin. */
+    egl_binding saved;
+    bool twin_gl = gl && !egl_device_inherited(&t->gpu->device) && egl_device_borrow(&t->gpu->device, &saved);
+    twin_destroy(t, k->twin_result, twin_gl);
+    k->twin_result = NULL;
+    if (twin_gl)
+        egl_device_give_back(&saved);
+}

@@ -1,0 +1,25 @@
+/* small_calls.h - small calls of a default-threads context in the calling thread: such a context's
+ * kernel, called small with host arrays, runs on a twin of itself in a calling-thread context (a second
+ * llvmpipe screen without workers), and its result is copied into the main context's array. */
+#ifndef GPUC_SMALL_CALLS_H
+#define GPUC_SMALL_CALLS_H
+
+#include "kernel/kernel.h"
+
+/* Runs of a kernel that could go to the twin made in the context itself before the twin is made: a
+ * twin compiles the kernel's program a second time (10-200 ms with llvmpipe's JIT), which pays only
+ * for a kernel called small again and again. */
+#define SMALL_CALL_WARMUP 3
+/* The most work a call may have to go to the twin: output cells times the most iterations one cell's
+ * loops run (measured: docs/performance/small-calls.md, "The twin"). */
+#define SMALL_CALL_MOST_WORK 131072
+
+/* Whether this run of k (its arguments checked) goes to k's twin (small_call_run); the run that ends
+ * the warm-up makes the twin (context and kernel) first. k's context is current, and is again after. */
+bool small_call_wanted(gpuc_kernel *k, const gpuc_arg *args);
+
+/* Frees k's twin kernel and its result array (k's destruction; gl as gpuc_child_destroy_fn's); a live
+ * kernel's calls then stay on the context's path. */
+void small_call_forget(gpuc_kernel *k, bool gl);
+
+#endif

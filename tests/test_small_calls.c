@@ -1,0 +1,395 @@
+/* test_small_calls.c - a default-threads context's small calls on its calling-thread twin
+ * (kernel/small_calls.c): the results equal a C oracle and a context kept on llvmpipe's pool
+ * (GPUC_SMALL_CALLS=pool) call for call, the twin is taken only for what it handles and below the work
+ * bound, and errors, counters and frees are those of the context's own path. gpuc_kernel_describe says
+ * whether a kernel's calls go to the twin, so every test asserts the path it meant to take. */
+#include "fixture.h"
+#include "suites.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RUNS 6    /* past the twin's warm-up of 3 runs */
+#define N 1000
+
+static const char *const TWIN = "small calls in the calling thread";
+
+/* A context whose calls all stay on llvmpipe's pool (the variable is read at gpuc_open). */
+static gpuc *open_pool(void)
+{
+    setenv("GPUC_SMALL_CALLS", "pool", 1);
+    gpuc *pool = NULL;
+    gpuc_status st = gpuc_open(&pool, NULL);
+    unsetenv("GPUC_SMALL_CALLS");
+    ck_assert_msg(st == GPUC_OK, "%s", gpuc_errmsg(pool));
+    return pool;
+}
+
+static bool on_twin(const gpuc_kernel *k)
+{
+    return strstr(gpuc_kernel_describe(k), TWIN) != NULL;
+}
+
+static gpuc_kernel *make(gpuc *g, const char *src, gpuc_dims out, bool js)
+{
+    gpuc_kernel_desc d = {0};
+    d.output = out;
+    d.constants[0] = (gpuc_constant){.name = "scale", .value = 3.0};
+    gpuc_kernel *k = NULL;
+    gpuc_status st = js ? gpuc_create_kernel_js(g, src, &d, &k) : gpuc_create_kernel(g, src, &d, &k);
+    ck_assert_msg(st == GPUC_OK, "%s", gpuc_errmsg(g));
+    return k;
+}
+
+/* Runs k with args RUNS times, each result checked against want (n values, exact or within tol). */
+static void run_checked(gpuc_kernel *k, gpuc *g, const gpuc_arg *args, int nargs, const float *want, size_t n,
+                        float tol)
+{
+    float *got = malloc(n * sizeof *got);
+    for (int r = 0; r < RUNS; r++) {
+        gpuc_array *res = NULL;
+        ck_assert_msg(gpuc_run(k, args, nargs, &res) == GPUC_OK, "%s", gpuc_errmsg(g));
+        ck_assert_msg(gpuc_array_read_f32(res, got, n) == GPUC_OK, "%s", gpuc_errmsg(g));
+        for (size_t i = 0; i < n; i++)
+            ck_assert_msg(got[i] >= want[i] - tol && got[i] <= want[i] + tol, "run %d, cell %zu: %g, want %g", r,
+                          i, (double)got[i], (double)want[i]);
+        gpuc_array_free(res);
+    }
+    free(got);
+}
+
+static void fill(float *v, size_t n, float base)
+{
+    for (size_t i = 0; i < n; i++)
+        v[i] = base + (float)(i % 97) / 97.0f;
+}
+
+static const char *const DELTA = "float delta(float o[], float e[]) { float v = o[thread.x]; "
+                                 "return e[thread.x] * v * (1.0 - v) * constants.scale; }";
+
+START_TEST(glsl_float_1d_matches_pool_and_c)
+{
+    float o[N], e[N], want[N];
+    fill(o, N, 0.0f);
+    fill(e, N, 1.0f);
+    for (int i = 0; i < N; i++)
+        want[i] = e[i] * o[i] * (1.0f - o[i]) * 3.0f;
+    gpuc_arg args[2] = {gpuc_arg_host_f32(o, (gpuc_dims){N}), gpuc_arg_host_f32(e, (gpuc_dims){N})};
+    gpuc *pool = open_pool();
+    gpuc_kernel *k = make(gpu, DELTA, (gpuc_dims){N}, false), *kp = make(pool, DELTA, (gpuc_dims){N}, false);
+    run_checked(kp, pool, args, 2, want, N, 1e-6f);
+    run_checked(k, gpu, args, 2, want, N, 1e-6f);
+    ck_assert_msg(on_twin(k), "%s", gpuc_kernel_describe(k));
+    ck_assert_msg(!on_twin(kp), "%s", gpuc_kernel_describe(kp));
+    ck_assert_msg(strstr(gpuc_kernel_describe(k), ": 3 runs") != NULL, "%s", gpuc_kernel_describe(k));
+    /* Bit for bit the pool's result: the same program on the same driver. */
+    gpuc_array *a = NULL, *b = NULL;
+    ck_assert_gpuc_ok(gpuc_run(k, args, 2, &a));
+    ck_assert_msg(gpuc_run(kp, args, 2, &b) == GPUC_OK, "%s", gpuc_errmsg(pool));
+    float *x = fixture_take_floats(a, N), *y = fixture_take_floats(b, N);
+    ck_assert(memcmp(x, y, sizeof(float) * N) == 0);
+    free(x);
+    free(y);
+    gpuc_close(pool);
+}
+END_TEST
+
+START_TEST(int_2d_and_js_layer_match_c)
+{
+    enum { W = 16, H = 40 };
+    int32_t in[W * H];
+    for (int i = 0; i < W * H; i++)
+        in[i] = i * 7 - 300;
+    gpuc_kernel *ki = make(gpu, "int mix(int a[][]) { return a[thread.y][thread.x] * int(constants.scale) + thread.y; }",
+                           (gpuc_dims){W, H}, false);
+    gpuc_arg ia = gpuc_arg_host_i32(in, (gpuc_dims){W, H});
+    for (int r = 0; r < RUNS; r++) {
+        gpuc_array *res = NULL;
+        ck_assert_gpuc_ok(gpuc_run(ki, &ia, 1, &res));
+        int32_t *got = fixture_take_ints(res, W * H);
+        for (int i = 0; i < W * H; i++)
+            ck_assert_int_eq(got[i], in[i] * 3 + i / W);
+        free(got);
+    }
+    ck_assert_msg(on_twin(ki), "%s", gpuc_kernel_describe(ki));
+
+    /* brain.js's layer in JavaScript: a counted loop (16 iterations a cell, 64 cells: under the bound). */
+    enum { CELLS = 64, INPUTS = 16 };
+    float w[CELLS * INPUTS], x[INPUTS], bias[CELLS], want[CELLS];
+    fill(w, CELLS * INPUTS, -0.5f);
+    fill(x, INPUTS, 0.25f);
+    fill(bias, CELLS, -1.0f);
+    for (int c = 0; c < CELLS; c++) {
+        float s = bias[c];
+        for (int i = 0; i < INPUTS; i++)
+            s += w[c * INPUTS + i] * x[i];
+        want[c] = 1.0f / (1.0f + expf(-s));
+    }
+    gpuc_kernel *kl = make(gpu,
+                           "function (weights, inputs, biases) {\n"
+                           "  let sum = biases[this.thread.x];\n"
+                           "  for (let k = 0; k < 16; k++) { sum += weights[this.thread.x][k] * inputs[k]; }\n"
+                           "  return 1 / (1 + Math.exp(-sum));\n"
+                           "}",
+                           (gpuc_dims){CELLS}, true);
+    gpuc_arg la[3] = {gpuc_arg_host_f32(w, (gpuc_dims){INPUTS, CELLS}), gpuc_arg_host_f32(x, (gpuc_dims){INPUTS}),
+                      gpuc_arg_host_f32(bias, (gpuc_dims){CELLS})};
+    run_checked(kl, gpu, la, 3, want, CELLS, 1e-5f);
+    ck_assert_msg(on_twin(kl), "%s", gpuc_kernel_describe(kl));
+}
+END_TEST
+
+/* Work is output cells times a cell's most loop iterations: a loop-free kernel at the bound takes the
+ * twin, one cell more does not; both compute the same. */
+START_TEST(work_bound_one_below_and_above)
+{
+    const size_t at = 131072;
+    float *v = malloc((at + 1) * sizeof *v), *want = malloc((at + 1) * sizeof *want);
+    fill(v, at + 1, 2.0f);
+    for (size_t i = 0; i <= at; i++)
+        want[i] = v[i] * 3.0f;
+    const char *src = "float f(float a[]) { return a[thread.x] * constants.scale; }";
+    for (size_t n = at; n <= at + 1; n++) {
+        gpuc_kernel *k = make(gpu, src, (gpuc_dims){(uint32_t)n}, false);
+        gpuc_arg a = gpuc_arg_host_f32(v, (gpuc_dims){(uint32_t)n});
+        run_checked(k, gpu, &a, 1, want, n, 0.0f);
+        ck_assert_msg(on_twin(k) == (n == at), "%zu cells: %s", n, gpuc_kernel_describe(k));
+        gpuc_kernel_free(k);
+    }
+    free(v);
+    free(want);
+}
+END_TEST
+
+/* What the twin does not handle keeps the context's path, and stays correct. */
+START_TEST(not_eligible_stays_on_the_pool)
+{
+    float o[N], e[N], want[N];
+    fill(o, N, 0.0f);
+    fill(e, N, 1.0f);
+    for (int i = 0; i < N; i++)
+        want[i] = e[i] * o[i] * (1.0f - o[i]) * 3.0f;
+    /* Device arrays: the calls stay where the data is. */
+    gpuc_kernel *k = make(gpu, DELTA, (gpuc_dims){N}, false);
+    gpuc_array *da = NULL, *db = NULL;
+    ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, o, (gpuc_dims){N}, &da));
+    ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, e, (gpuc_dims){N}, &db));
+    gpuc_arg dev[2] = {gpuc_arg_array(da), gpuc_arg_array(db)};
+    run_checked(k, gpu, dev, 2, want, N, 1e-6f);
+    ck_assert_msg(!on_twin(k), "%s", gpuc_kernel_describe(k));
+    /* An array constant (its uniform buffer is the context's). */
+    static const float table[4] = {1, 2, 3, 4};
+    gpuc_kernel_desc d = {0};
+    d.output = (gpuc_dims){N};
+    d.constants[0] = (gpuc_constant){.name = "t", .values = table, .dims = {4}};
+    gpuc_kernel *kc = NULL;
+    ck_assert_gpuc_ok(gpuc_create_kernel(gpu, "float f(float a[]) { return a[thread.x] * constants.t[thread.x % 4]; }", &d,
+                                         &kc));
+    float cwant[N];
+    for (int i = 0; i < N; i++)
+        cwant[i] = o[i] * table[i % 4];
+    gpuc_arg a = gpuc_arg_host_f32(o, (gpuc_dims){N});
+    run_checked(kc, gpu, &a, 1, cwant, N, 0.0f);
+    ck_assert_msg(!on_twin(kc), "%s", gpuc_kernel_describe(kc));
+    gpuc_array_free(da);
+    gpuc_array_free(db);
+}
+END_TEST
+
+/* gpuc_run_to writes the twin's result into the caller's array, which then reads as a run's. */
+START_TEST(run_to_lands_in_the_callers_array)
+{
+    float o[N], e[N], got[N];
+    fill(o, N, 0.0f);
+    fill(e, N, 1.0f);
+    gpuc_kernel *k = make(gpu, DELTA, (gpuc_dims){N}, false);
+    gpuc_arg args[2] = {gpuc_arg_host_f32(o, (gpuc_dims){N}), gpuc_arg_host_f32(e, (gpuc_dims){N})};
+    gpuc_array *dst = NULL;
+    ck_assert_gpuc_ok(gpuc_array_new(gpu, GPUC_FLOAT, (gpuc_dims){N}, &dst));
+    for (int r = 0; r < RUNS; r++) {
+        e[0] = (float)r;
+        ck_assert_gpuc_ok(gpuc_run_to(k, args, 2, dst));
+        ck_assert_gpuc_ok(gpuc_array_read_f32(dst, got, N));
+        ck_assert_float_eq(got[0], e[0] * o[0] * (1.0f - o[0]) * 3.0f);
+    }
+    ck_assert_msg(on_twin(k), "%s", gpuc_kernel_describe(k));
+    /* The array is the context's like any other: another kernel reads it on the device. */
+    gpuc_kernel *copy = make(gpu, "float c(float a[]) { return a[thread.x]; }", (gpuc_dims){N}, false);
+    gpuc_arg da = gpuc_arg_array(dst);
+    gpuc_array *c = NULL;
+    ck_assert_gpuc_ok(gpuc_run(copy, &da, 1, &c));
+    float *back = fixture_take_floats(c, N);
+    ck_assert(memcmp(back, got, sizeof got) == 0);
+    free(back);
+    gpuc_array_free(dst);
+}
+END_TEST
+
+/* A host argument of the wrong rank fails as on the pool, before anything runs. */
+START_TEST(errors_unchanged)
+{
+    float o[N], e[N];
+    fill(o, N, 0.0f);
+    fill(e, N, 1.0f);
+    gpuc *pool = open_pool();
+    gpuc_kernel *k = make(gpu, DELTA, (gpuc_dims){N}, false), *kp = make(pool, DELTA, (gpuc_dims){N}, false);
+    gpuc_arg args[2] = {gpuc_arg_host_f32(o, (gpuc_dims){N}), gpuc_arg_host_f32(e, (gpuc_dims){N})};
+    float want[N];
+    for (int i = 0; i < N; i++)
+        want[i] = e[i] * o[i] * (1.0f - o[i]) * 3.0f;
+    run_checked(k, gpu, args, 2, want, N, 1e-6f);
+    ck_assert_msg(on_twin(k), "%s", gpuc_kernel_describe(k));
+    gpuc_stats before, after;
+    ck_assert_gpuc_ok(gpuc_get_stats(gpu, &before));
+    gpuc_arg bad[2] = {gpuc_arg_host_f32(o, (gpuc_dims){N / 10, 10}), gpuc_arg_host_f32(e, (gpuc_dims){N})};
+    gpuc_array *res = (gpuc_array *)(void *)&before; /* must stay as it is */
+    gpuc_status st = gpuc_run(k, bad, 2, &res), stp = gpuc_run(kp, bad, 2, &res);
+    ck_assert_int_eq(st, GPUC_ERROR_TYPE_MISMATCH);
+    ck_assert_int_eq(stp, st);
+    ck_assert_str_eq(gpuc_errmsg(gpu), gpuc_errmsg(pool));
+    ck_assert_ptr_eq(res, (gpuc_array *)(void *)&before);
+    ck_assert_gpuc_ok(gpuc_get_stats(gpu, &after));
+    ck_assert_int_eq(after.uploads, before.uploads);
+    ck_assert_int_eq(after.dispatches, before.dispatches);
+    gpuc_close(pool);
+}
+END_TEST
+
+/* The context's counters and the kernel's count a twin run as the context's own path counts it. */
+START_TEST(counters_as_the_pool_counts)
+{
+    float o[N], e[N];
+    fill(o, N, 0.0f);
+    fill(e, N, 1.0f);
+    gpuc *pool = open_pool();
+    gpuc *ctx[2] = {gpu, pool};
+    gpuc_stats s[2];
+    gpuc_kernel_stats ks[2];
+    for (int c = 0; c < 2; c++) {
+        gpuc_kernel *k = make(ctx[c], DELTA, (gpuc_dims){N}, false);
+        gpuc_arg args[2] = {gpuc_arg_host_f32(o, (gpuc_dims){N}), gpuc_arg_host_f32(e, (gpuc_dims){N})};
+        gpuc_stats s0;
+        ck_assert_int_eq(gpuc_get_stats(ctx[c], &s0), GPUC_OK);
+        for (int r = 0; r < 2 * RUNS; r++) {
+            gpuc_array *res = NULL;
+            ck_assert_msg(gpuc_run(k, args, 2, &res) == GPUC_OK, "%s", gpuc_errmsg(ctx[c]));
+            gpuc_array_free(res);
+        }
+        ck_assert_int_eq(on_twin(k), c == 0);
+        ck_assert_int_eq(gpuc_get_stats(ctx[c], &s[c]), GPUC_OK);
+        s[c].uploads -= s0.uploads;
+        s[c].bytes_uploaded -= s0.bytes_uploaded;
+        s[c].dispatches -= s0.dispatches;
+        s[c].readbacks -= s0.readbacks;
+        s[c].bytes_read_back -= s0.bytes_read_back;
+        ck_assert_int_eq(gpuc_get_kernel_stats(k, &ks[c]), GPUC_OK);
+    }
+    ck_assert_int_eq(s[0].uploads, s[1].uploads);
+    ck_assert_int_eq(s[0].bytes_uploaded, s[1].bytes_uploaded);
+    ck_assert_int_eq(s[0].dispatches, s[1].dispatches);
+    ck_assert_int_eq(s[0].readbacks, s[1].readbacks);
+    ck_assert_int_eq(s[0].bytes_read_back, s[1].bytes_read_back);
+    ck_assert_int_eq(ks[0].runs, ks[1].runs);
+    ck_assert_int_eq(ks[0].cells, ks[1].cells);
+    ck_assert_int_eq(ks[0].bytes_uploaded, ks[1].bytes_uploaded);
+    ck_assert_int_eq(ks[0].bytes_read_back, ks[1].bytes_read_back);
+    /* The twin's first run (its machine code compiled) is made before the call it serves, uncounted. */
+    ck_assert_int_eq(ks[0].first_runs, ks[1].first_runs);
+    gpuc_close(pool);
+}
+END_TEST
+
+/* Kernels with twins freed before and at gpuc_close; a kernel made after one was freed gets its own. */
+START_TEST(freeing_kernels_with_twins)
+{
+    float o[N], e[N], want[N];
+    fill(o, N, 0.0f);
+    fill(e, N, 1.0f);
+    for (int i = 0; i < N; i++)
+        want[i] = e[i] * o[i] * (1.0f - o[i]) * 3.0f;
+    gpuc_arg args[2] = {gpuc_arg_host_f32(o, (gpuc_dims){N}), gpuc_arg_host_f32(e, (gpuc_dims){N})};
+    for (int round = 0; round < 3; round++) {
+        gpuc_kernel *k = make(gpu, DELTA, (gpuc_dims){N}, false);
+        run_checked(k, gpu, args, 2, want, N, 1e-6f);
+        ck_assert_msg(on_twin(k), "%s", gpuc_kernel_describe(k));
+        gpuc_kernel_free(k);
+    }
+    /* Left live for gpuc_close (the fixture's), with an array of the context made after. */
+    gpuc_kernel *k = make(gpu, DELTA, (gpuc_dims){N}, false);
+    run_checked(k, gpu, args, 2, want, N, 1e-6f);
+    gpuc_array *left = NULL;
+    ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, o, (gpuc_dims){N}, &left));
+    /* A second context with twins closed first: this one's go on working. */
+    gpuc *other = NULL;
+    ck_assert_int_eq(gpuc_open(&other, NULL), GPUC_OK);
+    gpuc_kernel *ko = make(other, DELTA, (gpuc_dims){N}, false);
+    run_checked(ko, other, args, 2, want, N, 1e-6f);
+    ck_assert(on_twin(ko));
+    gpuc_close(other);
+    run_checked(k, gpu, args, 2, want, N, 1e-6f);
+}
+END_TEST
+
+/* An explicit thread count keeps every call where it is; a bad GPUC_SMALL_CALLS fails gpuc_open. */
+START_TEST(explicit_threads_and_the_setting)
+{
+    float o[N], e[N], want[N];
+    fill(o, N, 0.0f);
+    fill(e, N, 1.0f);
+    for (int i = 0; i < N; i++)
+        want[i] = e[i] * o[i] * (1.0f - o[i]) * 3.0f;
+    gpuc_arg args[2] = {gpuc_arg_host_f32(o, (gpuc_dims){N}), gpuc_arg_host_f32(e, (gpuc_dims){N})};
+    gpuc_options opts = {0};
+    opts.threads = GPUC_THREADS_CALLER;
+    gpuc *caller = NULL;
+    ck_assert_int_eq(gpuc_open(&caller, &opts), GPUC_OK);
+    gpuc_kernel *k = make(caller, DELTA, (gpuc_dims){N}, false);
+    run_checked(k, caller, args, 2, want, N, 1e-6f);
+    ck_assert_msg(!on_twin(k), "%s", gpuc_kernel_describe(k));
+    gpuc_close(caller);
+    setenv("GPUC_SMALL_CALLS", "sometimes", 1);
+    gpuc *bad = NULL;
+    gpuc_status st = gpuc_open(&bad, NULL);
+    unsetenv("GPUC_SMALL_CALLS");
+    ck_assert_int_eq(st, GPUC_ERROR_INVALID_ARGUMENT);
+    ck_assert_msg(strstr(gpuc_errmsg(bad), "GPUC_SMALL_CALLS \"sometimes\"") != NULL, "%s", gpuc_errmsg(bad));
+    gpuc_close(bad);
+}
+END_TEST
+
+/* The fragment backend keeps its own path (the twin is a compute context). */
+START_TEST(fragment_backend_keeps_its_path)
+{
+    float o[N], e[N], want[N];
+    fill(o, N, 0.0f);
+    fill(e, N, 1.0f);
+    for (int i = 0; i < N; i++)
+        want[i] = e[i] * o[i] * (1.0f - o[i]) * 3.0f;
+    gpuc_arg args[2] = {gpuc_arg_host_f32(o, (gpuc_dims){N}), gpuc_arg_host_f32(e, (gpuc_dims){N})};
+    gpuc_kernel *k = make(gpu, DELTA, (gpuc_dims){N}, false);
+    run_checked(k, gpu, args, 2, want, N, 1e-6f);
+    ck_assert_msg(!on_twin(k), "%s", gpuc_kernel_describe(k));
+}
+END_TEST
+
+Suite *suite_small_calls(void)
+{
+    Suite *s = suite_create("small_calls");
+    TCase *tc = fixture_tcase("small_calls");
+    if (fixture_fragment_backend()) {
+        tcase_add_test(tc, fragment_backend_keeps_its_path);
+    } else {
+        tcase_add_test(tc, glsl_float_1d_matches_pool_and_c);
+        tcase_add_test(tc, int_2d_and_js_layer_match_c);
+        tcase_add_test(tc, work_bound_one_below_and_above);
+        tcase_add_test(tc, not_eligible_stays_on_the_pool);
+        tcase_add_test(tc, run_to_lands_in_the_callers_array);
+        tcase_add_test(tc, errors_unchanged);
+        tcase_add_test(tc, counters_as_the_pool_counts);
+        tcase_add_test(tc, freeing_kernels_with_twins);
+        tcase_add_test(tc, explicit_threads_and_the_setting);
+    }
+    suite_add_tcase(s, tc);
+    return s;
+}
