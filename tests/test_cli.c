@@ -440,7 +440,7 @@ START_TEST(run_writes_3d_and_vector_npy_and_times)
 }
 END_TEST
 
-/* --precise-math: sin, cos and tan through the double-precision reduction (src/js/runtime_trig.c) */
+/* --precise-math: sin, cos and tan through the double-precision reduction (src/js/runtime/runtime_trig.c) */
 START_TEST(precise_math_option)
 {
     make_tmpdir();
