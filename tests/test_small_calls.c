@@ -7,6 +7,8 @@
 #include "suites.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -358,6 +360,93 @@ START_TEST(explicit_threads_and_the_setting)
 }
 END_TEST
 
+/* Two default contexts in one thread, their small calls interleaved with array work on each: every
+ * switch between a context, its twin and the other context leaves the right one current. */
+START_TEST(two_contexts_interleaved_in_one_thread)
+{
+    float o[N], e[N], want[N], got[N];
+    fill(o, N, 0.0f);
+    fill(e, N, 1.0f);
+    for (int i = 0; i < N; i++)
+        want[i] = e[i] * o[i] * (1.0f - o[i]) * 3.0f;
+    gpuc_arg args[2] = {gpuc_arg_host_f32(o, (gpuc_dims){N}), gpuc_arg_host_f32(e, (gpuc_dims){N})};
+    gpuc *other = NULL;
+    ck_assert_int_eq(gpuc_open(&other, NULL), GPUC_OK);
+    gpuc_kernel *ka = make(gpu, DELTA, (gpuc_dims){N}, false);
+    gpuc_kernel *kb = make(other, DELTA, (gpuc_dims){N}, false);
+    for (int r = 0; r < 3 * RUNS; r++) {
+        gpuc *g = r % 2 ? other : gpu;
+        gpuc_array *res = NULL, *copy = NULL;
+        ck_assert_msg(gpuc_run(r % 2 ? kb : ka, args, 2, &res) == GPUC_OK, "%s", gpuc_errmsg(g));
+        /* the result used on its context's device after the call: cloned there, the clone read back */
+        ck_assert_gpuc_ok(gpuc_array_clone(res, &copy));
+        ck_assert_gpuc_ok(gpuc_array_read_f32(copy, got, N));
+        for (int i = 0; i < N; i++)
+            ck_assert_msg(fabsf(got[i] - want[i]) <= 1e-6f, "run %d, cell %d: %g, want %g", r, i, (double)got[i],
+                          (double)want[i]);
+        gpuc_array_free(copy);
+        gpuc_array_free(res);
+    }
+    ck_assert_msg(on_twin(ka) && on_twin(kb), "%s / %s", gpuc_kernel_describe(ka), gpuc_kernel_describe(kb));
+    gpuc_close(other);
+}
+END_TEST
+
+typedef struct thread_job {
+    int id;
+    char failure[200]; /* empty: every call gave the C answer on the twin */
+} thread_job;
+
+static void *small_calls_on_a_thread(void *arg)
+{
+    thread_job *job = arg;
+    float o[N], e[N], got[N];
+    fill(o, N, (float)job->id);
+    fill(e, N, 1.0f);
+    gpuc *g = NULL;
+    if (gpuc_open(&g, NULL) != GPUC_OK) {
+        snprintf(job->failure, sizeof job->failure, "gpuc_open: %s", gpuc_errmsg(g));
+        gpuc_close(g);
+        return NULL;
+    }
+    gpuc_kernel *k = make(g, DELTA, (gpuc_dims){N}, false);
+    gpuc_arg args[2] = {gpuc_arg_host_f32(o, (gpuc_dims){N}), gpuc_arg_host_f32(e, (gpuc_dims){N})};
+    for (int r = 0; r < 4 * RUNS && !job->failure[0]; r++) {
+        gpuc_array *res = NULL;
+        if (gpuc_run(k, args, 2, &res) != GPUC_OK || gpuc_array_read_f32(res, got, N) != GPUC_OK) {
+            snprintf(job->failure, sizeof job->failure, "run %d: %s", r, gpuc_errmsg(g));
+            break;
+        }
+        for (int i = 0; i < N; i++) {
+            float want = e[i] * o[i] * (1.0f - o[i]) * 3.0f;
+            if (fabsf(got[i] - want) > 1e-3f * fmaxf(1.0f, fabsf(want))) {
+                snprintf(job->failure, sizeof job->failure, "run %d, cell %d: %g, want %g", r, i, (double)got[i],
+                         (double)want);
+                break;
+            }
+        }
+        gpuc_array_free(res);
+    }
+    if (!job->failure[0] && !on_twin(k))
+        snprintf(job->failure, sizeof job->failure, "not on the twin: %s", gpuc_kernel_describe(k));
+    gpuc_close(g);
+    return NULL;
+}
+
+/* Two threads at once, each with a default context of its own and so a twin of its own. */
+START_TEST(two_threads_each_with_a_context)
+{
+    thread_job jobs[2] = {{.id = 0}, {.id = 1}};
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++)
+        ck_assert_int_eq(pthread_create(&t[i], NULL, small_calls_on_a_thread, &jobs[i]), 0);
+    for (int i = 0; i < 2; i++)
+        ck_assert_int_eq(pthread_join(t[i], NULL), 0);
+    for (int i = 0; i < 2; i++)
+        ck_assert_msg(!jobs[i].failure[0], "thread %d: %s", i, jobs[i].failure);
+}
+END_TEST
+
 /* The fragment backend keeps its own path (the twin is a compute context). */
 START_TEST(fragment_backend_keeps_its_path)
 {
@@ -389,6 +478,8 @@ Suite *suite_small_calls(void)
         tcase_add_test(tc, counters_as_the_pool_counts);
         tcase_add_test(tc, freeing_kernels_with_twins);
         tcase_add_test(tc, explicit_threads_and_the_setting);
+        tcase_add_test(tc, two_contexts_interleaved_in_one_thread);
+        tcase_add_test(tc, two_threads_each_with_a_context);
     }
     suite_add_tcase(s, tc);
     return s;
