@@ -30,54 +30,38 @@ static struct {
 
 #define DISPLAY_SLOTS ((int)(sizeof display_users / sizeof display_users[0]))
 
-static void display_retain(EGLDisplay dpy, int threads)
+/* display_lock held: dpy's slot while it has users, else -1. */
+static int display_slot_locked(EGLDisplay dpy)
 {
-    pthread_mutex_lock(&display_lock);
-    int free_slot = -1;
-    for (int i = 0; i < DISPLAY_SLOTS; i++) {
-        if (display_users[i].display == dpy) {
-            display_users[i].users++;
-            pthread_mutex_unlock(&display_lock);
-            return;
-        }
-        if (!display_users[i].display && free_slot < 0)
-            free_slot = i;
-    }
-    if (free_slot >= 0) {
-        display_users[free_slot].display = dpy;
-        display_users[free_slot].users = 1;
-        display_users[free_slot].threads = threads;
-    }
-    pthread_mutex_unlock(&display_lock);
-}
-
-/* Returns true when the caller was the display's last user. */
-static bool display_release(EGLDisplay dpy)
-{
-    bool last = true;
-    pthread_mutex_lock(&display_lock);
-    for (int i = 0; i < DISPLAY_SLOTS; i++) {
-        if (display_users[i].display == dpy) {
-            last = --display_users[i].users == 0;
-            if (last)
-                display_users[i].display = NULL;
-            break;
-        }
-    }
-    pthread_mutex_unlock(&display_lock);
-    return last;
-}
-
-/* The thread count the contexts on dpy asked for when gpuc made its screen; 0 when unknown. */
-static int display_threads(EGLDisplay dpy)
-{
-    int threads = 0;
-    pthread_mutex_lock(&display_lock);
     for (int i = 0; i < DISPLAY_SLOTS; i++)
         if (display_users[i].users > 0 && display_users[i].display == dpy)
-            threads = display_users[i].threads;
+            return i;
+    return -1;
+}
+
+/* display_lock held: one more user of dpy (a new slot for its first). */
+static void display_retain_locked(EGLDisplay dpy, int threads)
+{
+    int slot = display_slot_locked(dpy);
+    for (int i = 0; slot < 0 && i < DISPLAY_SLOTS; i++)
+        if (!display_users[i].display)
+            slot = i, display_users[i].display = dpy, display_users[i].users = 0, display_users[i].threads = threads;
+    if (slot >= 0)
+        display_users[slot].users++;
+}
+
+/* One user fewer of dpy; the last terminates it. Under display_lock, as a first eglInitialize is (in
+ * open_on_display), so a context opening on dpy on another thread never finds it terminated between its
+ * eglInitialize and its count. */
+static void display_leave(EGLDisplay dpy)
+{
+    pthread_mutex_lock(&display_lock);
+    int slot = display_slot_locked(dpy);
+    if (slot >= 0 && --display_users[slot].users == 0) {
+        display_users[slot].display = NULL;
+        eglTerminate(dpy);
+    }
     pthread_mutex_unlock(&display_lock);
-    return threads;
 }
 
 /* fork(): the child gets a copy of Mesa's display state but not its worker threads (llvmpipe's
@@ -218,16 +202,25 @@ static bool open_on_display(EGLDisplay dpy, const char *label, bool debug, int t
         note(err, errlen, "  %s: no display (%s)\n", label, egl_error_name(eglGetError()));
         return false;
     }
-    bool was_in_use = display_in_use(dpy);
-    if (threads && was_in_use && display_threads(dpy) != threads) {
-        int other = display_threads(dpy);
+    /* Counted as a user before anything else, under display_lock: a close on another thread cannot
+     * terminate dpy from here on, and of two contexts opening at once only one makes its screen. */
+    pthread_mutex_lock(&display_lock);
+    int slot = display_slot_locked(dpy);
+    if (threads && slot >= 0 && display_users[slot].threads != threads) {
+        int other = display_users[slot].threads;
+        pthread_mutex_unlock(&display_lock);
         note(err, errlen, "  %s: llvmpipe makes its threads once per display and process, and another gpuc "
                           "context of this process runs %s (gpuc_options.threads %d): close it first or ask for "
                           "the same count\n", label, other < 0 ? "in its calling thread" : "its own thread count",
              other);
         return false;
     }
-    if (!(threads && !was_in_use ? initialize_with_threads(dpy, threads) : eglInitialize(dpy, NULL, NULL))) {
+    EGLBoolean initialized =
+        threads && slot < 0 ? initialize_with_threads(dpy, threads) : eglInitialize(dpy, NULL, NULL);
+    if (initialized)
+        display_retain_locked(dpy, threads);
+    pthread_mutex_unlock(&display_lock);
+    if (!initialized) {
         note(err, errlen, "  %s: eglInitialize failed (%s)\n", label, egl_error_name(eglGetError()));
         return false;
     }
@@ -259,13 +252,11 @@ static bool open_on_display(EGLDisplay dpy, const char *label, bool debug, int t
         eglDestroyContext(dpy, ctx);
         goto fail;
     }
-    display_retain(dpy, threads);
     dev->display = dpy;
     dev->context = ctx;
     return true;
 fail:
-    if (!was_in_use)
-        eglTerminate(dpy);
+    display_leave(dpy);
     return false;
 }
 
@@ -490,8 +481,7 @@ void egl_device_close(egl_device *dev)
     if (eglGetCurrentContext() == (EGLContext)dev->context)
         eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
     eglDestroyContext(dpy, (EGLContext)dev->context);
-    if (display_release(dpy))
-        eglTerminate(dpy);
+    display_leave(dpy);
     /* Frees EGL's per-thread state, but would also unbind another gpuc context: only when none is left. */
     if (!display_in_use(EGL_NO_DISPLAY))
         eglReleaseThread();
