@@ -78,13 +78,19 @@ static void fill(float *v, size_t n, float base)
 static const char *const DELTA = "float delta(float o[], float e[]) { float v = o[thread.x]; "
                                  "return e[thread.x] * v * (1.0 - v) * constants.scale; }";
 
-START_TEST(glsl_float_1d_matches_pool_and_c)
+/* The delta's inputs (o in [0, 1), e in [1, 2)) and its C answer, for N cells. */
+static void delta_case(float *o, float *e, float *want)
 {
-    float o[N], e[N], want[N];
     fill(o, N, 0.0f);
     fill(e, N, 1.0f);
     for (int i = 0; i < N; i++)
         want[i] = e[i] * o[i] * (1.0f - o[i]) * 3.0f;
+}
+
+START_TEST(glsl_float_1d_matches_pool_and_c)
+{
+    float o[N], e[N], want[N];
+    delta_case(o, e, want);
     gpuc_arg args[2] = {gpuc_arg_host_f32(o, (gpuc_dims){N}), gpuc_arg_host_f32(e, (gpuc_dims){N})};
     gpuc *pool = open_pool();
     gpuc_kernel *k = make(gpu, DELTA, (gpuc_dims){N}, false), *kp = make(pool, DELTA, (gpuc_dims){N}, false);
@@ -177,10 +183,7 @@ END_TEST
 START_TEST(not_eligible_stays_on_the_pool)
 {
     float o[N], e[N], want[N];
-    fill(o, N, 0.0f);
-    fill(e, N, 1.0f);
-    for (int i = 0; i < N; i++)
-        want[i] = e[i] * o[i] * (1.0f - o[i]) * 3.0f;
+    delta_case(o, e, want);
     /* Device arrays: the calls stay where the data is. */
     gpuc_kernel *k = make(gpu, DELTA, (gpuc_dims){N}, false);
     gpuc_array *da = NULL, *db = NULL;
@@ -315,10 +318,7 @@ END_TEST
 START_TEST(freeing_kernels_with_twins)
 {
     float o[N], e[N], want[N];
-    fill(o, N, 0.0f);
-    fill(e, N, 1.0f);
-    for (int i = 0; i < N; i++)
-        want[i] = e[i] * o[i] * (1.0f - o[i]) * 3.0f;
+    delta_case(o, e, want);
     gpuc_arg args[2] = {gpuc_arg_host_f32(o, (gpuc_dims){N}), gpuc_arg_host_f32(e, (gpuc_dims){N})};
     for (int round = 0; round < 3; round++) {
         gpuc_kernel *k = make(gpu, DELTA, (gpuc_dims){N}, false);
@@ -346,10 +346,7 @@ END_TEST
 START_TEST(explicit_threads_and_the_setting)
 {
     float o[N], e[N], want[N];
-    fill(o, N, 0.0f);
-    fill(e, N, 1.0f);
-    for (int i = 0; i < N; i++)
-        want[i] = e[i] * o[i] * (1.0f - o[i]) * 3.0f;
+    delta_case(o, e, want);
     gpuc_arg args[2] = {gpuc_arg_host_f32(o, (gpuc_dims){N}), gpuc_arg_host_f32(e, (gpuc_dims){N})};
     gpuc_options opts = {0};
     opts.threads = GPUC_THREADS_CALLER;
@@ -374,10 +371,7 @@ END_TEST
 START_TEST(two_contexts_interleaved_in_one_thread)
 {
     float o[N], e[N], want[N], got[N];
-    fill(o, N, 0.0f);
-    fill(e, N, 1.0f);
-    for (int i = 0; i < N; i++)
-        want[i] = e[i] * o[i] * (1.0f - o[i]) * 3.0f;
+    delta_case(o, e, want);
     gpuc_arg args[2] = {gpuc_arg_host_f32(o, (gpuc_dims){N}), gpuc_arg_host_f32(e, (gpuc_dims){N})};
     gpuc *other = NULL;
     ck_assert_int_eq(gpuc_open(&other, NULL), GPUC_OK);
@@ -461,10 +455,7 @@ END_TEST
 START_TEST(fragment_backend_keeps_its_path)
 {
     float o[N], e[N], want[N];
-    fill(o, N, 0.0f);
-    fill(e, N, 1.0f);
-    for (int i = 0; i < N; i++)
-        want[i] = e[i] * o[i] * (1.0f - o[i]) * 3.0f;
+    delta_case(o, e, want);
     gpuc_arg args[2] = {gpuc_arg_host_f32(o, (gpuc_dims){N}), gpuc_arg_host_f32(e, (gpuc_dims){N})};
     gpuc_kernel *k = make(gpu, DELTA, (gpuc_dims){N}, false);
     run_checked(k, gpu, args, 2, want, N, 1e-6f);
