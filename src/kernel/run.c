@@ -362,6 +362,17 @@ static gpuc_status run_into(gpuc_kernel *k, const gpuc_arg *args, gpuc_array *co
     return st;
 }
 
+/* Makes k's context current again after work on its twin; false (the message on the context) when EGL
+ * refuses. */
+static bool back_from_twin(gpuc_kernel *k)
+{
+    if (egl_device_make_current(&k->gpu->device))
+        return true;
+    gpuc_fail(k->gpu, GPUC_ERROR_NO_DEVICE, "kernel '%s': could not make the GL context current again after a "
+              "small call in its calling-thread twin", k->name);
+    return false;
+}
+
 /* A small call on the kernel's twin (kernel/small_calls.c): the twin runs with the same (host) arguments
  * into its own array, read back there; its values are copied into dst, which then reads as a result
  * read back does. The context's counters and the kernel's count the run as the context's own path
@@ -380,9 +391,8 @@ static gpuc_status run_on_twin(gpuc_kernel *k, const gpuc_arg *args, gpuc_array 
                                    &k->twin_result);
         if (warm == GPUC_OK)
             warm = run_into(t, args, &k->twin_result);
-        if (!egl_device_make_current(&gpu->device))
-            return gpuc_fail(gpu, GPUC_ERROR_NO_DEVICE, "kernel '%s': could not make the GL context current again "
-                             "after a small call in its calling-thread twin", k->name);
+        if (!back_from_twin(k))
+            return GPUC_ERROR_NO_DEVICE;
         if (warm != GPUC_OK) { /* the twin failed where the context may not: the context's path serves */
             small_call_forget(k, true);
             return run_into(k, args, &dst);
@@ -400,12 +410,12 @@ static gpuc_status run_on_twin(gpuc_kernel *k, const gpuc_arg *args, gpuc_array 
     if (st != GPUC_OK) /* the twin's message names the kernel and the argument as the context's would */
         snprintf(gpu->errmsg, sizeof gpu->errmsg, "%s", twin->errmsg);
     profile_fetching(k, &prof);
-    if (!egl_device_make_current(&gpu->device))
-        return gpuc_fail(gpu, GPUC_ERROR_NO_DEVICE, "kernel '%s': could not make the GL context current again "
-                         "after a small call in its calling-thread twin", k->name);
+    if (!back_from_twin(k))
+        return GPUC_ERROR_NO_DEVICE;
     if (st == GPUC_OK) {
+        uint64_t uploaded = gpu->stats.bytes_uploaded;
         st = gpuc_array_upload_part(dst, 0, dst->values, k->twin_result->mirror);
-        gpu->stats.bytes_uploaded -= dst->values * 4; /* a copy, not an upload of the call */
+        gpu->stats.bytes_uploaded = uploaded; /* a copy, not an upload of the call */
     }
     if (st == GPUC_OK)
         st = gpuc_array_mirror_host(dst, k->twin_result->mirror);

@@ -52,15 +52,17 @@ static gpuc *twin_context(gpuc *gpu)
     o.debug = gpu->debug;
     o.guard_all_loops = gpu->guard_all_loops;
     gpuc *twin = NULL;
-    gpuc_status st = gpuc_open(&twin, &o);
-    if (st != GPUC_OK)
-        gpuc_close(twin); /* e.g. two other thread counts hold both displays: the pool serves */
-    bool back = egl_device_make_current(&gpu->device);
-    if (st != GPUC_OK || !back) {
-        if (st == GPUC_OK)
-            gpuc_close(twin);
+    if (gpuc_open(&twin, &o) != GPUC_OK) { /* e.g. two other thread counts hold both displays */
+        gpuc_close(twin);
+        twin = NULL;
+    }
+    /* Closed first on failure: the pool then serves the call, with the context current. */
+    if (!egl_device_make_current(&gpu->device)) {
+        gpuc_close(twin);
         return NULL;
     }
+    if (!twin)
+        return NULL;
     twin->trace = twin->profile = twin->profile_report = false; /* the context reports its runs */
     twin->device_profile = gpu->device_profile; /* the programs were shaped for the context's */
     gpu->twin = twin;
