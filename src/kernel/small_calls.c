@@ -79,7 +79,8 @@ static gpuc_kernel *twin_kernel(gpuc_kernel *k, gpuc *twin)
     gpuc_kernel *t = malloc(sizeof *t);
     if (!t)
         return NULL;
-    *t = *k;
+    *t = *k; /* a shallow copy: every GL object and owned pointer is reset below (a new field of
+              * gpuc_kernel that owns memory or a GL name must be reset here too) */
     t->gpu = twin;
     t->handle = NULL;
     t->special = NULL;
