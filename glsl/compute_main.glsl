@@ -19,6 +19,9 @@
 // 1024 cells, so `gpuc_first` is written as a multiple of $LANE_CELLS for the compiler to see it.
 // Cells past the end of the range store 0 (the padding of an array's last texel must read 0), and a
 // texel that starts past the range is not stored.
+// A kernel with counted loops gets main_texels too where its body is jammed (src/kernel/source/kernel_jam.h):
+// jam_cells computes a step's $LANE_CELLS cells, which lie in one row, in one call whose fused loops make
+// each read the cells share once (llvmpipe gathers every read per lane, also at one address).
 
 //@ main
 layout(local_size_x = $LOCAL_SIZE) in;
@@ -126,6 +129,13 @@ $CELLS$STORES    }
             $BEFORE_KERNEL
             $CALL
             $SAVES
+        }
+
+//@ jam_cells
+        {
+            int cell = gpuc_first;
+            $THREAD
+            $FUNCTION($VALUES);
         }
 
 //@ lane_value

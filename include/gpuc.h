@@ -330,8 +330,11 @@ typedef enum gpuc_backend {
  * lavapipe) gets what measured fastest on llvmpipe instead: arrays read through buffer-texture image
  * views (an SSBO load is a scalar loop over the SIMD lanes there), up to 8 steps per invocation of
  * loop-free kernels and 16 of kernels with counted loops, neighbouring cells stored as whole 16-byte
- * texels (two 64-bit words where GL_ARB_gpu_shader_int64 is offered), work groups of 64, and llvmpipe's
- * loop budget guarded (LOOPS AND LLVMPIPE'S LOOP BUDGET). Both give the same answers. AUTO takes the
+ * texels (two 64-bit words where GL_ARB_gpu_shader_int64 is offered), kernels with counted loops
+ * computing up to 8 neighbouring cells of a row in one call of their body with its loops fused, so
+ * that a read the cells share is made once (see gpuc_kernel_describe: "computed by one call of the
+ * body with its loops fused", or why not), work groups of 64, and llvmpipe's loop budget guarded
+ * (LOOPS AND LLVMPIPE'S LOOP BUDGET). Both give the same answers. AUTO takes the
  * driver's own (gpuc_info.software); forcing HARDWARE on llvmpipe exists to test that path there. The
  * loop budget is not part of the profile: it follows the driver (gpuc_info.loop_budget), so a forced
  * profile on llvmpipe still refuses or guards loops that llvmpipe would cut. */
@@ -846,8 +849,11 @@ GPUC_API gpuc_status gpuc_reset_kernel_stats(gpuc_kernel *k);
 /* What k runs as, in words: each of these changes a kernel's speed, often 1.3-2.5x. The backend and
  * the thread mode (gpuc_options.threads); its loops, guarded for llvmpipe's loop budget or not, and
  * those capped at loop_max_iterations (JavaScript); whether the program in use is specialised to the
- * argument sizes; double-precision Math (precise_math); cells per invocation and texel stores
- * (compute); how arrays are read (image views or storage buffers); pipeline. For example
+ * argument sizes; double-precision Math (precise_math); cells per invocation, texel stores and
+ * whether neighbouring cells share one call of the body, their loops fused, or why not (compute,
+ * software profile: a kernel whose body uses break, continue, a return inside it, a global variable or
+ * a helper that reads `thread`, among others, computes each cell alone, which is correct and up to
+ * 2-4x slower on llvmpipe); how arrays are read (image views or storage buffers); pipeline. For example
  *     "compute backend, llvmpipe's default workers; 1 loop, unguarded (proven under the loop budget:
  *      at most 257 iterations a cell, final tests counted); program specialised to the argument sizes;
  *      1 cell per invocation; arrays read from image views"

@@ -75,6 +75,10 @@ typedef struct device_profile {
     /* Steps (cells, or texels' worth of cells) one invocation may compute: loop-free kernels, and
      * kernels with counted loops (kernel.c's cells_per_invocation); 1 and 1 on hardware. */
     int most_steps, most_steps_with_loops;
+    /* Neighbouring cells of a row a kernel with counted loops computes in one call of its body, the
+     * loops fused (kernel/source/kernel_jam.h: a read every cell makes at one index is made once, where
+     * llvmpipe gathers it per lane); 0 on hardware, where one cell per invocation is the norm. */
+    int jam_cells;
     int local_size; /* invocations per work group of a kernel's compute program */
     /* Storage buffers one program of the backend may bind (blocks of its stage, within the bindings). */
     int max_storage_blocks;

@@ -26,6 +26,7 @@
     GPUC_SUITE(loops) \
     GPUC_SUITE(loop_proofs) \
     GPUC_SUITE(specialise) \
+    GPUC_SUITE(jam) \
     GPUC_SUITE(program_cache) \
     GPUC_SUITE(small_calls) \
     GPUC_SUITE(profile) \

@@ -6,6 +6,7 @@
 #include "kernel/constant_arrays.h"
 #include "kernel/source/constant_reads.h"
 #include "kernel/kernel_map.h"
+#include "kernel/source/kernel_jam.h"
 #include "kernel/source/kernel_rewrite.h"
 #include "kernel/kernel_loops.h"
 #include "kernel/codegen/kernel_specialise.h"
@@ -243,7 +244,9 @@ static int cells_per_invocation(const gpuc_kernel *k, const char *mask, size_t g
     if (has_loops(mask)) {
         if (k->loop_guard || budget <= 0 || k->loop_most == LOOP_UNBOUNDED)
             return 1;
-        per_cell = k->loop_most + 1; /* its loops, and one trip of main()'s */
+        /* a step's loops (a jammed step's copies of loops it cannot fuse run once per cell), and one
+         * trip of main()'s */
+        per_cell = (k->jam_cells > 0 ? k->jam_cells : 1) * k->loop_most + 1;
         most = profile->most_steps_with_loops;
     }
     size_t room = grid_cells / (32 * (size_t)profile->local_size * kernel_step_cells(k));
@@ -262,6 +265,34 @@ static int lane_cells(const gpuc_kernel *k, const char *mask)
     if (!k->gpu->device_profile.texel_stores || k->fragment || k->scatter || k->loop_guard || has_loops(mask))
         return 0;
     return codegen_lane_cells(k->result_type, k->maps, k->nmaps);
+}
+
+/* Cells of a row one call of the jammed body computes (kernel/source/kernel_jam.h), or 0: under a
+ * profile that jams, an ordinary compute kernel with loops the reader counted (not guarded, not capped:
+ * their status words count per call of the body), without maps, whose grid's rows split into whole
+ * groups of cells (the cells of a group then share thread.y and .z), and whose group's loops, run once
+ * per cell where they cannot be fused, stay within llvmpipe's loop budget: the profile's count, or
+ * the most, a power of two, those allow. */
+static int jam_cells(const gpuc_kernel *k, const char *mask)
+{
+    int cells = k->gpu->device_profile.jam_cells;
+    int64_t budget = k->gpu->info.loop_budget;
+    if (k->fragment || k->scatter || k->graphical || k->nmaps || k->loop_guard || k->loop_caps || k->dynamic_output ||
+        !has_loops(mask) || k->loop_most == LOOP_UNBOUNDED)
+        return 0;
+    while (cells >= 4 && (k->grid.x % (uint32_t)cells != 0 || (budget > 0 && (int64_t)cells * k->loop_most + 1 > budget)))
+        cells /= 2; /* the most, a power of two, that the rows and the budget allow */
+    return cells >= 4 ? cells : 0; /* main_texels stores whole texels: 4 cells fill them for every type */
+}
+
+/* The kernel computes one cell per call after all: the jam was refused (why) or its program failed to
+ * compile. */
+static void unjam(gpuc_kernel *k, const char *mask, const char *why)
+{
+    k->jam_cells = 0;
+    k->jam_refused = why;
+    k->lane_cells = lane_cells(k, mask);
+    k->cells_per_invocation = cells_per_invocation(k, mask, k->grid_cells);
 }
 
 /* Whether the output size and grid can be uniforms set at each run rather than constants compiled in,
@@ -295,6 +326,13 @@ static char *program_text(gpuc_kernel *k, const char *source, const char *mask, 
         free(text);
         text = wrapped;
     }
+    char *jammed = NULL;
+    if (text && k->jam_cells > 0) {
+        const char *why = NULL;
+        jammed = kernel_jam(text, k->sig.name, k->jam_cells, &why);
+        if (!jammed)
+            unjam(k, mask, why);
+    }
     codegen_shape shape = {.output = k->output,
                            .grid = k->grid,
                            .scatter = k->scatter,
@@ -309,9 +347,11 @@ static char *program_text(gpuc_kernel *k, const char *source, const char *mask, 
                            .loop_guard = scan != NULL,
                            .loop_caps = k->loop_caps > 0,
                            .local_size = k->gpu->device_profile.local_size,
-                           .buffer_reads = k->buffer_reads};
+                           .buffer_reads = k->buffer_reads,
+                           .jam_function = jammed};
     char *glsl = text ? codegen_program(&k->sig, text, shape, constants, nconstants) : NULL;
     free(text);
+    free(jammed);
     return glsl;
 }
 
@@ -327,6 +367,10 @@ static gpuc_status compile_program(gpuc_kernel *k, const char *source, const cha
         return gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "kernel '%s': out of host memory generating GLSL", k->name);
     gpuc_status st = program_get(gpu, glsl, k->fragment, k->name, source, &k->cached);
     free(glsl);
+    if (st == GPUC_ERROR_COMPILE && k->jam_cells > 0) { /* a copy the jam misjudged: one cell per call */
+        unjam(k, mask, "its program did not compile");
+        return compile_program(k, source, mask, scan, constants, nconstants);
+    }
     if (st == GPUC_OK) {
         k->program = k->cached->program;
         k->glsl = k->cached->glsl;
@@ -426,7 +470,8 @@ static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_
             goto done;
         }
     }
-    k->lane_cells = lane_cells(k, mask);
+    k->jam_cells = jam_cells(k, mask);
+    k->lane_cells = k->jam_cells > 0 ? k->jam_cells : lane_cells(k, mask);
     k->cells_per_invocation = k->fragment ? 1 : cells_per_invocation(k, mask, k->grid_cells);
     st = compile_program(k, source, mask, &scan, constants, nconstants);
     if (st == GPUC_OK && !readable) /* the compiler took it, but its loops could not be read */

@@ -49,6 +49,10 @@ static void describe(const gpuc_kernel *k, strbuf *sb)
                       k->cells_per_invocation == 1 ? "" : "s");
     if (k->lane_cells > 0)
         strbuf_printf(sb, ", %d neighbouring cells stored as texels", k->lane_cells);
+    if (k->jam_cells > 0) /* source/kernel_jam.h */
+        strbuf_puts(sb, ", computed by one call of the body with its loops fused");
+    else if (k->jam_refused)
+        strbuf_printf(sb, "; one cell per call of the body (loops not fused: %s)", k->jam_refused);
     strbuf_printf(sb, "; arrays read from %s", k->buffer_reads ? "storage buffers" : "image views");
     if (k->pipeline)
         strbuf_puts(sb, "; pipeline");

@@ -9,5 +9,6 @@
 
 Suite *unit_source_suite(void);
 Suite *unit_loops_suite(void);
+Suite *unit_jam_suite(void);
 
 #endif

@@ -13,6 +13,7 @@ int main(void)
     bool check_output = getenv("CK_VERBOSITY") != NULL;
     SRunner *sr = srunner_create(unit_source_suite());
     srunner_add_suite(sr, unit_loops_suite());
+    srunner_add_suite(sr, unit_jam_suite());
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     srunner_run_all(sr, check_output ? CK_ENV : CK_SILENT);

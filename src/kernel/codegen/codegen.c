@@ -262,6 +262,8 @@ char *codegen_program(const kernel_signature *sig, const char *user_source, code
     strbuf_printf(&sb, "#line 1 %d\n", SOURCE_USER);
     strbuf_puts(&sb, user_source);
     strbuf_printf(&sb, "\n#line %d %d\n", CODEGEN_MAIN_LINE + 1, SOURCE_MAIN);
+    if (shape.jam_function)
+        strbuf_puts(&sb, shape.jam_function);
     ok = ok && (texels ? codegen_texel_main(&sb, sig, shape) : emit_main(&sb, sig, shape, &before, &store, &outs));
     strbuf_free(&before);
     strbuf_free(&store);

@@ -50,6 +50,9 @@ typedef struct codegen_shape {
     bool loop_caps;   /* the source calls gpuc_js_capped (capped JavaScript loops): count the cells it flags */
     int local_size;   /* compute: invocations per work group (device_profile.local_size) */
     bool buffer_reads; /* arrays are read from storage buffers, not image views (device_profile.image_reads) */
+    /* With lane_cells: the jammed body (kernel/source/kernel_jam.h) computing a step's cells in one
+     * call, placed before main(); NULL: main_texels calls the kernel once per cell. */
+    const char *jam_function;
 } codegen_shape;
 
 /* The first binding of the array arguments: image unit 0 for image reads; with buffer reads the

@@ -3,6 +3,7 @@
  * main_texels, says why this is the fast way to write on llvmpipe). */
 #include "kernel/codegen/codegen.h"
 #include "kernel/codegen/glsl_template.h"
+#include "kernel/source/kernel_jam.h"
 #include "internal.h"
 
 #include <stdio.h>
@@ -102,6 +103,30 @@ static bool emit_cell(strbuf *sb, const kernel_signature *sig, codegen_shape sha
     return ok;
 }
 
+/* The step's cells computed by one call of the jammed body (no maps: kernel.c's jam_cells): each
+ * cell's value declared, `thread` the first cell's (the group lies in one row, whole: its cells are
+ * all inside the range). */
+static bool emit_jammed_cells(strbuf *sb, const kernel_signature *sig, codegen_shape shape)
+{
+    texel_output result = {.index = -1};
+    strbuf values = {0}, thread = {0};
+    bool ok = glsl_emit(&thread, gpuc_glsl_compute_main, codegen_thread_section(shape.grid), NULL);
+    for (int k = 0; ok && k < shape.lane_cells; k++) {
+        char var[48];
+        value_name(var, sizeof var, &result, k);
+        const char *fields[] = {"TYPE", codegen_glsl_type(sig->return_type), "VAR", var, NULL};
+        ok = glsl_emit(sb, gpuc_glsl_compute_main, "lane_value", fields);
+        strbuf_printf(&values, "%s%s", k ? ", " : "", var);
+    }
+    ok = ok && !values.failed && !thread.failed;
+    const char *fields[] = {"THREAD", thread.data ? thread.data : "", "FUNCTION", KERNEL_JAM_FUNCTION,
+                            "VALUES", values.data ? values.data : "", NULL};
+    ok = ok && glsl_emit(sb, gpuc_glsl_compute_main, "jam_cells", fields);
+    strbuf_free(&values);
+    strbuf_free(&thread);
+    return ok;
+}
+
 /* Stores output o's `cells` values of the step as texels; texel j holds the values' floats 4j..4j+3. */
 static bool emit_stores(strbuf *sb, const texel_output *o, int cells, bool pairs)
 {
@@ -140,7 +165,9 @@ bool codegen_texel_main(strbuf *sb, const kernel_signature *sig, codegen_shape s
     int nouts = list_outputs(sig, shape, outs);
     strbuf cells = {0}, stores = {0}, blocks = {0};
     bool ok = true;
-    for (int k = 0; ok && k < shape.lane_cells; k++)
+    if (shape.jam_function)
+        ok = emit_jammed_cells(&cells, sig, shape);
+    for (int k = 0; ok && !shape.jam_function && k < shape.lane_cells; k++)
         ok = emit_cell(&cells, sig, shape, outs, nouts, k);
     for (int o = 0; ok && o < nouts; o++)
         ok = emit_stores(&stores, &outs[o], shape.lane_cells, shape.store_pairs);

@@ -1,0 +1,629 @@
+/* kernel_jam.c - see kernel_jam.h. Three passes over the tokens of the comment-free text: the top level
+ * (no global variables; helpers that cannot see which cell they serve), the kernel's body (what a
+ * copy per cell may not do, and the names it declares), then the jammed body written statement by
+ * statement: a fusable `for` once with the cells' copies of its body inside, any other statement
+ * once per cell. */
+#include "kernel/source/kernel_jam.h"
+#include "kernel/source/source_text.h"
+#include "util/strbuf.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define JAM_DEPTH_MAX 48  /* statements nested deeper are refused (the writer recurses) */
+#define JAM_SHARED_MAX 16 /* counters of fused loops in scope at once */
+
+typedef struct token {
+    size_t at, len;
+    bool ident;
+} token;
+
+typedef struct names {
+    int *at; /* token indices, one per distinct name */
+    int n, cap;
+} names;
+
+typedef struct jam {
+    const char *text; /* comments blanked */
+    token *tok;
+    int ntok;
+    int cells;
+    const char *kernel;
+    names functions;    /* every function the source defines or declares */
+    names structs;      /* struct types the source defines */
+    names locals;       /* names the kernel's body declares (renamed per cell) */
+    names declared;     /* every declaration of them, by position (for shadowing) */
+    int shared[JAM_SHARED_MAX]; /* counters of the fused loops around what is being written */
+    int nshared;
+    int kernel_name, body_open, body_close; /* tokens */
+    const char *why;
+    strbuf out;
+} jam;
+
+static bool refuse(jam *j, const char *why)
+{
+    if (!j->why)
+        j->why = why;
+    return false;
+}
+
+/* Tokens */
+
+static bool is(const jam *j, int t, const char *s)
+{
+    size_t n = strlen(s);
+    return t >= 0 && t < j->ntok && j->tok[t].len == n && !memcmp(j->text + j->tok[t].at, s, n);
+}
+
+static bool same(const jam *j, int a, int b)
+{
+    return j->tok[a].len == j->tok[b].len && !memcmp(j->text + j->tok[a].at, j->text + j->tok[b].at, j->tok[a].len);
+}
+
+static bool starts_with(const jam *j, int t, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    return j->tok[t].ident && j->tok[t].len >= n && !memcmp(j->text + j->tok[t].at, prefix, n);
+}
+
+static size_t punct_len(const char *p)
+{
+    static const char *const three[] = {"<<=", ">>=", NULL};
+    static const char *const two[] = {"++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "&&", "||", "^^",
+                                       "==", "!=", "<=", ">=", "<<", ">>", NULL};
+    for (int i = 0; three[i]; i++)
+        if (!strncmp(p, three[i], 3))
+            return 3;
+    for (int i = 0; two[i]; i++)
+        if (!strncmp(p, two[i], 2))
+            return 2;
+    return 1;
+}
+
+static bool is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static bool tokenize(jam *j)
+{
+    int cap = 0;
+    const char *s = j->text;
+    for (size_t i = 0; s[i];) {
+        if (text_is_space(s[i])) {
+            i++;
+            continue;
+        }
+        if (s[i] == '#')
+            return refuse(j, "a preprocessor line");
+        size_t len = 1;
+        bool ident = is_ident_start(s[i]);
+        if (ident) {
+            while (is_ident_char(s[i + len]))
+                len++;
+        } else if (is_digit(s[i]) || (s[i] == '.' && is_digit(s[i + 1]))) {
+            bool hex = s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X');
+            while (is_ident_char(s[i + len]) || s[i + len] == '.' ||
+                   (!hex && (s[i + len] == '+' || s[i + len] == '-') && (s[i + len - 1] == 'e' || s[i + len - 1] == 'E')))
+                len++;
+        } else {
+            len = punct_len(s + i);
+        }
+        if (j->ntok == cap) {
+            cap = cap ? 2 * cap : 256;
+            token *grown = realloc(j->tok, (size_t)cap * sizeof *grown);
+            if (!grown)
+                return refuse(j, "out of memory");
+            j->tok = grown;
+        }
+        j->tok[j->ntok++] = (token){.at = i, .len = len, .ident = ident};
+        i += len;
+    }
+    return true;
+}
+
+static bool opens(const jam *j, int t)
+{
+    return is(j, t, "(") || is(j, t, "[") || is(j, t, "{");
+}
+
+static bool closes(const jam *j, int t)
+{
+    return is(j, t, ")") || is(j, t, "]") || is(j, t, "}");
+}
+
+/* The token closing the bracket at t, or -1. */
+static int match(const jam *j, int t)
+{
+    for (int depth = 0; t < j->ntok; t++) {
+        depth += opens(j, t) ? 1 : closes(j, t) ? -1 : 0;
+        if (depth == 0)
+            return t;
+    }
+    return -1;
+}
+
+/* The token opening the bracket closed at t, or -1. */
+static int match_back(const jam *j, int t)
+{
+    for (int depth = 0; t >= 0; t--) {
+        depth += closes(j, t) ? 1 : opens(j, t) ? -1 : 0;
+        if (depth == 0)
+            return t;
+    }
+    return -1;
+}
+
+/* Names */
+
+static bool names_add(names *n, int t)
+{
+    if (n->n == n->cap) {
+        int cap = n->cap ? 2 * n->cap : 16;
+        int *grown = realloc(n->at, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return false;
+        n->at = grown;
+        n->cap = cap;
+    }
+    n->at[n->n++] = t;
+    return true;
+}
+
+static bool names_has(const jam *j, const names *n, int t)
+{
+    for (int i = 0; i < n->n; i++)
+        if (same(j, n->at[i], t))
+            return true;
+    return false;
+}
+
+static bool is_shared(const jam *j, int t)
+{
+    for (int i = 0; i < j->nshared; i++)
+        if (same(j, j->shared[i], t))
+            return true;
+    return false;
+}
+
+static bool is_assignment(const jam *j, int t)
+{
+    static const char *const ops[] = {"=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "|=", "^=", "++", "--",
+                                      NULL};
+    for (int i = 0; ops[i]; i++)
+        if (is(j, t, ops[i]))
+            return true;
+    return false;
+}
+
+static bool is_type(const jam *j, int t)
+{
+    static const char *const scalars[] = {"bool", "int", "uint", "float", "double", NULL};
+    static const char *const vectors[] = {"vec", "ivec", "uvec", "bvec", "dvec", "mat", "dmat", NULL};
+    if (t < 0 || t >= j->ntok || !j->tok[t].ident)
+        return false;
+    for (int i = 0; scalars[i]; i++)
+        if (is(j, t, scalars[i]))
+            return true;
+    for (int i = 0; vectors[i]; i++) {
+        size_t n = strlen(vectors[i]), len = j->tok[t].len;
+        const char *s = j->text + j->tok[t].at;
+        if (len > n && len <= n + 3 && !memcmp(s, vectors[i], n) && s[n] >= '2' && s[n] <= '4' &&
+            (len == n + 1 || (s[n + 1] == 'x' && len == n + 3 && s[n + 2] >= '2' && s[n + 2] <= '4')))
+            return true;
+    }
+    return names_has(j, &j->structs, t);
+}
+
+static bool is_qualifier(const jam *j, int t)
+{
+    return is(j, t, "const") || is(j, t, "precise") || is(j, t, "highp") || is(j, t, "mediump") ||
+           is(j, t, "lowp") || is(j, t, "invariant");
+}
+
+/* Builtins that write an argument. */
+static bool is_writing_builtin(const jam *j, int t)
+{
+    return is(j, t, "modf") || is(j, t, "frexp") || is(j, t, "uaddCarry") || is(j, t, "usubBorrow") ||
+           is(j, t, "umulExtended") || is(j, t, "imulExtended");
+}
+
+/* The bracket that encloses token t (the nearest unmatched one before it), or -1. */
+static int enclosing_open(const jam *j, int t)
+{
+    for (t--; t >= 0; t--) {
+        if (closes(j, t))
+            t = match_back(j, t);
+        else if (opens(j, t))
+            return t;
+        if (t < 0)
+            return -1;
+    }
+    return -1;
+}
+
+/* Whether the expression of tokens first..last may be written by the call it is passed to: it is a
+ * whole argument (in however many parentheses) of a function the source defines or declares, which
+ * may take it `out` or `inout`. Builtins that write were refused already; accessors (gpuc's, outside
+ * the source), constructors and the other builtins take their arguments by value. */
+static bool may_be_written(const jam *j, int first, int last)
+{
+    for (;;) {
+        if (!(is(j, first - 1, "(") || is(j, first - 1, ",")) || !(is(j, last + 1, ")") || is(j, last + 1, ",")))
+            return false;
+        int open = enclosing_open(j, first);
+        if (open <= 0 || !is(j, open, "("))
+            return false; /* an index or an initialiser list */
+        if (j->tok[open - 1].ident)
+            return names_has(j, &j->functions, open - 1);
+        if (open != first - 1 || match(j, open) != last + 1)
+            return false; /* (a, x): the comma operator's operand, not an lvalue */
+        last = match(j, open);
+        first = open;
+    }
+}
+
+/* Whether token t reads a variable the statement may change: written by an assignment or increment,
+ * or passed whole where a call may write it. */
+static bool written_at(const jam *j, int t, int last)
+{
+    return is_assignment(j, last + 1) || is(j, t - 1, "++") || is(j, t - 1, "--") || may_be_written(j, t, last);
+}
+
+/* The top level */
+
+/* A top-level item ended by `;` (tokens first..semi): a const, a struct type, a precision statement or
+ * a function's prototype; anything else declares a variable every cell of the call would share. */
+static bool check_declaration(jam *j, int first, int semi)
+{
+    if (is(j, first, "const") || is(j, first, "precision"))
+        return true;
+    if (is(j, first, "struct") && j->tok[first + 1].ident && is(j, first + 2, "{") && match(j, first + 2) == semi - 1)
+        return names_add(&j->structs, first + 1) || refuse(j, "out of memory");
+    if (is(j, semi - 1, ")")) {
+        int open = match_back(j, semi - 1);
+        bool plain = open > first && j->tok[open - 1].ident;
+        for (int t = first; plain && t < open; t++)
+            plain = j->tok[t].ident && !is(j, t, "uniform") && !is(j, t, "buffer") && !is(j, t, "shared") &&
+                    !is(j, t, "layout") && !is(j, t, "in") && !is(j, t, "out");
+        if (plain)
+            return names_add(&j->functions, open - 1) || refuse(j, "out of memory");
+    }
+    return refuse(j, "a global variable");
+}
+
+/* A helper function (its name token to its closing brace) must not see which cell it serves. */
+static bool check_helper(jam *j, int name, int close)
+{
+    if (is(j, name, j->kernel))
+        return refuse(j, "the kernel function is overloaded");
+    for (int t = name; t < close; t++) {
+        if (is(j, t, "thread") || is(j, t, j->kernel))
+            return refuse(j, "a helper function reads `thread` or calls the kernel");
+        if (starts_with(j, t, "gl_") || (starts_with(j, t, "gpuc_") && !starts_with(j, t, "gpuc_size_") &&
+                                          !starts_with(j, t, "gpuc_cnstv")))
+            return refuse(j, "a gl_ variable or a gpuc_ name in a helper");
+    }
+    return true;
+}
+
+static bool scan_top(jam *j)
+{
+    j->kernel_name = -1;
+    for (int t = 0; t < j->ntok;) {
+        int first = t, depth = 0;
+        for (;; t++) {
+            if (t >= j->ntok)
+                return refuse(j, "a top-level item without its end");
+            if (is(j, t, "(") || is(j, t, "["))
+                depth++;
+            else if (is(j, t, ")") || is(j, t, "]"))
+                depth--;
+            if (is(j, t, "{")) {
+                int close = match(j, t);
+                if (close < 0)
+                    return refuse(j, "an unmatched brace");
+                if (depth == 0 && is(j, t - 1, ")")) { /* a function's definition */
+                    int open = match_back(j, t - 1);
+                    if (open <= first || !j->tok[open - 1].ident)
+                        return refuse(j, "a function the reader does not follow");
+                    int name = open - 1;
+                    if (!names_add(&j->functions, name))
+                        return refuse(j, "out of memory");
+                    if (is(j, name, j->kernel) && j->kernel_name < 0 && close == j->ntok - 1) {
+                        j->kernel_name = name;
+                        j->body_open = t;
+                        j->body_close = close;
+                    } else if (!check_helper(j, name, close)) {
+                        return false;
+                    }
+                    t = close + 1;
+                    break;
+                }
+                t = close; /* a struct's fields or an initialiser list */
+            } else if (is(j, t, ";") && depth == 0) {
+                if (!check_declaration(j, first, t))
+                    return false;
+                t++;
+                break;
+            }
+        }
+    }
+    if (j->kernel_name < 0)
+        return refuse(j, "the kernel is not the source's last function");
+    if (!is(j, j->kernel_name + 1, "(") || match(j, j->kernel_name + 1) != j->kernel_name + 2)
+        return refuse(j, "the kernel function has parameters");
+    return true;
+}
+
+/* The kernel's body */
+
+/* Token t starts a declaration: a type (after qualifiers) at the start of a statement or of a for
+ * loop's header, followed by a name or an array size. */
+static bool declaration_at(const jam *j, int t)
+{
+    if (!is_type(j, t) || !(j->tok[t + 1].ident || is(j, t + 1, "[")))
+        return false;
+    int before = t - 1;
+    while (is_qualifier(j, before))
+        before--;
+    return is(j, before, "{") || is(j, before, "}") || is(j, before, ";") ||
+           (is(j, before, "(") && is(j, before - 1, "for"));
+}
+
+/* Adds the names the declaration at type token t declares (`float a = 1.0, b[2];`). */
+static bool add_declared(jam *j, int t)
+{
+    int at = t + 1;
+    if (is(j, at, "["))
+        at = match(j, at) + 1;
+    for (int depth = 0; at > 0 && at < j->body_close; at++) {
+        if (depth == 0 && j->tok[at].ident && (is(j, at - 1, ",") || at == t + 1 || is(j, at - 1, "]"))) {
+            if (is(j, at, "thread") || starts_with(j, at, "gpuc_"))
+                return refuse(j, "a local named thread or gpuc_");
+            if ((!names_has(j, &j->locals, at) && !names_add(&j->locals, at)) || !names_add(&j->declared, at))
+                return refuse(j, "out of memory");
+        }
+        if (opens(j, at))
+            depth++;
+        else if (closes(j, at) && --depth < 0)
+            break;
+        else if (depth == 0 && is(j, at, ";"))
+            break;
+    }
+    return true;
+}
+
+static bool check_body(jam *j)
+{
+    for (int t = j->body_open + 1; t < j->body_close; t++) {
+        if (!j->tok[t].ident || is(j, t - 1, "."))
+            continue;
+        if (starts_with(j, t, "gl_"))
+            return refuse(j, "a gl_ variable");
+        if (starts_with(j, t, "gpuc_") && !starts_with(j, t, "gpuc_size_") && !starts_with(j, t, "gpuc_cnstv"))
+            return refuse(j, "a gpuc_ name");
+        if (is(j, t, "break") || is(j, t, "continue") || is(j, t, "discard"))
+            return refuse(j, "break, continue or discard");
+        if (is(j, t, "outputIndex") || is(j, t, "color") || is(j, t, j->kernel))
+            return refuse(j, "outputIndex, color() or a call of the kernel");
+        if (is_writing_builtin(j, t))
+            return refuse(j, "a builtin that writes its argument");
+        if (is(j, t, "thread")) {
+            if (!is(j, t + 1, ".") || !(is(j, t + 2, "x") || is(j, t + 2, "y") || is(j, t + 2, "z")))
+                return refuse(j, "`thread` read other than as thread.x, .y or .z");
+            if (is(j, t + 3, ".") || is(j, t + 3, "[") || written_at(j, t, t + 2))
+                return refuse(j, "`thread` written");
+        }
+        if (declaration_at(j, t) && !add_declared(j, t))
+            return false;
+    }
+    return true;
+}
+
+/* Statements */
+
+/* The end (exclusive) of the statement starting at t, within end; -1 when the reader cannot say. */
+static int statement_end(const jam *j, int t, int end, int depth)
+{
+    if (t >= end || depth > JAM_DEPTH_MAX)
+        return -1;
+    if (is(j, t, "{")) {
+        int close = match(j, t);
+        return close < 0 || close >= end ? -1 : close + 1;
+    }
+    if (is(j, t, "for") || is(j, t, "while") || is(j, t, "if") || is(j, t, "switch")) {
+        int close = is(j, t + 1, "(") ? match(j, t + 1) : -1;
+        if (close < 0 || close >= end)
+            return -1;
+        int after = statement_end(j, close + 1, end, depth + 1);
+        if (after > 0 && is(j, t, "if") && is(j, after, "else"))
+            after = statement_end(j, after + 1, end, depth + 1);
+        return after;
+    }
+    if (is(j, t, "do")) {
+        int body = statement_end(j, t + 1, end, depth + 1);
+        if (body < 0 || !is(j, body, "while") || !is(j, body + 1, "("))
+            return -1;
+        int close = match(j, body + 1);
+        return close > 0 && close + 1 < end && is(j, close + 1, ";") ? close + 2 : -1;
+    }
+    for (int at = t; at < end; at++) {
+        if (opens(j, at)) {
+            at = match(j, at);
+            if (at < 0)
+                return -1;
+        } else if (closes(j, at)) {
+            return -1;
+        } else if (is(j, at, ";")) {
+            return at + 1;
+        }
+    }
+    return -1;
+}
+
+/* Writes tokens first..end-1, with the text between them, as cell `cell` sees them (cell < 0: as they
+ * are): its locals renamed, thread.x its own. */
+static void put_tokens(jam *j, int first, int end, int cell)
+{
+    for (int t = first; t < end; t++) {
+        if (t > first)
+            strbuf_append(&j->out, j->text + j->tok[t - 1].at + j->tok[t - 1].len,
+                          j->tok[t].at - (j->tok[t - 1].at + j->tok[t - 1].len));
+        const token *k = &j->tok[t];
+        if (cell >= 0 && k->ident && !is(j, t - 1, ".")) {
+            if (is(j, t, "thread") && is(j, t + 2, "x")) {
+                if (cell > 0)
+                    strbuf_printf(&j->out, "(thread.x + %d)", cell);
+                else
+                    strbuf_puts(&j->out, "thread.x");
+                t += 2;
+                continue;
+            }
+            if (names_has(j, &j->locals, t) && !is_shared(j, t)) {
+                strbuf_printf(&j->out, "gpuc_j%d_%.*s", cell, (int)k->len, j->text + k->at);
+                continue;
+            }
+        }
+        strbuf_append(&j->out, j->text + k->at, k->len);
+    }
+}
+
+/* Whether the loop at `for` token t (body first..end-1) runs the same iterations for every cell:
+ * its header declares its counters and reads nothing else but constants, uniforms, thread.y and .z
+ * and the counters of the fused loops around it; its body neither writes nor redeclares them. On
+ * success the counters are pushed on j->shared (the caller pops them). */
+static bool fusable(jam *j, int t, int first, int end)
+{
+    int open = t + 1, close = first - 1;
+    int counters = j->nshared;
+    if (!declaration_at(j, open + 1))
+        return false;
+    int init_end = open + 1;
+    while (init_end < close && !is(j, init_end, ";"))
+        init_end = opens(j, init_end) ? match(j, init_end) + 1 : init_end + 1;
+    for (int d = 0; d < j->declared.n; d++)
+        if (j->declared.at[d] > open && j->declared.at[d] < init_end) {
+            if (j->nshared == JAM_SHARED_MAX)
+                goto refused;
+            j->shared[j->nshared++] = j->declared.at[d];
+        }
+    if (j->nshared == counters)
+        goto refused;
+    for (int at = open + 1; at < close; at++) {
+        if (!j->tok[at].ident || is(j, at - 1, ".") || is_type(j, at) || is_shared(j, at))
+            continue;
+        bool global = !names_has(j, &j->locals, at) &&
+                      ((is(j, at, "thread") && !is(j, at + 2, "x")) || is(j, at, "outputSize") ||
+                       is(j, at, "constants") || starts_with(j, at, "gpuc_size_") || is(j, at, "true") ||
+                       is(j, at, "false"));
+        if (!global)
+            goto refused;
+    }
+    for (int d = 0; d < j->declared.n; d++) /* a counter declared again inside */
+        for (int c = counters; c < j->nshared; c++)
+            if (j->declared.at[d] >= first && j->declared.at[d] < end && same(j, j->declared.at[d], j->shared[c]))
+                goto refused;
+    for (int at = first; at < end; at++)
+        for (int c = counters; c < j->nshared; c++)
+            if (same(j, at, j->shared[c]) && !is(j, at - 1, ".") && written_at(j, at, at))
+                goto refused;
+    return true;
+refused:
+    j->nshared = counters;
+    return false;
+}
+
+static bool put_list(jam *j, int first, int end, bool top, int depth);
+
+static bool put_statement(jam *j, int t, int end, int depth)
+{
+    if (depth > JAM_DEPTH_MAX)
+        return refuse(j, "statements nested too deeply");
+    if (is(j, t, "{")) {
+        strbuf_puts(&j->out, "{\n");
+        bool ok = put_list(j, t + 1, end - 1, false, depth + 1);
+        strbuf_puts(&j->out, "}\n");
+        return ok;
+    }
+    if (is(j, t, "for")) {
+        int close = match(j, t + 1), first = close + 1;
+        int counters = j->nshared;
+        if (fusable(j, t, first, end)) {
+            put_tokens(j, t, first, -1);
+            strbuf_puts(&j->out, " {\n");
+            bool braced = is(j, first, "{");
+            bool ok = put_list(j, braced ? first + 1 : first, braced ? end - 1 : end, false, depth + 1);
+            strbuf_puts(&j->out, "}\n");
+            j->nshared = counters;
+            return ok;
+        }
+    }
+    for (int at = t; at < end; at++)
+        if (is(j, at, "return"))
+            return refuse(j, "a return inside the kernel's statements");
+    for (int cell = 0; cell < j->cells; cell++) {
+        put_tokens(j, t, end, cell);
+        strbuf_puts(&j->out, "\n");
+    }
+    return true;
+}
+
+static bool put_list(jam *j, int first, int end, bool top, int depth)
+{
+    for (int t = first; t < end;) {
+        int next = statement_end(j, t, end, depth);
+        if (next < 0)
+            return refuse(j, "a statement the reader does not follow");
+        if (top && is(j, t, "return")) { /* what follows it never runs */
+            for (int cell = 0; cell < j->cells; cell++) {
+                strbuf_printf(&j->out, "gpuc_jam_%d = ", cell);
+                put_tokens(j, t + 1, next, cell);
+                strbuf_puts(&j->out, "\n");
+            }
+            return true;
+        }
+        if (!put_statement(j, t, next, depth))
+            return false;
+        t = next;
+    }
+    return top ? refuse(j, "the kernel's body does not end in a return") : true;
+}
+
+char *kernel_jam(const char *text, const char *kernel, int cells, const char **why)
+{
+    jam j = {.kernel = kernel, .cells = cells};
+    char *mask = source_mask_comments(text);
+    j.text = mask;
+    char *result = NULL;
+    if (!mask)
+        refuse(&j, "out of memory");
+    else if (cells >= 2 && tokenize(&j) && scan_top(&j) && check_body(&j)) {
+        int type_first = j.kernel_name - 1; /* the return type, with its qualifiers */
+        while (type_first > 0 && j.tok[type_first - 1].ident)
+            type_first--;
+        const char *type_from = j.text + j.tok[type_first].at;
+        size_t type_len = j.tok[j.kernel_name - 1].at + j.tok[j.kernel_name - 1].len - j.tok[type_first].at;
+        strbuf_printf(&j.out, "void %s(", KERNEL_JAM_FUNCTION);
+        for (int c = 0; c < cells; c++)
+            strbuf_printf(&j.out, "%sout %.*s gpuc_jam_%d", c ? ", " : "", (int)type_len, type_from, c);
+        strbuf_puts(&j.out, ") {\n");
+        if (put_list(&j, j.body_open + 1, j.body_close, true, 0)) {
+            strbuf_puts(&j.out, "}\n");
+            result = strbuf_take(&j.out);
+            if (!result)
+                refuse(&j, "out of memory");
+        }
+    }
+    strbuf_free(&j.out);
+    free(j.tok);
+    free(j.functions.at);
+    free(j.structs.at);
+    free(j.locals.at);
+    free(j.declared.at);
+    free(mask);
+    if (why)
+        *why = result ? NULL : j.why ? j.why : "the kernel";
+    return result;
+}

@@ -1,0 +1,340 @@
+/* test_jam.c - kernels whose neighbouring cells share one call of the body, their counted loops fused
+ * (kernel/source/kernel_jam.h; the software profile's compute backend): each kernel below is checked
+ * cell by cell against plain C, on its first program and on the one specialised to its sizes, and
+ * gpuc_kernel_describe says whether it was jammed or why not. The forms cover what the rewrite must
+ * get right: a fused loop whose reads the cells share, loops it must keep per cell (a bound from
+ * thread.x, a counter passed whole to a helper), a loop bounded by a fused counter, a vec3
+ * and an int result, 1D and 2D grids, rows that do not split into groups, the loop budget choosing a
+ * smaller group, a JavaScript kernel, and kernels refused with their reason. Values are small whole
+ * numbers and halves, so that every sum is exact whatever order the compiler gives it. */
+#include "fixture.h"
+#include "suites.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Whether this context jams at all: the software profile on the compute backend. */
+static bool jams(void)
+{
+    const gpuc_info *info = gpuc_get_info(gpu);
+    return info->backend == GPUC_BACKEND_COMPUTE && info->device_profile == GPUC_PROFILE_SOFTWARE;
+}
+
+/* Asserts what describe says of k's jam: `words` where the context jams, nothing of it otherwise. */
+static void assert_described(gpuc_kernel *k, const char *words)
+{
+    const char *d = gpuc_kernel_describe(k);
+    if (jams())
+        ck_assert_msg(strstr(d, words), "describe: \"%s\", expected \"%s\"", d, words);
+    else
+        ck_assert_msg(!strstr(d, "loops fused") && !strstr(d, "loops not fused"), "describe: \"%s\"", d);
+}
+
+static float value(int i, int salt)
+{
+    return (float)((i * 7 + salt * 3) % 9) * 0.5f - 1.0f;
+}
+
+/* Runs k three times on args (the first program, then the specialised one) and compares every value
+ * of the result with expect. */
+static void run_and_compare(gpuc_kernel *k, const gpuc_arg *args, int nargs, const float *expect, size_t values)
+{
+    float *got = malloc(values * sizeof *got);
+    ck_assert_ptr_nonnull(got);
+    for (int run = 0; run < 3; run++) {
+        gpuc_array *r;
+        ck_assert_gpuc_ok(gpuc_run(k, args, nargs, &r));
+        ck_assert_uint_eq(gpuc_array_values(r), values);
+        ck_assert_gpuc_ok(gpuc_array_read_f32(r, got, values));
+        gpuc_array_free(r);
+        for (size_t i = 0; i < values; i++)
+            ck_assert_msg(got[i] == expect[i], "run %d, value %zu: %g, expected %g (%s)", run, i, (double)got[i],
+                          (double)expect[i], gpuc_kernel_describe(k));
+    }
+    free(got);
+}
+
+static const char *const matmul_source = "float matmul(float a[][], float b[][]) {\n"
+                                         "    float sum = 0.0;\n"
+                                         "    for (int i = 0; i < constants.n; i++)\n"
+                                         "        sum += a[thread.y][i] * b[i][thread.x];\n"
+                                         "    return sum;\n"
+                                         "}\n";
+
+/* matmul of an h x n and an n x w matrix, in C. */
+static void matmul_c(const float *a, const float *b, int w, int h, int n, float *out)
+{
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            float s = 0.0f;
+            for (int i = 0; i < n; i++)
+                s += a[y * n + i] * b[i * w + x];
+            out[y * w + x] = s;
+        }
+}
+
+/* matmul at width w (the output's rows): 24 and 16 split into groups of 8, 20 into groups of 4, 10 not
+ * at all. */
+static void check_matmul(int w, const char *described)
+{
+    enum { H = 5, N = 13 };
+    float a[H * N], b[N * 24], expect[H * 24];
+    for (int i = 0; i < H * N; i++)
+        a[i] = value(i, 1);
+    for (int i = 0; i < N * w; i++)
+        b[i] = value(i, 2);
+    matmul_c(a, b, w, H, N, expect);
+    gpuc_kernel *k;
+    gpuc_kernel_desc desc = {.output = {(uint32_t)w, H}, .constants = {{"n", N}}};
+    ck_assert_gpuc_ok(gpuc_create_kernel(gpu, matmul_source, &desc, &k));
+    assert_described(k, described);
+    gpuc_arg args[] = {gpuc_arg_host_f32(a, (gpuc_dims){N, H}), gpuc_arg_host_f32(b, (gpuc_dims){(uint32_t)w, N})};
+    run_and_compare(k, args, 2, expect, (size_t)w * H);
+    gpuc_kernel_free(k);
+}
+
+START_TEST(matmul_in_groups_of_cells)
+{
+    check_matmul(24, "8 neighbouring cells stored as texels, computed by one call of the body with its loops fused");
+    check_matmul(16, "8 neighbouring cells stored as texels, computed by one call");
+    check_matmul(20, "4 neighbouring cells stored as texels, computed by one call");
+    if (jams()) { /* rows of 10 do not split into groups of 4: one cell per call, as without the jam */
+        gpuc_kernel *k;
+        ck_assert_gpuc_ok(gpuc_create_kernel(gpu, matmul_source,
+                                             &(gpuc_kernel_desc){.output = {10, 5}, .constants = {{"n", 13}}}, &k));
+        ck_assert_msg(!strstr(gpuc_kernel_describe(k), "loops fused"), "%s", gpuc_kernel_describe(k));
+        gpuc_kernel_free(k);
+    }
+    check_matmul(10, "cell");
+}
+END_TEST
+
+/* Loops the jam must keep per cell beside ones it fuses, on a 1D grid (every loop counted, so that
+ * none is guarded: a guarded kernel is never jammed). */
+static const char *const mixed_source =
+    "float halved(int k) { return float(k) * 0.5; }\n"
+    "float mixed(float v[]) {\n"
+    "    float s = 0.0;\n"
+    "    for (int i = 0; i < 5 && i < thread.x % 5; i++)\n" /* its bound differs between cells */
+    "        s += v[i];\n"
+    "    for (int j = 0; j < 6; j += 1)\n"                  /* its counter passed whole to a helper */
+    "        s += v[j] * halved(j);\n"
+    "    for (int k = 0; k < 4; k++)\n"                     /* fused, with an inner loop bounded by k */
+    "        for (int m = 0; m < 4 && m <= k; m++)\n"
+    "            s += v[thread.x + m] - float(k);\n"
+    "    return s;\n"
+    "}\n";
+
+static float mixed_c(const float *v, int cells, int x)
+{
+    float s = 0.0f;
+    for (int i = 0; i < 5 && i < x % 5; i++)
+        s += v[i];
+    for (int j = 0; j < 6; j += 1)
+        s += v[j] * ((float)j * 0.5f);
+    for (int k = 0; k < 4; k++)
+        for (int m = 0; m < 4 && m <= k; m++)
+            s += (x + m < cells ? v[x + m] : 0.0f) - (float)k;
+    return s;
+}
+
+START_TEST(loops_kept_per_cell_beside_fused_ones)
+{
+    enum { CELLS = 40 };
+    float v[CELLS], expect[CELLS];
+    for (int i = 0; i < CELLS; i++)
+        v[i] = value(i, 3);
+    for (int x = 0; x < CELLS; x++)
+        expect[x] = mixed_c(v, CELLS, x);
+    gpuc_kernel *k;
+    ck_assert_gpuc_ok(gpuc_create_kernel(gpu, mixed_source, &(gpuc_kernel_desc){.output = {CELLS}}, &k));
+    assert_described(k, "8 neighbouring cells stored as texels, computed by one call");
+    run_and_compare(k, (gpuc_arg[]){gpuc_arg_host_f32(v, (gpuc_dims){CELLS})}, 1, expect, CELLS);
+    gpuc_kernel_free(k);
+}
+END_TEST
+
+/* nbody's form: a vec3 result, each body's own position read before the loop over all bodies. */
+START_TEST(vec3_and_int_results)
+{
+    enum { N = 32 };
+    float bodies[4 * N], expect[3 * N];
+    for (int i = 0; i < 4 * N; i++)
+        bodies[i] = value(i, 4);
+    for (int x = 0; x < N; x++) {
+        float p[3] = {bodies[4 * x], bodies[4 * x + 1], bodies[4 * x + 2]}, a[3] = {0, 0, 0};
+        for (int j = 0; j < N; j++)
+            for (int c = 0; c < 3; c++)
+                a[c] += (bodies[4 * j + c] - p[c]) * bodies[4 * j + 3];
+        memcpy(expect + 3 * x, a, sizeof a);
+    }
+    gpuc_array *b;
+    ck_assert_gpuc_ok(gpuc_array_new(gpu, GPUC_VEC4, (gpuc_dims){N}, &b));
+    ck_assert_gpuc_ok(gpuc_array_write_f32(b, bodies, 4 * N));
+    gpuc_kernel *k;
+    ck_assert_gpuc_ok(gpuc_create_kernel(gpu,
+                                         "vec3 pull(vec4 bodies[]) {\n"
+                                         "    vec3 p = bodies[thread.x].xyz, a = vec3(0.0);\n"
+                                         "    for (int j = 0; j < constants.n; j++) {\n"
+                                         "        vec4 q = bodies[j];\n"
+                                         "        a += (q.xyz - p) * q.w;\n"
+                                         "    }\n"
+                                         "    return a;\n"
+                                         "}\n",
+                                         &(gpuc_kernel_desc){.output = {N}, .constants = {{"n", N}}}, &k));
+    assert_described(k, "computed by one call");
+    run_and_compare(k, (gpuc_arg[]){gpuc_arg_array(b)}, 1, expect, 3 * N);
+    gpuc_kernel_free(k);
+    gpuc_array_free(b);
+
+    /* an int result: how many of a row's values lie below each cell's own */
+    enum { W = 16, H = 3 };
+    int32_t m[W * H], counts[W * H];
+    for (int i = 0; i < W * H; i++)
+        m[i] = (i * 11) % 17;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            counts[y * W + x] = 0;
+            for (int i = 0; i < W; i++)
+                counts[y * W + x] += m[y * W + i] < m[y * W + x];
+        }
+    ck_assert_gpuc_ok(gpuc_create_kernel(gpu,
+                                         "int below(int m[][]) {\n"
+                                         "    int n = 0, own = m[thread.y][thread.x];\n"
+                                         "    for (int i = 0; i < constants.w; i++)\n"
+                                         "        n += m[thread.y][i] < own ? 1 : 0;\n"
+                                         "    return n;\n"
+                                         "}\n",
+                                         &(gpuc_kernel_desc){.output = {W, H}, .constants = {{"w", W}}}, &k));
+    assert_described(k, "computed by one call");
+    int32_t got[W * H];
+    for (int run = 0; run < 3; run++) {
+        gpuc_array *r;
+        ck_assert_gpuc_ok(gpuc_run(k, (gpuc_arg[]){gpuc_arg_host_i32(m, (gpuc_dims){W, H})}, 1, &r));
+        ck_assert_gpuc_ok(gpuc_array_read_i32(r, got, W * H));
+        gpuc_array_free(r);
+        for (int i = 0; i < W * H; i++)
+            ck_assert_msg(got[i] == counts[i], "run %d, cell %d: %d, expected %d", run, i, got[i], counts[i]);
+    }
+    gpuc_kernel_free(k);
+}
+END_TEST
+
+/* 8 cells of 9,000 iterations would pass llvmpipe's budget of 65,535 in one invocation: groups of 4. */
+START_TEST(loop_budget_chooses_smaller_groups)
+{
+    enum { W = 16, STEPS = 9000 };
+    gpuc_kernel *k;
+    ck_assert_gpuc_ok(gpuc_create_kernel(gpu,
+                                         "float steps() {\n"
+                                         "    float s = 0.0;\n"
+                                         "    for (int i = 0; i < constants.steps; i++)\n"
+                                         "        s += (i % 3 == 0) ? 0.5 : float(thread.x);\n"
+                                         "    return s;\n"
+                                         "}\n",
+                                         &(gpuc_kernel_desc){.output = {W}, .constants = {{"steps", STEPS}}}, &k));
+    if (gpuc_get_info(gpu)->loop_budget > 0)
+        assert_described(k, "4 neighbouring cells stored as texels, computed by one call");
+    float expect[W];
+    for (int x = 0; x < W; x++) {
+        float s = 0.0f;
+        for (int i = 0; i < STEPS; i++)
+            s += (i % 3 == 0) ? 0.5f : (float)x;
+        expect[x] = s;
+    }
+    run_and_compare(k, NULL, 0, expect, W);
+    gpuc_kernel_free(k);
+}
+END_TEST
+
+START_TEST(javascript_kernel)
+{
+    enum { W = 16, H = 4, N = 9 };
+    float a[H * N], b[N * W], expect[H * W];
+    for (int i = 0; i < H * N; i++)
+        a[i] = value(i, 5);
+    for (int i = 0; i < N * W; i++)
+        b[i] = value(i, 6);
+    matmul_c(a, b, W, H, N, expect);
+    gpuc_kernel *k;
+    ck_assert_gpuc_ok(gpuc_create_kernel_js(gpu,
+                                            "function (a, b) {\n"
+                                            "  let sum = 0;\n"
+                                            "  for (let i = 0; i < 9; i++) {\n"
+                                            "    sum += a[this.thread.y][i] * b[i][this.thread.x];\n"
+                                            "  }\n"
+                                            "  return sum;\n"
+                                            "}\n",
+                                            &(gpuc_kernel_desc){.output = {W, H}, .arg_types = "float[][],float[][]"},
+                                            &k));
+    assert_described(k, "computed by one call of the body with its loops fused");
+    gpuc_arg args[] = {gpuc_arg_host_f32(a, (gpuc_dims){N, H}), gpuc_arg_host_f32(b, (gpuc_dims){W, N})};
+    run_and_compare(k, args, 2, expect, W * H);
+    gpuc_kernel_free(k);
+}
+END_TEST
+
+/* Kernels the jam refuses compute each cell alone, correctly, and describe says why. */
+START_TEST(refused_kernels_say_why)
+{
+    static const struct {
+        const char *source, *why;
+    } cases[] = {
+        {"float first(float v[]) {\n"
+         "    float s = 0.0;\n"
+         "    for (int i = 0; i < 8; i++) { if (v[i] > float(thread.x % 3)) break; s += v[i]; }\n"
+         "    return s;\n"
+         "}\n",
+         "loops not fused: break, continue or discard"},
+        {"float shift(int d) { return float(thread.x + d); }\n"
+         "float first(float v[]) {\n"
+         "    float s = 0.0;\n"
+         "    for (int i = 0; i < 8; i++) { if (v[i] > float(thread.x % 3)) s += shift(i); }\n"
+         "    return s;\n"
+         "}\n",
+         "loops not fused: a helper function reads `thread`"},
+    };
+    enum { CELLS = 16 };
+    float v[CELLS];
+    for (int i = 0; i < CELLS; i++)
+        v[i] = value(i, 7);
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        float expect[CELLS];
+        for (int x = 0; x < CELLS; x++) {
+            float s = 0.0f;
+            for (int i = 0; i < 8; i++) {
+                if (v[i] > (float)(x % 3)) {
+                    if (c == 0)
+                        break;
+                    s += (float)(x + i);
+                } else if (c == 0) {
+                    s += v[i];
+                }
+            }
+            expect[x] = s;
+        }
+        gpuc_kernel *k;
+        ck_assert_gpuc_ok(gpuc_create_kernel(gpu, cases[c].source, &(gpuc_kernel_desc){.output = {CELLS}}, &k));
+        if (c == 0 && gpuc_get_info(gpu)->loop_budget > 0) /* a loop with a break is guarded: no jam tried */
+            ck_assert_msg(!strstr(gpuc_kernel_describe(k), "loops fused"), "%s", gpuc_kernel_describe(k));
+        else
+            assert_described(k, cases[c].why);
+        run_and_compare(k, (gpuc_arg[]){gpuc_arg_host_f32(v, (gpuc_dims){CELLS})}, 1, expect, CELLS);
+        gpuc_kernel_free(k);
+    }
+}
+END_TEST
+
+Suite *suite_jam(void)
+{
+    Suite *s = suite_create("jam");
+    TCase *tc = fixture_tcase("jam");
+    tcase_add_test(tc, matmul_in_groups_of_cells);
+    tcase_add_test(tc, loops_kept_per_cell_beside_fused_ones);
+    tcase_add_test(tc, vec3_and_int_results);
+    tcase_add_test(tc, loop_budget_chooses_smaller_groups);
+    tcase_add_test(tc, javascript_kernel);
+    tcase_add_test(tc, refused_kernels_say_why);
+    suite_add_tcase(s, tc);
+    return s;
+}

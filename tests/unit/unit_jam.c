@@ -1,0 +1,144 @@
+/* unit_jam.c - the jam rewrite (kernel/source/kernel_jam.h) on program texts as gpuc's rewrites leave
+ * them (array reads are accessor calls): which loops it fuses, how each cell's copy reads, and every
+ * refusal its header lists, each with its reason. Whether a jammed program computes what the kernel
+ * does is the jam suite's (tests/test_jam.c), on the device against C. */
+#include "unit.h"
+#include "kernel/source/kernel_jam.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The jammed text of src's kernel `name` for `cells` cells; fails the test when it is refused. */
+static char *jammed(const char *src, const char *name, int cells)
+{
+    const char *why = "";
+    char *text = kernel_jam(src, name, cells, &why);
+    ck_assert_msg(text != NULL, "refused: %s", why);
+    ck_assert_ptr_null(why);
+    return text;
+}
+
+/* Why src's kernel `name` is refused; fails the test when it is jammed. */
+static const char *refusal(const char *src, const char *name)
+{
+    const char *why = NULL;
+    char *text = kernel_jam(src, name, 4, &why);
+    ck_assert_msg(text == NULL, "jammed:\n%s", text ? text : "");
+    ck_assert_ptr_nonnull(why);
+    return why;
+}
+
+static int count(const char *text, const char *what)
+{
+    int n = 0;
+    for (const char *p = strstr(text, what); p; p = strstr(p + 1, what))
+        n++;
+    return n;
+}
+
+START_TEST(jam_fuses_a_counted_loop)
+{
+    char *t = jammed("float matmul() {\n"
+                     "    float sum = 0.0; // each cell's\n"
+                     "    for (int i = 0; i < constants.n; i++)\n"
+                     "        sum += a(thread.y, i) * b(i, thread.x);\n"
+                     "    return sum;\n"
+                     "}\n", "matmul", 4);
+    ck_assert(strstr(t, "void gpuc_jam(out float gpuc_jam_0, out float gpuc_jam_1, out float gpuc_jam_2, "
+                        "out float gpuc_jam_3)"));
+    ck_assert_int_eq(count(t, "for ("), 1); /* one loop for the four cells */
+    ck_assert(strstr(t, "for (int i = 0; i < constants.n; i++)"));
+    ck_assert(strstr(t, "gpuc_j0_sum += a(thread.y, i) * b(i, thread.x);"));
+    ck_assert(strstr(t, "gpuc_j3_sum += a(thread.y, i) * b(i, (thread.x + 3));"));
+    ck_assert(strstr(t, "gpuc_jam_2 = gpuc_j2_sum;"));
+    ck_assert_int_eq(count(t, "_sum = 0.0;"), 4);
+    free(t);
+}
+END_TEST
+
+START_TEST(jam_keeps_unfusable_loops_per_cell)
+{
+    /* a bound from thread.x, and a counter a helper may write: each cell runs its own copy */
+    char *t = jammed("void bump(inout int k) { k += 1; }\n"
+                     "float f() {\n"
+                     "    float s = 0.0;\n"
+                     "    for (int i = 0; i < thread.x; i++) s += 1.0;\n"
+                     "    for (int j = 0; j < 8; j++) { bump(j); s += float(j); }\n"
+                     "    for (int k = 0; k < 4; k++) for (int m = 0; m <= k; m++) s += float(m);\n"
+                     "    return s;\n"
+                     "}\n", "f", 4);
+    ck_assert(strstr(t, "for (int gpuc_j1_i = 0; gpuc_j1_i < (thread.x + 1); gpuc_j1_i++)"));
+    ck_assert(strstr(t, "bump(gpuc_j2_j)"));
+    ck_assert(strstr(t, "for (int k = 0; k < 4; k++) {"));   /* fused */
+    ck_assert(strstr(t, "for (int m = 0; m <= k; m++) {"));  /* fused: its bound is the fused counter */
+    ck_assert_int_eq(count(t, "for ("), 4 + 4 + 1 + 1);
+    free(t);
+}
+END_TEST
+
+START_TEST(jam_drops_what_follows_the_return)
+{
+    char *t = jammed("float k() {\n    float v = float(thread.x);\n    return v * 2.0;\n    return 0.0;\n}\n"
+                     "", "k", 4);
+    ck_assert(!strstr(t, "0.0;"));
+    ck_assert(strstr(t, "float gpuc_j1_v = float((thread.x + 1));"));
+    free(t);
+}
+END_TEST
+
+START_TEST(jam_refusals)
+{
+    static const struct {
+        const char *src, *reason;
+    } cases[] = {
+        {"float g;\nfloat k() { for (int i = 0; i < 2; i++) g += 1.0; return g; }", "a global variable"},
+        {"#define N 4\nfloat k() { return 1.0; }", "a preprocessor line"},
+        {"float h() { return float(thread.x); }\nfloat k() { return h(); }", "a helper function reads `thread`"},
+        {"float k() { float s = 0.0; for (int i = 0; i < 4; i++) { if (s > 2.0) break; s += 1.0; } return s; }",
+         "break, continue or discard"},
+        {"float k() { if (thread.x > 1) return 1.0; return 0.0; }", "a return inside the kernel's statements"},
+        {"float k() { thread.x = 0; return 1.0; }", "`thread` written"},
+        {"void w(inout int v) { v = 0; }\nfloat k() { w(thread.x); return 1.0; }", "`thread` written"},
+        {"float k() { ivec3 t = thread; return float(t.x); }", "`thread` read other than"},
+        {"float k() { return float(gl_GlobalInvocationID.x); }", "a gl_ variable"},
+        {"float k() { float i; return modf(1.5, i); }", "a builtin that writes its argument"},
+        {"float k() { float s = 0.0; s += 1.0; }", "does not end in a return"},
+        {"float k() { return 1.0; }\nfloat k(float x) { return x; }", "the kernel function is overloaded"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *why = refusal(cases[i].src, "k");
+        ck_assert_msg(strstr(why, cases[i].reason), "case %zu: \"%s\", expected \"%s\"", i, why, cases[i].reason);
+    }
+}
+END_TEST
+
+START_TEST(jam_accepts_consts_structs_and_prototypes)
+{
+    char *t = jammed("const float w[2] = float[2](0.5, 0.25);\n"
+                     "struct pair { float a; float b; };\n"
+                     "float h(float x);\n"
+                     "float h(float x) { return x * w[1]; }\n"
+                     "float k() {\n"
+                     "    pair p = pair(0.0, 1.0);\n"
+                     "    for (int i = 0; i < 2; i++) p.a += h(w[i]) + float(thread.x);\n"
+                     "    return p.a;\n"
+                     "}\n", "k", 8);
+    ck_assert(strstr(t, "pair gpuc_j7_p = pair(0.0, 1.0);"));
+    ck_assert(strstr(t, "gpuc_j5_p.a += h(w[i]) + float((thread.x + 5));"));
+    ck_assert_int_eq(count(t, "for ("), 1);
+    free(t);
+}
+END_TEST
+
+Suite *unit_jam_suite(void)
+{
+    Suite *s = suite_create("unit_jam");
+    TCase *tc = tcase_create("jam");
+    tcase_add_test(tc, jam_fuses_a_counted_loop);
+    tcase_add_test(tc, jam_keeps_unfusable_loops_per_cell);
+    tcase_add_test(tc, jam_drops_what_follows_the_return);
+    tcase_add_test(tc, jam_refusals);
+    tcase_add_test(tc, jam_accepts_consts_structs_and_prototypes);
+    suite_add_tcase(s, tc);
+    return s;
+}
