@@ -5,7 +5,8 @@
  * get right: a fused loop whose reads the cells share, loops it must keep per cell (a bound from
  * thread.x, a counter passed whole to a helper), a loop bounded by a fused counter, a vec3
  * and an int result, 1D and 2D grids, rows that do not split into groups, the loop budget choosing a
- * smaller group, a JavaScript kernel, and kernels refused with their reason. Values are small whole
+ * smaller group, a JavaScript kernel, and kernels refused with their reason (one whose cells share no
+ * read among them). Values are small whole
  * numbers and halves, so that every sum is exact whatever order the compiler gives it. */
 #include "fixture.h"
 #include "suites.h"
@@ -224,12 +225,13 @@ END_TEST
 START_TEST(loop_budget_chooses_smaller_groups)
 {
     enum { W = 16, STEPS = 9000 };
+    const float w[4] = {0.5f, -1.0f, 2.0f, 0.25f};
     gpuc_kernel *k;
     ck_assert_gpuc_ok(gpuc_create_kernel(gpu,
-                                         "float steps() {\n"
+                                         "float steps(float w[]) {\n"
                                          "    float s = 0.0;\n"
                                          "    for (int i = 0; i < constants.steps; i++)\n"
-                                         "        s += (i % 3 == 0) ? 0.5 : float(thread.x);\n"
+                                         "        s += (i % 3 == 0) ? w[i % 4] : float(thread.x);\n"
                                          "    return s;\n"
                                          "}\n",
                                          &(gpuc_kernel_desc){.output = {W}, .constants = {{"steps", STEPS}}}, &k));
@@ -239,10 +241,37 @@ START_TEST(loop_budget_chooses_smaller_groups)
     for (int x = 0; x < W; x++) {
         float s = 0.0f;
         for (int i = 0; i < STEPS; i++)
-            s += (i % 3 == 0) ? 0.5f : (float)x;
+            s += (i % 3 == 0) ? w[i % 4] : (float)x;
         expect[x] = s;
     }
-    run_and_compare(k, NULL, 0, expect, W);
+    run_and_compare(k, (gpuc_arg[]){gpuc_arg_host_f32(w, (gpuc_dims){4})}, 1, expect, W);
+    gpuc_kernel_free(k);
+}
+END_TEST
+
+/* A kernel whose cells each read a chunk of their own shares nothing: it keeps one cell per call. */
+START_TEST(chunks_of_their_own_are_not_jammed)
+{
+    enum { CELLS = 32, CHUNK = 8 };
+    float v[CELLS * CHUNK], expect[CELLS];
+    for (int i = 0; i < CELLS * CHUNK; i++)
+        v[i] = value(i, 8);
+    for (int x = 0; x < CELLS; x++) {
+        expect[x] = 0.0f;
+        for (int i = 0; i < CHUNK; i++)
+            expect[x] += v[x * CHUNK + i];
+    }
+    gpuc_kernel *k;
+    ck_assert_gpuc_ok(gpuc_create_kernel(gpu,
+                                         "float chunk(float v[]) {\n"
+                                         "    float s = 0.0;\n"
+                                         "    for (int i = 0; i < constants.chunk; i++)\n"
+                                         "        s += v[thread.x * constants.chunk + i];\n"
+                                         "    return s;\n"
+                                         "}\n",
+                                         &(gpuc_kernel_desc){.output = {CELLS}, .constants = {{"chunk", CHUNK}}}, &k));
+    assert_described(k, "loops not fused: no read in a fused loop that its cells share");
+    run_and_compare(k, (gpuc_arg[]){gpuc_arg_host_f32(v, (gpuc_dims){CELLS * CHUNK})}, 1, expect, CELLS);
     gpuc_kernel_free(k);
 }
 END_TEST
@@ -333,6 +362,7 @@ Suite *suite_jam(void)
     tcase_add_test(tc, loops_kept_per_cell_beside_fused_ones);
     tcase_add_test(tc, vec3_and_int_results);
     tcase_add_test(tc, loop_budget_chooses_smaller_groups);
+    tcase_add_test(tc, chunks_of_their_own_are_not_jammed);
     tcase_add_test(tc, javascript_kernel);
     tcase_add_test(tc, refused_kernels_say_why);
     suite_add_tcase(s, tc);

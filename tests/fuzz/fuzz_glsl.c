@@ -1,10 +1,12 @@
 /* fuzz_glsl.c - libFuzzer target over the GLSL kernel's source readers, without any GL: the mask
  * (comments and preprocessor lines blanked), the signature scan, the accessor rewrite, the kernel
- * map's call wrapping, the function and call finders, the loop reader, its bounds and its guard, and
- * the rewrite of array constants' reads. Every input
+ * map's call wrapping, the function and call finders, the loop reader, its bounds and its guard, the
+ * jam of neighbouring cells (on the rewritten text, as kernel.c runs it), and the rewrite of array
+ * constants' reads. Every input
  * must give a result that keeps the promises the headers make (same length, lines kept, offsets
  * inside the text) or a message, never a crash, hang or leak. The first byte picks settings. */
 #include "kernel/source/constant_reads.h"
+#include "kernel/source/kernel_jam.h"
 #include "kernel/source/kernel_map_wrap.h"
 #include "kernel/source/kernel_rewrite.h"
 #include "kernel/loops/loop_budget.h"
@@ -80,6 +82,11 @@ static void check_signature(const char *src, const char *mask, const kernel_sign
     char *rewritten = kernel_rewrite(src, mask, sig);
     REQUIRE(rewritten);
     require_same_lines(src, rewritten, len);
+    const char *why = NULL;
+    char *jammed = kernel_jam(rewritten, sig->name, 4 << (len % 2), &why); /* a text, or a reason */
+    REQUIRE((jammed != NULL) == (why == NULL));
+    REQUIRE(!jammed || strstr(jammed, KERNEL_JAM_FUNCTION "(out "));
+    free(jammed);
     free(rewritten);
 }
 

@@ -65,21 +65,24 @@ START_TEST(jam_keeps_unfusable_loops_per_cell)
                      "    for (int i = 0; i < thread.x; i++) s += 1.0;\n"
                      "    for (int j = 0; j < 8; j++) { bump(j); s += float(j); }\n"
                      "    for (int k = 0; k < 4; k++) for (int m = 0; m <= k; m++) s += float(m);\n"
+                     "    for (int r = 0; r < 4; r++) { r.x += 1; s += 1.0; }\n" /* a write through a swizzle */
                      "    return s;\n"
                      "}\n", "f", 4);
     ck_assert(strstr(t, "for (int gpuc_j1_i = 0; gpuc_j1_i < (thread.x + 1); gpuc_j1_i++)"));
     ck_assert(strstr(t, "bump(gpuc_j2_j)"));
     ck_assert(strstr(t, "for (int k = 0; k < 4; k++) {"));   /* fused */
     ck_assert(strstr(t, "for (int m = 0; m <= k; m++) {"));  /* fused: its bound is the fused counter */
-    ck_assert_int_eq(count(t, "for ("), 4 + 4 + 1 + 1);
+    ck_assert(strstr(t, "for (int gpuc_j3_r = 0; gpuc_j3_r < 4; gpuc_j3_r++)"));
+    ck_assert_int_eq(count(t, "for ("), 4 + 4 + 1 + 1 + 4);
     free(t);
 }
 END_TEST
 
 START_TEST(jam_drops_what_follows_the_return)
 {
-    char *t = jammed("float k() {\n    float v = float(thread.x);\n    return v * 2.0;\n    return 0.0;\n}\n"
-                     "", "k", 4);
+    char *t = jammed("float k() {\n    float v = float(thread.x);\n"
+                     "    for (int i = 0; i < 2; i++) v += float(i);\n    return v * 2.0;\n    return 0.0;\n}\n",
+                     "k", 4);
     ck_assert(!strstr(t, "0.0;"));
     ck_assert(strstr(t, "float gpuc_j1_v = float((thread.x + 1));"));
     free(t);
@@ -104,6 +107,11 @@ START_TEST(jam_refusals)
         {"float k() { float i; return modf(1.5, i); }", "a builtin that writes its argument"},
         {"float k() { float s = 0.0; s += 1.0; }", "does not end in a return"},
         {"float k() { return 1.0; }\nfloat k(float x) { return x; }", "the kernel function is overloaded"},
+        /* each cell a chunk of its own: nothing to share */
+        {"float k() { float s = 0.0; for (int i = 0; i < 64; i++) s += a(thread.x * 64 + i); return s; }",
+         "no read in a fused loop that its cells share"},
+        {"float k() { float s = 0.0; int b = thread.x * 64; for (int i = 0; i < 64; i++) s += a(b + i); return s; }",
+         "no read in a fused loop that its cells share"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const char *why = refusal(cases[i].src, "k");
@@ -112,15 +120,16 @@ START_TEST(jam_refusals)
 }
 END_TEST
 
-START_TEST(jam_accepts_consts_structs_and_prototypes)
+START_TEST(jam_accepts_consts_structs_and_prototypes) /* a global const bounds a fused loop */
 {
     char *t = jammed("const float w[2] = float[2](0.5, 0.25);\n"
                      "struct pair { float a; float b; };\n"
                      "float h(float x);\n"
                      "float h(float x) { return x * w[1]; }\n"
+                     "const int N = 2, M[2] = int[2](1, 2);\n"
                      "float k() {\n"
                      "    pair p = pair(0.0, 1.0);\n"
-                     "    for (int i = 0; i < 2; i++) p.a += h(w[i]) + float(thread.x);\n"
+                     "    for (int i = 0; i < N; i++) p.a += h(w[i]) + float(thread.x);\n"
                      "    return p.a;\n"
                      "}\n", "k", 8);
     ck_assert(strstr(t, "pair gpuc_j7_p = pair(0.0, 1.0);"));

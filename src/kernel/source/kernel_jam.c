@@ -32,11 +32,13 @@ typedef struct jam {
     const char *kernel;
     names functions;    /* every function the source defines or declares */
     names structs;      /* struct types the source defines */
+    names consts;       /* the source's global constants */
     names locals;       /* names the kernel's body declares (renamed per cell) */
     names declared;     /* every declaration of them, by position (for shadowing) */
     int shared[JAM_SHARED_MAX]; /* counters of the fused loops around what is being written */
     int nshared;
     int kernel_name, body_open, body_close; /* tokens */
+    int shared_calls; /* calls in fused loops whose arguments the cells compute alike or as neighbours */
     const char *why;
     strbuf out;
 } jam;
@@ -268,7 +270,15 @@ static bool may_be_written(const jam *j, int first, int last)
  * or passed whole where a call may write it. */
 static bool written_at(const jam *j, int t, int last)
 {
-    return is_assignment(j, last + 1) || is(j, t - 1, "++") || is(j, t - 1, "--") || may_be_written(j, t, last);
+    if (is(j, t - 1, "++") || is(j, t - 1, "--") || may_be_written(j, t, last))
+        return true;
+    int after = last + 1; /* past selections: i.x = 1 writes i (GLSL 4.20 swizzles scalars), v[k] += 1 v */
+    while (is(j, after, ".") || is(j, after, "[")) {
+        after = is(j, after, ".") ? after + 2 : match(j, after) + 1;
+        if (after <= 0)
+            return true;
+    }
+    return is_assignment(j, after);
 }
 
 /* The top level */
@@ -277,8 +287,17 @@ static bool written_at(const jam *j, int t, int last)
  * a function's prototype; anything else declares a variable every cell of the call would share. */
 static bool check_declaration(jam *j, int first, int semi)
 {
-    if (is(j, first, "const") || is(j, first, "precision"))
+    if (is(j, first, "precision"))
         return true;
+    if (is(j, first, "const")) { /* its names may bound a fused loop */
+        for (int t = first + 1, depth = 0; t < semi; t++) {
+            if (depth == 0 && j->tok[t].ident && !is_type(j, t) && !is_qualifier(j, t) &&
+                (is_type(j, t - 1) || is(j, t - 1, "]") || is(j, t - 1, ",")) && !names_add(&j->consts, t))
+                return refuse(j, "out of memory");
+            depth += opens(j, t) ? 1 : closes(j, t) ? -1 : 0;
+        }
+        return true;
+    }
     if (is(j, first, "struct") && j->tok[first + 1].ident && is(j, first + 2, "{") && match(j, first + 2) == semi - 1)
         return names_add(&j->structs, first + 1) || refuse(j, "out of memory");
     if (is(j, semi - 1, ")")) {
@@ -491,8 +510,9 @@ static void put_tokens(jam *j, int first, int end, int cell)
 }
 
 /* Whether the loop at `for` token t (body first..end-1) runs the same iterations for every cell:
- * its header declares its counters and reads nothing else but constants, uniforms, thread.y and .z
- * and the counters of the fused loops around it; its body neither writes nor redeclares them. On
+ * its header declares its counters and reads nothing else but numbers, constants (gpuc's, and the
+ * source's global `const`s), uniforms, thread.y and .z and the counters of the fused loops around
+ * it; its body neither writes nor redeclares them. On
  * success the counters are pushed on j->shared (the caller pops them). */
 static bool fusable(jam *j, int t, int first, int end)
 {
@@ -501,8 +521,10 @@ static bool fusable(jam *j, int t, int first, int end)
     if (!declaration_at(j, open + 1))
         return false;
     int init_end = open + 1;
-    while (init_end < close && !is(j, init_end, ";"))
+    while (init_end > 0 && init_end < close && !is(j, init_end, ";"))
         init_end = opens(j, init_end) ? match(j, init_end) + 1 : init_end + 1;
+    if (init_end <= 0)
+        return false;
     for (int d = 0; d < j->declared.n; d++)
         if (j->declared.at[d] > open && j->declared.at[d] < init_end) {
             if (j->nshared == JAM_SHARED_MAX)
@@ -517,7 +539,7 @@ static bool fusable(jam *j, int t, int first, int end)
         bool global = !names_has(j, &j->locals, at) &&
                       ((is(j, at, "thread") && !is(j, at + 2, "x")) || is(j, at, "outputSize") ||
                        is(j, at, "constants") || starts_with(j, at, "gpuc_size_") || is(j, at, "true") ||
-                       is(j, at, "false"));
+                       is(j, at, "false") || names_has(j, &j->consts, at));
         if (!global)
             goto refused;
     }
@@ -533,6 +555,32 @@ static bool fusable(jam *j, int t, int first, int end)
 refused:
     j->nshared = counters;
     return false;
+}
+
+/* Whether the call whose '(' is at open reads what the cells share (kernel_jam's condition to jam at
+ * all): its arguments name a fused loop's counter and no cell's own local, and thread.x only as an
+ * offset (thread.x + e: neighbouring cells read neighbouring places, which the compiler merges), not
+ * scaled (thread.x * 4096 + i: each cell a chunk of its own, where the jam shares nothing and only
+ * costs the lanes it takes). */
+static bool shares_reads(const jam *j, int open)
+{
+    int close = match(j, open);
+    bool counter = false;
+    for (int t = open + 1; t > 0 && t < close; t++) {
+        if (!j->tok[t].ident || is(j, t - 1, "."))
+            continue;
+        if (is_shared(j, t))
+            counter = true;
+        else if (names_has(j, &j->locals, t))
+            return false;
+        else if (is(j, t, "thread") && is(j, t + 2, "x")) {
+            static const char *const scales[] = {"*", "/", "%", "<<", ">>", NULL};
+            for (int i = 0; scales[i]; i++)
+                if (is(j, t - 1, scales[i]) || is(j, t + 3, scales[i]))
+                    return false;
+        }
+    }
+    return counter;
 }
 
 static bool put_list(jam *j, int first, int end, bool top, int depth);
@@ -551,6 +599,9 @@ static bool put_statement(jam *j, int t, int end, int depth)
         int close = match(j, t + 1), first = close + 1;
         int counters = j->nshared;
         if (fusable(j, t, first, end)) {
+            for (int at = first; at + 1 < end; at++)
+                if (j->tok[at].ident && is(j, at + 1, "(") && shares_reads(j, at + 1))
+                    j->shared_calls++;
             put_tokens(j, t, first, -1);
             strbuf_puts(&j->out, " {\n");
             bool braced = is(j, first, "{");
@@ -609,7 +660,8 @@ char *kernel_jam(const char *text, const char *kernel, int cells, const char **w
         for (int c = 0; c < cells; c++)
             strbuf_printf(&j.out, "%sout %.*s gpuc_jam_%d", c ? ", " : "", (int)type_len, type_from, c);
         strbuf_puts(&j.out, ") {\n");
-        if (put_list(&j, j.body_open + 1, j.body_close, true, 0)) {
+        if (put_list(&j, j.body_open + 1, j.body_close, true, 0) &&
+            (j.shared_calls > 0 || refuse(&j, "no read in a fused loop that its cells share"))) {
             strbuf_puts(&j.out, "}\n");
             result = strbuf_take(&j.out);
             if (!result)
@@ -620,6 +672,7 @@ char *kernel_jam(const char *text, const char *kernel, int cells, const char **w
     free(j.tok);
     free(j.functions.at);
     free(j.structs.at);
+    free(j.consts.at);
     free(j.locals.at);
     free(j.declared.at);
     free(mask);
