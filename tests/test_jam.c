@@ -354,6 +354,36 @@ START_TEST(refused_kernels_say_why)
 }
 END_TEST
 
+/* A struct the body defines for itself is a type the reader does not know, so it misses the
+ * declaration `P p` and each cell's copy declares the same name: the jammed program does not compile,
+ * and the kernel is compiled again one cell per call, with the right answers. */
+START_TEST(a_jam_that_does_not_compile_falls_back)
+{
+    enum { CELLS = 16 };
+    float v[8], expect[CELLS];
+    for (int i = 0; i < 8; i++)
+        v[i] = value(i, 9);
+    for (int x = 0; x < CELLS; x++) {
+        expect[x] = 0.0f;
+        for (int i = 0; i < 8; i++)
+            expect[x] += v[i] * (float)x;
+    }
+    gpuc_kernel *k;
+    ck_assert_gpuc_ok(gpuc_create_kernel(gpu,
+                                         "float local(float v[]) {\n"
+                                         "    struct P { float a; };\n"
+                                         "    P p = P(0.0);\n"
+                                         "    for (int i = 0; i < 8; i++)\n"
+                                         "        p.a += v[i] * float(thread.x);\n"
+                                         "    return p.a;\n"
+                                         "}\n",
+                                         &(gpuc_kernel_desc){.output = {CELLS}}, &k));
+    assert_described(k, "loops not fused: its program did not compile");
+    run_and_compare(k, (gpuc_arg[]){gpuc_arg_host_f32(v, (gpuc_dims){8})}, 1, expect, CELLS);
+    gpuc_kernel_free(k);
+}
+END_TEST
+
 Suite *suite_jam(void)
 {
     Suite *s = suite_create("jam");
@@ -365,6 +395,7 @@ Suite *suite_jam(void)
     tcase_add_test(tc, chunks_of_their_own_are_not_jammed);
     tcase_add_test(tc, javascript_kernel);
     tcase_add_test(tc, refused_kernels_say_why);
+    tcase_add_test(tc, a_jam_that_does_not_compile_falls_back);
     suite_add_tcase(s, tc);
     return s;
 }
