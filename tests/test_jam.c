@@ -110,6 +110,33 @@ START_TEST(matmul_in_groups_of_cells)
 }
 END_TEST
 
+/* A GLSL habit: the size a #defined number. */
+START_TEST(a_defined_size_bounds_a_fused_loop)
+{
+    enum { W = 16, H = 3, N = 7 };
+    float a[H * N], b[N * W], expect[H * W];
+    for (int i = 0; i < H * N; i++)
+        a[i] = value(i, 10);
+    for (int i = 0; i < N * W; i++)
+        b[i] = value(i, 11);
+    matmul_c(a, b, W, H, N, expect);
+    gpuc_kernel *k;
+    ck_assert_gpuc_ok(gpuc_create_kernel(gpu,
+                                         "#define N 7\n"
+                                         "float matmul(float a[][], float b[][]) {\n"
+                                         "    float sum = 0.0;\n"
+                                         "    for (int i = 0; i < N; i++)\n"
+                                         "        sum += a[thread.y][i] * b[i][thread.x];\n"
+                                         "    return sum;\n"
+                                         "}\n",
+                                         &(gpuc_kernel_desc){.output = {W, H}}, &k));
+    assert_described(k, "8 neighbouring cells stored as texels, computed by one call");
+    gpuc_arg args[] = {gpuc_arg_host_f32(a, (gpuc_dims){N, H}), gpuc_arg_host_f32(b, (gpuc_dims){W, N})};
+    run_and_compare(k, args, 2, expect, W * H);
+    gpuc_kernel_free(k);
+}
+END_TEST
+
 /* Loops the jam must keep per cell beside ones it fuses, on a 1D grid (every loop counted, so that
  * none is guarded: a guarded kernel is never jammed). */
 static const char *const mixed_source =
@@ -389,6 +416,7 @@ Suite *suite_jam(void)
     Suite *s = suite_create("jam");
     TCase *tc = fixture_tcase("jam");
     tcase_add_test(tc, matmul_in_groups_of_cells);
+    tcase_add_test(tc, a_defined_size_bounds_a_fused_loop);
     tcase_add_test(tc, loops_kept_per_cell_beside_fused_ones);
     tcase_add_test(tc, vec3_and_int_results);
     tcase_add_test(tc, loop_budget_chooses_smaller_groups);

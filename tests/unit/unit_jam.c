@@ -78,6 +78,19 @@ START_TEST(jam_keeps_unfusable_loops_per_cell)
 }
 END_TEST
 
+START_TEST(jam_fuses_a_loop_bounded_by_a_defined_number)
+{
+    char *t = jammed("// sizes\n#define TAPS 5\n#if 0\n#define OTHER 7\n#endif\n"
+                     "float k() {\n    float s = 0.0;\n"
+                     "    for (int i = 0; i < TAPS; i++) s += w(i) * img(thread.y, thread.x + i);\n"
+                     "    return s;\n}\n", "k", 4);
+    ck_assert(strstr(t, "for (int i = 0; i < TAPS; i++) {"));
+    ck_assert_int_eq(count(t, "for ("), 1);
+    ck_assert(strstr(t, "gpuc_j2_s += w(i) * img(thread.y, (thread.x + 2) + i);"));
+    free(t);
+}
+END_TEST
+
 START_TEST(jam_drops_what_follows_the_return)
 {
     char *t = jammed("float k() {\n    float v = float(thread.x);\n"
@@ -95,7 +108,10 @@ START_TEST(jam_refusals)
         const char *src, *reason;
     } cases[] = {
         {"float g;\nfloat k() { for (int i = 0; i < 2; i++) g += 1.0; return g; }", "a global variable"},
-        {"#define N 4\nfloat k() { return 1.0; }", "a preprocessor line"},
+        {"#define N 4\n#undef N\nfloat k() { return 1.0; }", "a preprocessor line the jam does not follow"},
+        {"float k() { return 1.0; }\n#define N 4\n", "a preprocessor line after the kernel's start"},
+        {"#define F(x) x\nfloat k() { float s = 0.0; for (int i = 0; i < 4; i++) s += F(v(i)); return s; }",
+         "a macro or a conditional the reader does not follow"},
         {"float h() { return float(thread.x); }\nfloat k() { return h(); }", "a helper function reads `thread`"},
         {"float k() { float s = 0.0; for (int i = 0; i < 4; i++) { if (s > 2.0) break; s += 1.0; } return s; }",
          "break, continue or discard"},
@@ -145,6 +161,7 @@ Suite *unit_jam_suite(void)
     TCase *tc = tcase_create("jam");
     tcase_add_test(tc, jam_fuses_a_counted_loop);
     tcase_add_test(tc, jam_keeps_unfusable_loops_per_cell);
+    tcase_add_test(tc, jam_fuses_a_loop_bounded_by_a_defined_number);
     tcase_add_test(tc, jam_drops_what_follows_the_return);
     tcase_add_test(tc, jam_refusals);
     tcase_add_test(tc, jam_accepts_consts_structs_and_prototypes);

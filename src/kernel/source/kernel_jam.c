@@ -25,7 +25,8 @@ typedef struct names {
 } names;
 
 typedef struct jam {
-    const char *text; /* comments blanked */
+    const char *text; /* comments and preprocessor lines blanked (source_mask) */
+    const char *source; /* as given (the same offsets) */
     token *tok;
     int ntok;
     int cells;
@@ -33,6 +34,8 @@ typedef struct jam {
     names functions;    /* every function the source defines or declares */
     names structs;      /* struct types the source defines */
     names consts;       /* the source's global constants */
+    size_t macro_at[16], macro_len[16]; /* names #defined as numbers (offsets into the text) */
+    int nmacros;
     names locals;       /* names the kernel's body declares (renamed per cell) */
     names declared;     /* every declaration of them, by position (for shadowing) */
     int shared[JAM_SHARED_MAX]; /* counters of the fused loops around what is being written */
@@ -177,6 +180,14 @@ static bool names_has(const jam *j, const names *n, int t)
 {
     for (int i = 0; i < n->n; i++)
         if (same(j, n->at[i], t))
+            return true;
+    return false;
+}
+
+static bool is_macro(const jam *j, int t)
+{
+    for (int i = 0; i < j->nmacros; i++)
+        if (j->tok[t].len == j->macro_len[i] && !memcmp(j->text + j->tok[t].at, j->source + j->macro_at[i], j->macro_len[i]))
             return true;
     return false;
 }
@@ -376,6 +387,63 @@ static bool scan_top(jam *j)
     return true;
 }
 
+/* Preprocessor lines: the jam follows a source whose directives all come before the kernel function
+ * (gpuc_jam, placed after the source, then sees the macros the kernel sees), whose macros used in
+ * code are plain numbers and whose conditionals are #if 0 / #if 1 (source_unfollowed, as the loop
+ * reader asks); `comments` is the source with only its comments blanked. A number's name may bound a
+ * fused loop, as a global const may. */
+static bool check_directives(jam *j, const char *comments)
+{
+    bool any = false;
+    size_t kernel_at = j->tok[j->kernel_name - 1].at;
+    for (const char *line = comments; *line; line += strcspn(line, "\n") + (line[strcspn(line, "\n")] ? 1 : 0)) {
+        const char *p = line;
+        while (text_is_blank(*p))
+            p++;
+        if (*p != '#')
+            continue;
+        any = true;
+        if ((size_t)(p - comments) > kernel_at)
+            return refuse(j, "a preprocessor line after the kernel's start");
+        for (p++; text_is_blank(*p); p++)
+            ;
+        size_t word = 0;
+        while (is_ident_char(p[word]))
+            word++;
+        static const char *const allowed[] = {"if", "elif", "else", "endif", "pragma", "extension", "line", NULL};
+        bool ok = word == 6 && !strncmp(p, "define", 6);
+        for (int i = 0; !ok && allowed[i]; i++)
+            ok = word == strlen(allowed[i]) && !strncmp(p, allowed[i], word);
+        if (!ok)
+            return refuse(j, "a preprocessor line the jam does not follow (#undef, #error...)");
+        if (word != 6 || strncmp(p, "define", 6))
+            continue;
+        const char *name = p + word;
+        while (text_is_blank(*name))
+            name++;
+        size_t len = 0;
+        while (is_ident_char(name[len]))
+            len++;
+        const char *body = name + len;
+        while (text_is_blank(*body))
+            body++;
+        size_t digits = 0;
+        while (is_ident_char(body[digits]) || body[digits] == '.')
+            digits++;
+        const char *after = body + digits;
+        while (text_is_blank(*after))
+            after++;
+        bool number = len > 0 && is_digit(*body) && (*after == '\n' || *after == '\0');
+        if (number && j->nmacros < (int)(sizeof j->macro_at / sizeof j->macro_at[0])) {
+            j->macro_at[j->nmacros] = (size_t)(name - comments);
+            j->macro_len[j->nmacros++] = len;
+        }
+    }
+    if (any && source_unfollowed(j->source, j->text) != (size_t)-1)
+        return refuse(j, "a macro or a conditional the reader does not follow");
+    return true;
+}
+
 /* The kernel's body */
 
 /* Token t starts a declaration: a type (after qualifiers) at the start of a statement or of a for
@@ -539,7 +607,7 @@ static bool fusable(jam *j, int t, int first, int end)
         bool global = !names_has(j, &j->locals, at) &&
                       ((is(j, at, "thread") && !is(j, at + 2, "x")) || is(j, at, "outputSize") ||
                        is(j, at, "constants") || starts_with(j, at, "gpuc_size_") || is(j, at, "true") ||
-                       is(j, at, "false") || names_has(j, &j->consts, at));
+                       is(j, at, "false") || names_has(j, &j->consts, at) || is_macro(j, at));
         if (!global)
             goto refused;
     }
@@ -644,13 +712,13 @@ static bool put_list(jam *j, int first, int end, bool top, int depth)
 
 char *kernel_jam(const char *text, const char *kernel, int cells, const char **why)
 {
-    jam j = {.kernel = kernel, .cells = cells};
-    char *mask = source_mask_comments(text);
+    jam j = {.kernel = kernel, .cells = cells, .source = text};
+    char *comments = source_mask_comments(text), *mask = comments ? source_mask(text) : NULL;
     j.text = mask;
     char *result = NULL;
     if (!mask)
         refuse(&j, "out of memory");
-    else if (cells >= 2 && tokenize(&j) && scan_top(&j) && check_body(&j)) {
+    else if (cells >= 2 && tokenize(&j) && scan_top(&j) && check_directives(&j, comments) && check_body(&j)) {
         int type_first = j.kernel_name - 1; /* the return type, with its qualifiers */
         while (type_first > 0 && j.tok[type_first - 1].ident)
             type_first--;
@@ -676,6 +744,7 @@ char *kernel_jam(const char *text, const char *kernel, int cells, const char **w
     free(j.locals.at);
     free(j.declared.at);
     free(mask);
+    free(comments);
     if (why)
         *why = result ? NULL : j.why ? j.why : "the kernel";
     return result;

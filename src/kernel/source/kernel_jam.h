@@ -9,14 +9,18 @@
  * gets its own copy of every statement, its locals renamed (gpuc_j<C>_<name>) and thread.x read as
  * (thread.x + C), in the cell's own order, so a cell computes what the kernel computes for it alone;
  * a loop is fused (one header, the cells' copies of the body inside) only where its header reads
- * nothing a cell may change or that differs between cells, and the body never writes its counters.
+ * nothing a cell may change or that differs between cells (numbers, constants, a global const or a
+ * #defined number, uniforms, thread.y and .z, outer fused counters), and the body never writes its
+ * counters.
  * The jam is made only where it pays: where a fused loop calls something (an array's accessor, a
  * builtin) with its counter and nothing a cell owns but thread.x as an offset (matmul's a(thread.y, i),
  * a stencil's w(j, i) or img(thread.y + j, thread.x + i)); a kernel whose cells each read a chunk of
  * their own (a[thread.x * 4096 + i]) shares nothing and would only lose the lanes the jam takes
  * (topk's count pass: 1.7x slower jammed). Whatever the reader does not follow is refused, and the
  * kernel keeps one cell per call:
- * - preprocessor lines; a global variable (cells would share it); a helper function that reads
+ * - a preprocessor line after the kernel function's start, or one other than #define, #if 0 / #if 1
+ *   and their branches, #pragma, #extension and #line; a macro in the code that is not a plain
+ *   number (source_unfollowed); a global variable (cells would share it); a helper function that reads
  *   `thread`, calls the kernel, or names a gl_ variable;
  * - in the kernel: break, continue, discard, a return other than one at the top of its body; gl_
  *   names; `thread` other than read as thread.x / .y / .z; thread's components or a counter passed
