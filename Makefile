@@ -362,7 +362,7 @@ CHECK_BACKENDS := $(if $(GPUC_BACKEND),$(GPUC_BACKEND),compute fragment)
 # check-hardware-profile (in .ci/run) runs every suite that holds there. Left out: the fragment,
 # examples, cli and bench suites, which the backend legs cover.
 HARDWARE_PROFILE_SUITES := device device_profile arrays kernels errors scatter topk sort compact js js_tutorial \
-	js_features js_order kernel_map loops loop_proofs specialise program_cache hostile threads profile vec_arrays array_copy \
+	js_features js_order kernel_map loops loop_proofs specialise jam program_cache hostile threads profile vec_arrays array_copy \
 	png_input js_data js_messages vec_args dynamic_output array_constants graphical
 CHECK_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:intercept_tls_get_addr=0 UBSAN_OPTIONS=print_stacktrace=1 \
 	GPUC_EXAMPLES_DIR=$(BUILD)/examples GPUC_CLI=$(CLI_BIN) GPUC_BENCH=$(BENCH_BIN)

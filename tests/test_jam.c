@@ -74,23 +74,34 @@ static void matmul_c(const float *a, const float *b, int w, int h, int n, float 
         }
 }
 
+/* Runs k, a matmul of an h x n and an n x w matrix, on data of its own, and compares it with C. */
+static void run_matmul(gpuc_kernel *k, int w, int h, int n, int salt)
+{
+    float *a = malloc((size_t)(h * n) * sizeof *a), *b = malloc((size_t)(n * w) * sizeof *b);
+    float *expect = malloc((size_t)(h * w) * sizeof *expect);
+    ck_assert(a && b && expect);
+    for (int i = 0; i < h * n; i++)
+        a[i] = value(i, salt);
+    for (int i = 0; i < n * w; i++)
+        b[i] = value(i, salt + 1);
+    matmul_c(a, b, w, h, n, expect);
+    gpuc_arg args[] = {gpuc_arg_host_f32(a, (gpuc_dims){(uint32_t)n, (uint32_t)h}),
+                       gpuc_arg_host_f32(b, (gpuc_dims){(uint32_t)w, (uint32_t)n})};
+    run_and_compare(k, args, 2, expect, (size_t)w * (size_t)h);
+    free(a);
+    free(b);
+    free(expect);
+}
+
 /* matmul at width w (the output's rows): 24 and 16 split into groups of 8, 20 into groups of 4, 10 not
  * at all. */
 static void check_matmul(int w, const char *described)
 {
-    enum { H = 5, N = 13 };
-    float a[H * N], b[N * 24], expect[H * 24];
-    for (int i = 0; i < H * N; i++)
-        a[i] = value(i, 1);
-    for (int i = 0; i < N * w; i++)
-        b[i] = value(i, 2);
-    matmul_c(a, b, w, H, N, expect);
     gpuc_kernel *k;
-    gpuc_kernel_desc desc = {.output = {(uint32_t)w, H}, .constants = {{"n", N}}};
+    gpuc_kernel_desc desc = {.output = {(uint32_t)w, 5}, .constants = {{"n", 13}}};
     ck_assert_gpuc_ok(gpuc_create_kernel(gpu, matmul_source, &desc, &k));
     assert_described(k, described);
-    gpuc_arg args[] = {gpuc_arg_host_f32(a, (gpuc_dims){N, H}), gpuc_arg_host_f32(b, (gpuc_dims){(uint32_t)w, N})};
-    run_and_compare(k, args, 2, expect, (size_t)w * H);
+    run_matmul(k, w, 5, 13, 1);
     gpuc_kernel_free(k);
 }
 
@@ -113,13 +124,6 @@ END_TEST
 /* A GLSL habit: the size a #defined number. */
 START_TEST(a_defined_size_bounds_a_fused_loop)
 {
-    enum { W = 16, H = 3, N = 7 };
-    float a[H * N], b[N * W], expect[H * W];
-    for (int i = 0; i < H * N; i++)
-        a[i] = value(i, 10);
-    for (int i = 0; i < N * W; i++)
-        b[i] = value(i, 11);
-    matmul_c(a, b, W, H, N, expect);
     gpuc_kernel *k;
     ck_assert_gpuc_ok(gpuc_create_kernel(gpu,
                                          "#define N 7\n"
@@ -129,10 +133,9 @@ START_TEST(a_defined_size_bounds_a_fused_loop)
                                          "        sum += a[thread.y][i] * b[i][thread.x];\n"
                                          "    return sum;\n"
                                          "}\n",
-                                         &(gpuc_kernel_desc){.output = {W, H}}, &k));
+                                         &(gpuc_kernel_desc){.output = {16, 3}}, &k));
     assert_described(k, "8 neighbouring cells stored as texels, computed by one call");
-    gpuc_arg args[] = {gpuc_arg_host_f32(a, (gpuc_dims){N, H}), gpuc_arg_host_f32(b, (gpuc_dims){W, N})};
-    run_and_compare(k, args, 2, expect, W * H);
+    run_matmul(k, 16, 3, 7, 10);
     gpuc_kernel_free(k);
 }
 END_TEST
@@ -305,13 +308,6 @@ END_TEST
 
 START_TEST(javascript_kernel)
 {
-    enum { W = 16, H = 4, N = 9 };
-    float a[H * N], b[N * W], expect[H * W];
-    for (int i = 0; i < H * N; i++)
-        a[i] = value(i, 5);
-    for (int i = 0; i < N * W; i++)
-        b[i] = value(i, 6);
-    matmul_c(a, b, W, H, N, expect);
     gpuc_kernel *k;
     ck_assert_gpuc_ok(gpuc_create_kernel_js(gpu,
                                             "function (a, b) {\n"
@@ -321,11 +317,10 @@ START_TEST(javascript_kernel)
                                             "  }\n"
                                             "  return sum;\n"
                                             "}\n",
-                                            &(gpuc_kernel_desc){.output = {W, H}, .arg_types = "float[][],float[][]"},
+                                            &(gpuc_kernel_desc){.output = {16, 4}, .arg_types = "float[][],float[][]"},
                                             &k));
     assert_described(k, "computed by one call of the body with its loops fused");
-    gpuc_arg args[] = {gpuc_arg_host_f32(a, (gpuc_dims){N, H}), gpuc_arg_host_f32(b, (gpuc_dims){W, N})};
-    run_and_compare(k, args, 2, expect, W * H);
+    run_matmul(k, 16, 4, 9, 5);
     gpuc_kernel_free(k);
 }
 END_TEST
