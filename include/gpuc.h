@@ -849,7 +849,8 @@ GPUC_API gpuc_status gpuc_reset_kernel_stats(gpuc_kernel *k);
 /* What k runs as, in words: each of these changes a kernel's speed, often 1.3-2.5x. The backend and
  * the thread mode (gpuc_options.threads); its loops, guarded for llvmpipe's loop budget or not, and
  * those capped at loop_max_iterations (JavaScript); whether the program in use is specialised to the
- * argument sizes; double-precision Math (precise_math); cells per invocation, texel stores and
+ * argument sizes; double-precision Math (precise_math); cells per invocation (or steps per invocation,
+ * each of several neighbouring cells stored as whole texels) and
  * whether neighbouring cells share one call of the body, their loops fused, or why not (compute,
  * software profile: a kernel whose body uses break, continue, a return inside it, a global variable or
  * a helper that reads `thread`, among others, computes each cell alone, which is correct and up to

@@ -44,11 +44,12 @@ static void describe(const gpuc_kernel *k, strbuf *sb)
         strbuf_puts(sb, "; generic program (specialised at a second run at the same sizes)");
     if (k->precise_math)
         strbuf_puts(sb, "; double-precision Math");
-    if (!k->fragment)
+    if (!k->fragment && k->lane_cells > 0) /* a step of main_texels computes lane_cells cells */
+        strbuf_printf(sb, "; %d step%s per invocation, each %d neighbouring cells stored as texels",
+                      k->cells_per_invocation, k->cells_per_invocation == 1 ? "" : "s", k->lane_cells);
+    else if (!k->fragment)
         strbuf_printf(sb, "; %d cell%s per invocation", k->cells_per_invocation,
                       k->cells_per_invocation == 1 ? "" : "s");
-    if (k->lane_cells > 0)
-        strbuf_printf(sb, ", %d neighbouring cells stored as texels", k->lane_cells);
     if (k->jam_cells > 0) /* source/kernel_jam.h */
         strbuf_puts(sb, ", computed by one call of the body with its loops fused");
     else if (k->jam_refused)
