@@ -246,7 +246,7 @@ static int cells_per_invocation(const gpuc_kernel *k, const char *mask, size_t g
             return 1;
         /* a step's loops (a jammed step's copies of loops it cannot fuse run once per cell), and one
          * trip of main()'s */
-        per_cell = (k->jam_cells > 0 ? k->jam_cells : 1) * k->loop_most + 1;
+        per_cell = (k->jammed ? k->lane_cells : 1) * k->loop_most + 1;
         most = profile->most_steps_with_loops;
     }
     size_t room = grid_cells / (32 * (size_t)profile->local_size * kernel_step_cells(k));
@@ -289,7 +289,7 @@ static int jam_cells(const gpuc_kernel *k, const char *mask)
  * compile. */
 static void unjam(gpuc_kernel *k, const char *mask, const char *why)
 {
-    k->jam_cells = 0;
+    k->jammed = false;
     k->jam_refused = why;
     k->lane_cells = lane_cells(k, mask);
     k->cells_per_invocation = cells_per_invocation(k, mask, k->grid_cells);
@@ -327,9 +327,9 @@ static char *program_text(gpuc_kernel *k, const char *source, const char *mask, 
         text = wrapped;
     }
     char *jammed = NULL;
-    if (text && k->jam_cells > 0) {
+    if (text && k->jammed) {
         const char *why = NULL;
-        jammed = kernel_jam(text, k->sig.name, k->jam_cells, &why);
+        jammed = kernel_jam(text, k->sig.name, k->lane_cells, &why);
         if (!jammed)
             unjam(k, mask, why);
     }
@@ -367,7 +367,7 @@ static gpuc_status compile_program(gpuc_kernel *k, const char *source, const cha
         return gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "kernel '%s': out of host memory generating GLSL", k->name);
     gpuc_status st = program_get(gpu, glsl, k->fragment, k->name, source, &k->cached);
     free(glsl);
-    if (st == GPUC_ERROR_COMPILE && k->jam_cells > 0) { /* a copy the jam misjudged: one cell per call */
+    if (st == GPUC_ERROR_COMPILE && k->jammed) { /* a copy the jam misjudged: one cell per call */
         unjam(k, mask, "its program did not compile");
         return compile_program(k, source, mask, scan, constants, nconstants);
     }
@@ -470,8 +470,9 @@ static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_
             goto done;
         }
     }
-    k->jam_cells = jam_cells(k, mask);
-    k->lane_cells = k->jam_cells > 0 ? k->jam_cells : lane_cells(k, mask);
+    int jam = jam_cells(k, mask);
+    k->jammed = jam > 0;
+    k->lane_cells = k->jammed ? jam : lane_cells(k, mask);
     k->cells_per_invocation = k->fragment ? 1 : cells_per_invocation(k, mask, k->grid_cells);
     st = compile_program(k, source, mask, &scan, constants, nconstants);
     if (st == GPUC_OK && !readable) /* the compiler took it, but its loops could not be read */

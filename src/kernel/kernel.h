@@ -52,9 +52,9 @@ struct gpuc_kernel {
     int nconstant_buffers;
     int cells_per_invocation;             /* steps per invocation (see compute_main.glsl, kernel.c) */
     int lane_cells;                       /* > 0: neighbouring cells per step, stored as texels (main_texels) */
-    /* > 0: those lane_cells cells are one call of the jammed body (source/kernel_jam.h), their counted
-     * loops fused; else why the jam was refused (NULL where it was never tried). */
-    int jam_cells;
+    /* The lane_cells cells of a step are one call of the jammed body (source/kernel_jam.h), their
+     * counted loops fused; else why the jam was refused (NULL where it was never tried). */
+    bool jammed;
     const char *jam_refused;
     size_t cells_per_dispatch;            /* grid cells; a multiple of 1024 (keeps range offsets aligned) */
     /* llvmpipe's loop budget (kernel_loops.c): whether the loops are guarded at run time, and how

@@ -50,7 +50,7 @@ static void describe(const gpuc_kernel *k, strbuf *sb)
     else if (!k->fragment)
         strbuf_printf(sb, "; %d cell%s per invocation", k->cells_per_invocation,
                       k->cells_per_invocation == 1 ? "" : "s");
-    if (k->jam_cells > 0) /* source/kernel_jam.h */
+    if (k->jammed) /* source/kernel_jam.h */
         strbuf_puts(sb, ", computed by one call of the body with its loops fused");
     else if (k->jam_refused)
         strbuf_printf(sb, "; one cell per call of the body (loops not fused: %s)", k->jam_refused);

@@ -66,6 +66,7 @@ START_TEST(jam_keeps_unfusable_loops_per_cell)
                      "    for (int j = 0; j < 8; j++) { bump(j); s += float(j); }\n"
                      "    for (int k = 0; k < 4; k++) for (int m = 0; m <= k; m++) s += float(m);\n"
                      "    for (int r = 0; r < 4; r++) { r.x += 1; s += 1.0; }\n" /* a write through a swizzle */
+                     "    for (int q = 0; q < 4; q++) { (q) = q; s += float(q); }\n" /* a parenthesised lvalue */
                      "    return s;\n"
                      "}\n", "f", 4);
     ck_assert(strstr(t, "for (int gpuc_j1_i = 0; gpuc_j1_i < (thread.x + 1); gpuc_j1_i++)"));
@@ -73,7 +74,8 @@ START_TEST(jam_keeps_unfusable_loops_per_cell)
     ck_assert(strstr(t, "for (int k = 0; k < 4; k++) {"));   /* fused */
     ck_assert(strstr(t, "for (int m = 0; m <= k; m++) {"));  /* fused: its bound is the fused counter */
     ck_assert(strstr(t, "for (int gpuc_j3_r = 0; gpuc_j3_r < 4; gpuc_j3_r++)"));
-    ck_assert_int_eq(count(t, "for ("), 4 + 4 + 1 + 1 + 4);
+    ck_assert(strstr(t, "for (int gpuc_j1_q = 0; gpuc_j1_q < 4; gpuc_j1_q++)"));
+    ck_assert_int_eq(count(t, "for ("), 4 + 4 + 1 + 1 + 4 + 4);
     free(t);
 }
 END_TEST
@@ -117,6 +119,8 @@ START_TEST(jam_refusals)
          "break, continue or discard"},
         {"float k() { if (thread.x > 1) return 1.0; return 0.0; }", "a return inside the kernel's statements"},
         {"float k() { thread.x = 0; return 1.0; }", "`thread` written"},
+        {"float k() { (thread.y) += 1; return 1.0; }", "`thread` written"},
+        {"float k() { ++((thread.z)); return 1.0; }", "`thread` written"},
         {"void w(inout int v) { v = 0; }\nfloat k() { w(thread.x); return 1.0; }", "`thread` written"},
         {"float k() { ivec3 t = thread; return float(t.x); }", "`thread` read other than"},
         {"float k() { return float(gl_GlobalInvocationID.x); }", "a gl_ variable"},

@@ -281,7 +281,13 @@ static bool may_be_written(const jam *j, int first, int last)
  * or passed whole where a call may write it. */
 static bool written_at(const jam *j, int t, int last)
 {
-    if (is(j, t - 1, "++") || is(j, t - 1, "--") || may_be_written(j, t, last))
+    if (may_be_written(j, t, last))
+        return true;
+    while (is(j, t - 1, "(") && is(j, last + 1, ")") && !(t >= 2 && j->tok[t - 2].ident)) {
+        t--; /* (i) = 1 and ++(i) write i: GLSL takes a parenthesised lvalue */
+        last++;
+    }
+    if (is(j, t - 1, "++") || is(j, t - 1, "--"))
         return true;
     int after = last + 1; /* past selections: i.x = 1 writes i (GLSL 4.20 swizzles scalars), v[k] += 1 v */
     while (is(j, after, ".") || is(j, after, "[")) {
