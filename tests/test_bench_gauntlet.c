@@ -55,6 +55,32 @@ START_TEST(gauntlet_rows_agree_with_their_oracles)
 }
 END_TEST
 
+/* The sweep's median table: every line names its row and column in printable text and lists each size
+ * once, in increasing order (a column name kept as a pointer into a row's stack printed garbage, and
+ * a row's second table listed its sizes twice and fed the ratios). Returns the lines checked. */
+static int check_median_table(const char *out)
+{
+    const char *at = strstr(out, "scaling: median ms per run at each n\n");
+    ck_assert_msg(at != NULL, "%s", out);
+    at = strchr(at, '\n') + 1;
+    int lines = 0;
+    for (; *at && *at != '\n'; at += strcspn(at, "\n") + (at[strcspn(at, "\n")] != '\0'), lines++) {
+        size_t len = strcspn(at, "\n");
+        int last = -1;
+        for (size_t i = 0; i < len; i++) {
+            unsigned char ch = (unsigned char)at[i];
+            ck_assert_msg(ch >= 0x20 && ch < 0x7f, "line %d of the median table is not text:\n%.*s", lines, (int)len, at);
+            int log2n;
+            if (i + 1 < len && at[i] == '2' && at[i + 1] == '^' && sscanf(at + i + 2, "%d", &log2n) == 1) {
+                ck_assert_msg(log2n > last, "2^%d after 2^%d in:\n%.*s", log2n, last, (int)len, at);
+                last = log2n;
+            }
+        }
+        ck_assert_msg(last >= 12, "no 2^12 cell in:\n%.*s", (int)len, at);
+    }
+    return lines;
+}
+
 START_TEST(scaling_keeps_every_cell_and_draws_its_chart)
 {
     char chart[] = "/tmp/gpuc-scaling-XXXXXX", json_path[] = "/tmp/gpuc-scaling-json-XXXXXX", args[256];
@@ -67,6 +93,7 @@ START_TEST(scaling_keeps_every_cell_and_draws_its_chart)
     int status;
     char *out = bench_run(args, &status);
     ck_assert_msg(status == 0 && strstr(out, "all checksums OK"), "status %d:\n%s", status, out);
+    ck_assert_int_ge(check_median_table(out), 3 * 2); /* each algorithm's C oracle and a gpuc column at least */
     char *json = fixture_read_text(json_path);
     remove(json_path);
     /* Each algorithm's oracle and gpuc columns at n = 2^10 and 2^12, and nothing larger. */

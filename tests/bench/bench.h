@@ -16,12 +16,14 @@ typedef struct bench_params {
     int rounds; /* rounds (topk, compaction) or passes (launch-overhead); unused by sort */
     uint32_t seed;
     bool published; /* all three are the published ones: the checksum must equal the published value */
+    bool sweep;     /* the scaling sweep: only the algorithm's own columns, not the CPU-runtime tables */
 } bench_params;
 
-/* One measured cell, kept for the scaling table and chart. */
+/* One measured cell, kept for the scaling table and chart. The names are copies: columns are often
+ * formatted into a caller's buffer that is gone by the time the table is printed. */
 typedef struct bench_result {
-    const char *row, *column;
-    const char *backend; /* "compute" or "fragment" */
+    char row[32], column[64];
+    const char *backend; /* "compute" or "fragment": gpuc_info's, alive as long as the context */
     size_t n;
     double median_ms;
 } bench_result;
@@ -41,6 +43,9 @@ typedef struct bench_env {
     bool no_gpujs;           /* --no-gpujs: the zoo rows leave GPU.js out */
     struct zoo_gpujs *gpujs; /* NULL until a zoo row asks; zoo_gpujs_free releases it */
 } bench_env;
+
+/* Keeps one cell for the scaling table and chart (names copied; cells past BENCH_MAX_RESULTS dropped). */
+void bench_keep(bench_env *env, const char *row, const char *column, size_t n, double median_ms);
 
 /* One timed formulation: run() computes the row's result into host memory `out` and returns 0, or
  * prints why not and returns -1. */

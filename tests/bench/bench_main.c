@@ -94,6 +94,18 @@ double bench_time(bench_run_fn run, void *state, float *out, int *runs_out)
     return runs % 2 ? times[runs / 2] : (times[runs / 2 - 1] + times[runs / 2]) / 2;
 }
 
+void bench_keep(bench_env *env, const char *row, const char *column, size_t n, double median_ms)
+{
+    if (env->nresults >= BENCH_MAX_RESULTS)
+        return;
+    bench_result *r = &env->results[env->nresults++];
+    snprintf(r->row, sizeof r->row, "%s", row);
+    snprintf(r->column, sizeof r->column, "%s", column);
+    r->backend = env->backend;
+    r->n = n;
+    r->median_ms = median_ms;
+}
+
 double bench_measure(bench_env *env, const char *row, const char *column, bench_run_fn run, void *state,
                      float *out, size_t out_len, double (*checksum)(const float *, size_t, const bench_params *),
                      const bench_params *p, double oracle_checksum, double oracle_ms, double published)
@@ -105,8 +117,7 @@ double bench_measure(bench_env *env, const char *row, const char *column, bench_
         env->failures++;
         return -1;
     }
-    if (env->nresults < BENCH_MAX_RESULTS)
-        env->results[env->nresults++] = (bench_result){row, column, env->backend, p->n, median};
+    bench_keep(env, row, column, p->n, median);
     double sum = checksum(out, out_len, p);
     bool is_oracle = oracle_ms <= 0;
     /* At the published sizes the checksum must be the published one (relative error under 1e-9); the
@@ -255,7 +266,7 @@ static int run_rows(bench_env *env, bool scaling, const char *chart_path, const 
         if (!row_selected(&rows[r], row_name))
             continue;
         bench_params p = {n ? (size_t)n : rows[r].n, rounds ? (int)rounds : rows[r].rounds,
-                          have_seed ? (uint32_t)seed : rows[r].seed, false};
+                          have_seed ? (uint32_t)seed : rows[r].seed, false, false};
         p.published = p.n == rows[r].n && p.rounds == rows[r].rounds && p.seed == rows[r].seed;
         rows[r].run(env, &p);
         ran++;

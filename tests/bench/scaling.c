@@ -129,7 +129,7 @@ void bench_scaling(bench_env *env, const char *chart_path, size_t max_n)
 {
     for (size_t r = 0; r < NROWS; r++)
         for (size_t n = (size_t)1 << 10; n <= max_n; n <<= 2) {
-            bench_params p = {n, 1, scaling_rows[r].seed, false};
+            bench_params p = {n, 1, scaling_rows[r].seed, false, true};
             scaling_rows[r].run(env, &p);
         }
     printf("\nscaling: median ms per run at each n\n");

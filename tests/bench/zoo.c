@@ -137,12 +137,6 @@ static void json_cell(const zoo_table *t, const char *column, const char *backen
     fputc('}', f);
 }
 
-static void keep_result(bench_env *env, const char *row, const char *column, size_t n, double ms)
-{
-    if (env->nresults < BENCH_MAX_RESULTS)
-        env->results[env->nresults++] = (bench_result){row, column, env->backend, n, ms};
-}
-
 /* GPU.js's cells: each checked like a gpuc column (never required bit-equal: another program's
  * arithmetic), the fastest correct one kept for the gpuc columns' ratio. */
 static void gpujs_columns(zoo_table *t)
@@ -226,7 +220,7 @@ int zoo_begin(zoo_table *t, bench_env *env, const zoo_row *row, const bench_para
     }
     double sum = zoo_checksum(row, t->reference);
     print_line(t, "C -O3, naive loops (reference)", t->c_ms, runs, sum, "OK", "reference", "1.00");
-    keep_result(env, row->name, "C reference", p->n, t->c_ms);
+    bench_keep(env, row->name, "C reference", p->n, t->c_ms);
     json_cell(t, "C -O3, naive loops (reference)", env->backend, t->c_ms, runs, sum, NULL, 1.0, -1, NULL, NULL, NULL);
     return 0;
 }
@@ -248,7 +242,7 @@ static double other_column(zoo_table *t, const char *column, bench_run_fn run, v
     double sum = zoo_checksum(t->row, t->out);
     snprintf(ratios, sizeof ratios, "%.2fx C", ms / t->c_ms);
     print_line(t, column, ms, runs, sum, c.ok ? "OK" : "WRONG", c.text, ratios);
-    keep_result(t->env, t->row->name, column, t->p->n, ms);
+    bench_keep(t->env, t->row->name, column, t->p->n, ms);
     json_cell(t, column, t->env->backend, ms, runs, sum, &c, ms / t->c_ms, -1, NULL, NULL, NULL);
     return c.ok ? ms : -1;
 }
@@ -344,7 +338,7 @@ void zoo_gpuc(zoo_table *t, const char *column, bench_run_fn run, void *state, b
     else
         snprintf(ratios, sizeof ratios, "%.2fx C%s%s", ms / t->c_ms, c2, cpu);
     print_line(t, label, ms, runs, sum, c.ok ? "OK" : "WRONG", c.text, ratios);
-    keep_result(t->env, t->row->name, column, t->p->n, ms);
+    bench_keep(t->env, t->row->name, column, t->p->n, ms);
     json_cell(t, column, t->env->backend, ms, runs, sum, &c, ms / t->c_ms, to_gpujs, NULL, NULL, cpu_json);
     for (int i = 0; c.ok && i < t->ncpu; i++)
         if (cpu_ratio[i] >= 0 && (t->best_ratio[i] < 0 || cpu_ratio[i] < t->best_ratio[i])) {
