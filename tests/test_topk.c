@@ -221,6 +221,50 @@ START_TEST(topk_device_input_pipeline)
 }
 END_TEST
 
+START_TEST(topk_unprunable_small_inputs)
+{
+    /* Fewer tiles of 64 values than k: no tile can be pruned, so the values themselves are ordered on
+     * the host (no dispatch): host data as given, a kernel's .pipeline result read back once. Ties at
+     * the k-th value are taken by index, as everywhere. */
+    enum { N = 5000, K = 200 };
+    float *v = random_floats(N, 99, -3.0f, 3.0f);
+    for (int i = 0; i < N; i += 7)
+        v[i] = 1.5f; /* about 700 ties, around the 200th largest */
+    gpuc_kernel *copy;
+    ck_assert_gpuc_ok(gpuc_create_kernel(gpu, "float copy(float a[]) { return a[thread.x]; }",
+                                         &(gpuc_kernel_desc){.output = {N}, .pipeline = true}, &copy));
+    gpuc_array *a;
+    ck_assert_gpuc_ok(gpuc_run(copy, (gpuc_arg[]){gpuc_arg_host_f32(v, (gpuc_dims){N})}, 1, &a));
+    for (int smallest = 0; smallest < 2; smallest++) {
+        gpuc_stats before, after;
+        ck_assert_gpuc_ok(gpuc_get_stats(gpu, &before));
+        gpuc_array *vals, *idx;
+        gpuc_topk_desc desc = {.k = K, .smallest = smallest};
+        ck_assert_gpuc_ok(gpuc_topk(gpu, gpuc_arg_array(a), &desc, &vals, &idx));
+        ck_assert_gpuc_ok(gpuc_get_stats(gpu, &after));
+        ck_assert_uint_eq(after.dispatches, before.dispatches);
+        ck_assert_uint_le(after.readbacks - before.readbacks, 1);
+        ck_assert_uint_le(after.bytes_read_back - before.bytes_read_back, N * sizeof(float));
+        float got[K];
+        int32_t got_i[K];
+        ck_assert_gpuc_ok(gpuc_array_read_f32(vals, got, K));
+        ck_assert_gpuc_ok(gpuc_array_read_i32(idx, got_i, K));
+        int32_t *want = oracle_order(v, N, smallest);
+        for (int j = 0; j < K; j++) {
+            ck_assert_int_eq(got_i[j], want[j]);
+            ck_assert(same_bits(got[j], v[want[j]]));
+        }
+        free(want);
+        gpuc_array_free(vals);
+        gpuc_array_free(idx);
+        check_topk(v, N, K, smallest); /* and from host data */
+    }
+    gpuc_array_free(a);
+    gpuc_kernel_free(copy);
+    free(v);
+}
+END_TEST
+
 START_TEST(topk_large_k)
 {
     /* k in the tens of thousands: survivors spread over every group, ties cut at the cutoff, and a
@@ -352,6 +396,7 @@ Suite *suite_topk(void)
     tcase_add_test(tc, topk_nan_policy);
     tcase_add_test(tc, topk_last_bit_differences);
     tcase_add_test(tc, topk_device_input_pipeline);
+    tcase_add_test(tc, topk_unprunable_small_inputs);
     tcase_add_test(tc, topk_large_k);
     tcase_add_test(tc, topk_pruning_adversaries);
     tcase_add_test(tc, topk_2p22_k512);

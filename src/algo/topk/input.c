@@ -88,6 +88,7 @@ static gpuc_status host_input(gpuc *gpu, const char *who, const gpuc_arg *values
     if (st == GPUC_OK) {
         in->owned = true;
         in->n = values->dims.x;
+        in->host = values->host;
         st = gpuc_array_upload(in->array, values->host);
         if (st != GPUC_OK)
             topk_input_release(in);

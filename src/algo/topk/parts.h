@@ -33,6 +33,7 @@ gpuc_status topk_make_sized_kernel(gpuc *gpu, const char *file, const char *sect
 typedef struct topk_input {
     gpuc_array *array; /* what kernels read */
     bool owned;        /* an upload made for this call: freed by topk_input_release */
+    const float *host; /* the caller's host data the upload was made of; NULL for a device array */
     size_t n;
 } topk_input;
 

@@ -269,6 +269,82 @@ static int before(const void *a, const void *b)
     return (x->index > y->index) - (x->index < y->index);
 }
 
+/* Keeps in c[0..k) the k candidates that come first (key descending, ties by lower index), in order.
+ * Sorting all `count` costs count log count on the host, and on small inputs (fewer tiles than k) the
+ * pruner gathers every value: qsort of 16,384 candidates for k = 512 was most of the call. So where
+ * many more than k were gathered, the k-th key is found first by kth_largest's histograms (linear),
+ * the candidates above it and the first of its ties (by index) are kept, and only those k are sorted. */
+static gpuc_status keep_first(gpuc *gpu, candidate *c, size_t count, size_t k)
+{
+    if (count > 2 * k) {
+        uint32_t *keys = malloc(count * sizeof *keys);
+        if (!keys)
+            return gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "gpuc_topk: out of host memory");
+        for (size_t j = 0; j < count; j++)
+            keys[j] = c[j].key;
+        uint32_t kth = 0;
+        gpuc_status st = kth_largest(gpu, keys, count, k, &kth);
+        free(keys);
+        if (st != GPUC_OK)
+            return st;
+        size_t above = 0, ties = 0; /* the keys above kth move to the front; its ties follow them */
+        for (size_t j = 0; j < count; j++)
+            if (c[j].key > kth) {
+                candidate t = c[above];
+                c[above++] = c[j];
+                c[j] = t;
+            }
+        for (size_t j = above; j < count; j++)
+            if (c[j].key == kth) {
+                candidate t = c[above + ties];
+                c[above + ties++] = c[j];
+                c[j] = t;
+            }
+        /* above < k <= above + ties (kth is the k-th key); the ties are kept in index order */
+        qsort(c + above, ties, sizeof *c, before);
+        count = k;
+    }
+    qsort(c, count, sizeof *c, before);
+    return GPUC_OK;
+}
+
+/* The first k of the `count` candidates c (freed here) into the result arrays. */
+static gpuc_status deliver(gpuc *gpu, candidate *c, size_t count, size_t k, float *values, int32_t *indices)
+{
+    gpuc_status st = keep_first(gpu, c, count, k);
+    for (size_t j = 0; j < k && st == GPUC_OK; j++) {
+        values[j] = c[j].value;
+        indices[j] = c[j].index;
+    }
+    free(c);
+    return st;
+}
+
+/* Fewer tiles than k, even of TILE_MIN values: the k-th tile maximum does not exist, so no tile can be
+ * pruned, and the gather would fetch every value (16 bytes each, after a tile pass and a count pass,
+ * each read back). So the values themselves are the candidates: the caller's host data as given, or
+ * the device array read (its host copy when it has one), ordered on the host as gathered ones are. */
+static gpuc_status order_every_value(gpuc *gpu, const topk_input *in, size_t k, int32_t flip, float *values,
+                                     int32_t *indices)
+{
+    size_t n = in->n;
+    float *read = in->host ? NULL : malloc(n * sizeof *read);
+    candidate *c = malloc(n * sizeof *c);
+    gpuc_status st = c && (in->host || read) ? GPUC_OK
+                                             : gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "gpuc_topk: out of host memory");
+    if (st == GPUC_OK && read)
+        st = gpuc_array_read_f32(in->array, read, n);
+    const float *v = in->host ? in->host : read;
+    for (size_t j = 0; j < n && st == GPUC_OK; j++)
+        c[j] = (candidate){.key = host_key(v[j], flip), .index = (int32_t)j, .value = v[j]};
+    free(read);
+    if (st != GPUC_OK) {
+        free(c);
+        return st;
+    }
+    return deliver(gpu, c, n, k, values, indices);
+}
+
 /* Orders the gathered cells and keeps the first k. */
 static gpuc_status order(gpuc *gpu, const float *cells, size_t count, size_t k, int32_t flip, float *values,
                          int32_t *indices)
@@ -289,17 +365,13 @@ static gpuc_status order(gpuc *gpu, const float *cells, size_t count, size_t k, 
                              "gpuc_topk: the pruned gather lost survivor %zu of %zu (a bug in gpuc)", j, count);
         }
     }
-    qsort(c, count, sizeof *c, before);
-    for (size_t j = 0; j < k; j++) {
-        values[j] = c[j].value;
-        indices[j] = c[j].index;
-    }
-    free(c);
-    return GPUC_OK;
+    return deliver(gpu, c, count, k, values, indices);
 }
 
 gpuc_status topk_prune(gpuc *gpu, const topk_input *in, size_t k, int32_t flip, float *values, int32_t *indices)
 {
+    if ((in->n + TILE_MIN - 1) / TILE_MIN < k)
+        return order_every_value(gpu, in, k, flip, values, indices);
     pruner p;
     gpuc_status st = pruner_make(gpu, in, k, flip, &p);
     if (st == GPUC_OK)
