@@ -128,7 +128,10 @@ struct gpuc {
      * need; twin_state says whether it was tried). Closed by gpuc_close after the kernels. */
     bool small_calls; /* threads 0 on a software EGL device, compute, GPUC_SMALL_CALLS not "pool" */
     int twin_state;
-    gpuc *twin;
+    gpuc *twin;       /* gpuc_twin's */
+    /* algo/algo_twin.c: the shapes of the latest small algorithm calls and how often each came. */
+    struct { uint64_t shape, last; uint32_t calls; } algo_small[8];
+    uint64_t algo_small_clock;
 };
 
 struct gpuc_array {
@@ -157,6 +160,13 @@ struct gpuc_array {
 /* Records a formatted message on gpu and returns status (convenient as `return gpuc_fail(...)`). */
 gpuc_status gpuc_fail(gpuc *gpu, gpuc_status status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* gpu's calling-thread twin (see struct gpuc's small_calls), opened on the first call on the same EGL
+ * device with GPUC_THREADS_CALLER, compute, gpu's debug and loop settings and device profile; NULL when
+ * it cannot be had (then never tried again). gpu is current again afterwards, unless EGL refused
+ * that too (then NULL, the twin closed). The twin reports nothing itself (trace and profiling off):
+ * its work is counted as gpu's by who sends it there. */
+gpuc *gpuc_twin(gpuc *gpu);
 
 /* GPUC_ERROR_MISUSE for a context a fork()ed child inherited (egl_device_inherited). */
 gpuc_status gpuc_refuse_inherited(gpuc *gpu);

@@ -463,6 +463,161 @@ START_TEST(fragment_backend_keeps_its_path)
 }
 END_TEST
 
+/* ---- whole algorithm calls (algo/algo_twin.c) ---- */
+
+/* Readbacks that reading `a` costs on g: none when its values came back with it. */
+static uint64_t read_costs(gpuc *g, gpuc_array *a, size_t n, bool ints)
+{
+    gpuc_stats before, after;
+    ck_assert_gpuc_ok(gpuc_get_stats(g, &before));
+    void *buf = malloc(n * 4);
+    ck_assert_gpuc_ok(ints ? gpuc_array_read_i32(a, buf, n) : gpuc_array_read_f32(a, buf, n));
+    free(buf);
+    ck_assert_gpuc_ok(gpuc_get_stats(g, &after));
+    return after.readbacks - before.readbacks;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* One algorithm call on g (which: 0 sort, 1 scan, 2 compact gather, 3 compact scatter, 4 a predicate
+ * that keeps nothing), its result checked against C; returns the readbacks reading it cost and adds
+ * the call's own counters to *counted. */
+static uint64_t algo_call(gpuc *g, int which, const float *v, size_t n, gpuc_stats *counted)
+{
+    gpuc_stats before, after;
+    ck_assert_gpuc_ok(gpuc_get_stats(g, &before));
+    gpuc_arg in = gpuc_arg_host_f32(v, (gpuc_dims){(uint32_t)n});
+    gpuc_array *out = NULL;
+    size_t count = n;
+    float *want = malloc(n * sizeof *want);
+    if (which == 0) {
+        ck_assert_gpuc_ok(gpuc_sort(g, in, NULL, &out));
+        memcpy(want, v, n * sizeof *want);
+        qsort(want, n, sizeof *want, by_value);
+    } else if (which == 1) {
+        ck_assert_gpuc_ok(gpuc_scan(g, in, &(gpuc_scan_desc){.inclusive = true}, &out));
+        float sum = 0;
+        for (size_t i = 0; i < n; i++)
+            want[i] = sum += v[i];
+    } else {
+        gpuc_compact_desc d = {.op = GPUC_GREATER, .threshold = 0.5};
+        if (which == 3 && !fixture_fragment_backend())
+            d.method = GPUC_COMPACT_SCATTER;
+        if (which == 4)
+            d = (gpuc_compact_desc){.predicate = "int none(float v[]) { return v[thread.x] > 9.0 ? 1 : 0; }"};
+        ck_assert_gpuc_ok(gpuc_compact(g, in, &d, &out, &count));
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++)
+            if (v[i] > (which == 4 ? 9.0f : 0.5f))
+                want[m++] = v[i];
+        ck_assert_uint_eq(count, m);
+    }
+    ck_assert_gpuc_ok(gpuc_get_stats(g, &after));
+    counted->uploads += after.uploads - before.uploads;
+    counted->dispatches += after.dispatches - before.dispatches;
+    counted->readbacks += after.readbacks - before.readbacks;
+    counted->bytes_uploaded += after.bytes_uploaded - before.bytes_uploaded;
+    uint64_t cost = 0;
+    if (count == 0) {
+        ck_assert_ptr_null(out);
+    } else {
+        float *got = malloc(count * sizeof *got);
+        cost = read_costs(g, out, count, false);
+        ck_assert_gpuc_ok(gpuc_array_read_f32(out, got, count));
+        for (size_t i = 0; i < count; i++) /* whole numbers / 8: every sum exact */
+            ck_assert_msg(got[i] == want[i], "call %d, [%zu] = %g, want %g", which, i, (double)got[i], (double)want[i]);
+        free(got);
+    }
+    gpuc_array_free(out);
+    free(want);
+    return cost;
+}
+
+START_TEST(algorithm_calls_on_the_twin)
+{
+    /* Small sorts, scans and compactions of one shape, called again and again: from the 4th call the
+     * whole call runs on the twin, its results come back with their values (reading them reads
+     * nothing back), and the counters are the pool's, call for call. Each result equals C's. */
+    enum { M = 3000 };
+    float *v = malloc(M * sizeof *v);
+    uint32_t seed = 9;
+    for (int i = 0; i < M; i++) {
+        seed = seed * 1664525u + 1013904223u;
+        v[i] = (float)(seed >> 29) / 8.0f; /* 0 .. 0.875 */
+    }
+    gpuc *pool = open_pool();
+    bool twin = twin_here(gpu) && !fixture_fragment_backend();
+    for (int which = 0; which < 5; which++) {
+        gpuc_stats here = {0}, there = {0};
+        for (int r = 0; r < RUNS; r++) {
+            uint64_t cost = algo_call(gpu, which, v, M, &here), pool_cost = algo_call(pool, which, v, M, &there);
+            if (which == 4)
+                continue; /* nothing kept: no array */
+            if (twin && r >= 3)
+                ck_assert_msg(cost == 0, "call %d, run %d: reading its result read back %d times", which, r, (int)cost);
+            else
+                ck_assert_msg(cost == pool_cost, "call %d, run %d: reading costs %d, on the pool %d", which, r, (int)cost,
+                              (int)pool_cost);
+        }
+        ck_assert_uint_eq(here.dispatches, there.dispatches);
+        ck_assert_uint_eq(here.uploads, there.uploads);
+        ck_assert_uint_eq(here.readbacks, there.readbacks);
+        ck_assert_uint_eq(here.bytes_uploaded, there.bytes_uploaded);
+    }
+    gpuc_close(pool);
+    free(v);
+}
+END_TEST
+
+START_TEST(algorithm_calls_on_device_arrays)
+{
+    /* A device array without a host copy (a .pipeline result) is read back once to go to the twin;
+     * past the warm-up the sort of it equals C's, as do the pairs and argsort forms of the call. */
+    enum { M = 2048 };
+    float *v = malloc(M * sizeof *v);
+    int32_t *payload = malloc(M * sizeof *payload);
+    for (int i = 0; i < M; i++) {
+        v[i] = (float)((i * 7919) % M) - 1000.0f; /* a permutation: no ties */
+        payload[i] = i;
+    }
+    gpuc_kernel *copy = NULL;
+    ck_assert_gpuc_ok(gpuc_create_kernel(gpu, "float copy(float a[]) { return a[thread.x]; }",
+                                         &(gpuc_kernel_desc){.output = {M}, .pipeline = true}, &copy));
+    gpuc_array *a = NULL;
+    ck_assert_gpuc_ok(gpuc_run(copy, (gpuc_arg[]){gpuc_arg_host_f32(v, (gpuc_dims){M})}, 1, &a));
+    float *got = malloc(M * sizeof *got);
+    int32_t *got_i = malloc(M * sizeof *got_i);
+    for (int r = 0; r < RUNS; r++) {
+        gpuc_array *keys = NULL, *idx = NULL, *vals = NULL;
+        ck_assert_gpuc_ok(gpuc_argsort(gpu, gpuc_arg_array(a), NULL, &keys, &idx));
+        ck_assert_gpuc_ok(gpuc_array_read_f32(keys, got, M));
+        ck_assert_gpuc_ok(gpuc_array_read_i32(idx, got_i, M));
+        for (int j = 0; j < M; j++) {
+            ck_assert_float_eq(got[j], (float)j - 1000.0f);
+            ck_assert_float_eq(v[got_i[j]], got[j]);
+        }
+        gpuc_array_free(keys);
+        gpuc_array_free(idx);
+        ck_assert_gpuc_ok(gpuc_sort_pairs(gpu, gpuc_arg_array(a), gpuc_arg_host_i32(payload, (gpuc_dims){M}),
+                                          &(gpuc_sort_desc){.descending = true}, NULL, &vals));
+        ck_assert_gpuc_ok(gpuc_array_read_i32(vals, got_i, M));
+        for (int j = 0; j < M; j++)
+            ck_assert_float_eq(v[got_i[j]], (float)(M - 1 - j) - 1000.0f);
+        gpuc_array_free(vals);
+    }
+    free(got);
+    free(got_i);
+    gpuc_array_free(a);
+    gpuc_kernel_free(copy);
+    free(v);
+    free(payload);
+}
+END_TEST
+
 Suite *suite_small_calls(void)
 {
     Suite *s = suite_create("small_calls");
@@ -481,6 +636,8 @@ Suite *suite_small_calls(void)
         tcase_add_test(tc, explicit_threads_and_the_setting);
         tcase_add_test(tc, two_contexts_interleaved_in_one_thread);
         tcase_add_test(tc, two_threads_each_with_a_context);
+        tcase_add_test(tc, algorithm_calls_on_the_twin);
+        tcase_add_test(tc, algorithm_calls_on_device_arrays);
     }
     suite_add_tcase(s, tc);
     return s;

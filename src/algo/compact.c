@@ -1,6 +1,7 @@
 /* compact.c - stream compaction (gpuc_compact): checks the call, then counts the survivors
  * (compact_count.c) and places them in input order (compact_place.c), with kernels made here. */
 #include "algo/compact.h"
+#include "algo/algo_twin.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -87,6 +88,18 @@ static gpuc_status compact_device(gpuc *gpu, const gpuc_array *values, algo_inpu
     return GPUC_OK;
 }
 
+/* What selects a compaction's kernels, for the calling-thread twin's warm-up (algo_twin.h): the
+ * predicate by its text (FNV-1a), never by its address. */
+static uint64_t compact_shape(const algo_input *in, const gpuc_compact_desc *desc)
+{
+    uint64_t text = 1469598103934665603u;
+    for (const char *c = desc->predicate; c && *c; c++)
+        text = (text ^ (unsigned char)*c) * 1099511628211u;
+    const uint64_t parts[] = {(uint64_t)in->type, (uint64_t)desc->op, (uint64_t)desc->method, desc->full_length,
+                              desc->predicate != NULL, text};
+    return algo_twin_shape(ALGO_TWIN_COMPACT, in->n, parts, 6);
+}
+
 gpuc_status gpuc_compact(gpuc *gpu, gpuc_arg values, const gpuc_compact_desc *desc, gpuc_array **packed,
                          size_t *count)
 {
@@ -99,6 +112,17 @@ gpuc_status gpuc_compact(gpuc *gpu, gpuc_arg values, const gpuc_compact_desc *de
     st = algo_check_input(gpu, "gpuc_compact", "values", values, &in);
     if (st == GPUC_OK)
         st = check_desc(gpu, desc, in.type);
+    gpuc_arg host;
+    algo_twin_call call;
+    if (st == GPUC_OK && algo_twin_begin(gpu, compact_shape(&in, desc), in.n, &values, 1, &host, &call)) {
+        gpuc_array *t = NULL;
+        size_t kept = 0;
+        gpuc_status ts = gpuc_compact(call.twin, host, desc, &t, &kept);
+        if (algo_twin_end(&call, ts, &t, (gpuc_array **const[]){packed}, 1) == GPUC_OK) {
+            *count = kept;
+            return GPUC_OK;
+        }
+    }
     const gpuc_array *array = NULL;
     gpuc_array *upload = NULL;
     if (st == GPUC_OK)

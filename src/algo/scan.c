@@ -4,6 +4,7 @@
  * Going back down, each level's scan is its block's offset (the scan of the level above) plus a short
  * in-block sum, so every invocation below the top reads at most one block. */
 #include "algo/scan.h"
+#include "algo/algo_twin.h"
 
 #include "kernel/codegen/glsl_template.h"
 
@@ -135,6 +136,13 @@ gpuc_status scan_device(gpuc *gpu, const gpuc_array *values, gpuc_type type, uin
     return st;
 }
 
+/* What selects a scan's kernels, for the calling-thread twin's warm-up (algo_twin.h). */
+static uint64_t scan_shape(const algo_input *in, const gpuc_scan_desc *desc)
+{
+    const uint64_t parts[] = {(uint64_t)in->type, desc && desc->inclusive};
+    return algo_twin_shape(ALGO_TWIN_SCAN, in->n, parts, 2);
+}
+
 gpuc_status gpuc_scan(gpuc *gpu, gpuc_arg values, const gpuc_scan_desc *desc, gpuc_array **prefix)
 {
     gpuc_status st = algo_enter(gpu);
@@ -144,6 +152,14 @@ gpuc_status gpuc_scan(gpuc *gpu, gpuc_arg values, const gpuc_scan_desc *desc, gp
         return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_scan: prefix is NULL");
     algo_input in;
     st = algo_check_input(gpu, "gpuc_scan", "values", values, &in);
+    gpuc_arg host;
+    algo_twin_call call;
+    if (st == GPUC_OK && algo_twin_begin(gpu, scan_shape(&in, desc), in.n, &values, 1, &host, &call)) {
+        gpuc_array *t = NULL;
+        gpuc_status ts = gpuc_scan(call.twin, host, desc, &t);
+        if (algo_twin_end(&call, ts, &t, (gpuc_array **const[]){prefix}, 1) == GPUC_OK)
+            return GPUC_OK;
+    }
     const gpuc_array *array = NULL;
     gpuc_array *upload = NULL;
     if (st == GPUC_OK)

@@ -6,6 +6,7 @@
  * cell at the stage's end); the first n elements are then mapped back. The kernels are the context's
  * (algo_kernel_get), made on its first sort and resized for each length. */
 #include "algo/sort_radix.h"
+#include "algo/algo_twin.h"
 
 gpuc_status sort_outputs_deliver(gpuc_status st, sort_outputs want, gpuc_array *keys, gpuc_array *indices,
                                  gpuc_array *values)
@@ -183,6 +184,37 @@ static gpuc_status unload_all(sort_job *job, const gpuc_arg *values, gpuc_type v
     return st;
 }
 
+/* What selects a sort's kernels, for the calling-thread twin's warm-up (algo_twin.h). */
+static uint64_t sort_shape(const sort_job *job, gpuc_type value_type, sort_outputs want)
+{
+    const uint64_t parts[] = {(uint64_t)job->keys.type, (uint64_t)value_type, (uint64_t)job->method, job->descending,
+                              want.keys != NULL, want.indices != NULL, want.values != NULL};
+    return algo_twin_shape(ALGO_TWIN_SORT, job->keys.n, parts, 7);
+}
+
+/* The public call `fn` again on the twin (algo_twin.h), with the arguments as host data. */
+static gpuc_status sort_on_twin(algo_twin_call *call, const gpuc_arg *host, const gpuc_sort_desc *desc, sort_outputs want)
+{
+    gpuc_array *got[3] = {NULL, NULL, NULL};
+    gpuc_array **slot[3] = {want.keys ? &got[0] : NULL, want.indices ? &got[1] : NULL, want.values ? &got[2] : NULL};
+    gpuc_status st;
+    if (want.values)
+        st = gpuc_sort_pairs(call->twin, host[0], host[1], desc, slot[0], slot[2]);
+    else if (want.indices)
+        st = gpuc_argsort(call->twin, host[0], desc, slot[0], slot[1]);
+    else
+        st = gpuc_sort(call->twin, host[0], desc, slot[0]);
+    gpuc_array **outs[3];
+    gpuc_array *results[3];
+    int n = 0;
+    for (int j = 0; j < 3; j++)
+        if (slot[j]) {
+            results[n] = got[j];
+            outs[n++] = j == 0 ? want.keys : j == 1 ? want.indices : want.values;
+        }
+    return algo_twin_end(call, st, results, outs, n);
+}
+
 /* Sorts and hands out the wanted results, all or none. */
 static gpuc_status sort_run(gpuc *gpu, const char *fn, gpuc_arg keys, const gpuc_arg *values,
                             const gpuc_sort_desc *desc, sort_outputs want)
@@ -195,6 +227,11 @@ static gpuc_status sort_run(gpuc *gpu, const char *fn, gpuc_arg keys, const gpuc
     if (st == GPUC_OK && values && payload.n != job.keys.n)
         st = gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "%s: keys has %u elements but values has %u", fn,
                        job.keys.n, payload.n);
+    gpuc_arg args[2] = {keys, values ? *values : keys}, host[2];
+    algo_twin_call call;
+    if (st == GPUC_OK && algo_twin_begin(gpu, sort_shape(&job, payload.type, want), job.keys.n, args, values ? 2 : 1, host, &call) &&
+        sort_on_twin(&call, host, desc, want) == GPUC_OK)
+        return GPUC_OK;
     if (st == GPUC_OK && job.method == GPUC_SORT_RADIX) {
         radix_request req = {.fn = fn, .keys = keys, .in = job.keys, .descending = job.descending,
                              .pairs = job.pairs, .values = values, .value_type = payload.type};

@@ -239,6 +239,41 @@ gpuc_status gpuc_open(gpuc **out, const gpuc_options *opts)
     return GPUC_OK;
 }
 
+enum { TWIN_UNTRIED, TWIN_OPEN, TWIN_REFUSED }; /* gpuc.twin_state */
+
+/* internal.h. gpuc_open makes the twin current, so the context is made current again here. */
+gpuc *gpuc_twin(gpuc *gpu)
+{
+    if (gpu->twin_state != TWIN_UNTRIED)
+        return gpu->twin;
+    gpu->twin_state = TWIN_REFUSED;
+    char device[16];
+    snprintf(device, sizeof device, "%d", gpu->device.index);
+    gpuc_options o = {0};
+    o.device = device;
+    o.threads = GPUC_THREADS_CALLER;
+    o.backend = GPUC_BACKEND_COMPUTE;
+    o.debug = gpu->debug;
+    o.guard_all_loops = gpu->guard_all_loops;
+    gpuc *twin = NULL;
+    if (gpuc_open(&twin, &o) != GPUC_OK) { /* e.g. two other thread counts hold both displays */
+        gpuc_close(twin);
+        twin = NULL;
+    }
+    /* Closed first on failure: the pool then serves the call, with the context current. */
+    if (!egl_device_make_current(&gpu->device)) {
+        gpuc_close(twin);
+        return NULL;
+    }
+    if (!twin)
+        return NULL;
+    twin->trace = twin->profile = twin->profile_report = false; /* the context reports its runs */
+    twin->device_profile = gpu->device_profile; /* the programs were shaped for the context's */
+    gpu->twin = twin;
+    gpu->twin_state = TWIN_OPEN;
+    return twin;
+}
+
 void gpuc_close(gpuc *gpu)
 {
     if (!gpu)

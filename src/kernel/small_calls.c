@@ -1,5 +1,4 @@
-/* small_calls.c - see small_calls.h. The twin context is opened once per context, on the same EGL
- * device, with gpuc_options.threads = GPUC_THREADS_CALLER; a twin kernel is a copy of the kernel's
+/* small_calls.c - see small_calls.h. The twin context is the device layer's (gpuc_twin); a twin kernel is a copy of the kernel's
  * description with its GL objects made anew in the twin (the generic program from the same GLSL text),
  * owned by the kernel, never by the twin context's list of children. */
 #include "kernel/small_calls.h"
@@ -12,7 +11,6 @@
 #include <string.h>
 
 enum { SMALL_UNDECIDED, SMALL_NEVER, SMALL_WARMING, SMALL_TWIN };
-enum { TWIN_UNTRIED, TWIN_OPEN, TWIN_REFUSED };
 
 /* Output cells times the most iterations of one cell's loops (a loop-free kernel's: its cells). */
 static uint64_t call_work(const gpuc_kernel *k)
@@ -34,40 +32,6 @@ static bool twin_handles(const gpuc_kernel *k)
     return gpu->small_calls && !gpu->profile && !k->fragment && k->nmaps == 0 && !k->scatter && !k->pipeline &&
            !k->graphical && !k->dynamic_output && k->nconstant_buffers == 0 && !kernel_loop_status(k) &&
            call_work(k) <= SMALL_CALL_MOST_WORK;
-}
-
-/* The context's twin, opened on the first need; NULL when it cannot be had (then never tried again).
- * gpuc_open makes the twin current: the context is made current again. */
-static gpuc *twin_context(gpuc *gpu)
-{
-    if (gpu->twin_state != TWIN_UNTRIED)
-        return gpu->twin;
-    gpu->twin_state = TWIN_REFUSED;
-    char device[16];
-    snprintf(device, sizeof device, "%d", gpu->device.index);
-    gpuc_options o = {0};
-    o.device = device;
-    o.threads = GPUC_THREADS_CALLER;
-    o.backend = GPUC_BACKEND_COMPUTE;
-    o.debug = gpu->debug;
-    o.guard_all_loops = gpu->guard_all_loops;
-    gpuc *twin = NULL;
-    if (gpuc_open(&twin, &o) != GPUC_OK) { /* e.g. two other thread counts hold both displays */
-        gpuc_close(twin);
-        twin = NULL;
-    }
-    /* Closed first on failure: the pool then serves the call, with the context current. */
-    if (!egl_device_make_current(&gpu->device)) {
-        gpuc_close(twin);
-        return NULL;
-    }
-    if (!twin)
-        return NULL;
-    twin->trace = twin->profile = twin->profile_report = false; /* the context reports its runs */
-    twin->device_profile = gpu->device_profile; /* the programs were shaped for the context's */
-    gpu->twin = twin;
-    gpu->twin_state = TWIN_OPEN;
-    return twin;
 }
 
 /* k's twin: a copy of k on the twin context with its programs compiled there (the generic one, and the
@@ -111,7 +75,7 @@ static gpuc_kernel *twin_kernel(gpuc_kernel *k, gpuc *twin)
 /* Makes k's twin (the context's twin first) at the end of the warm-up; false keeps the context's path. */
 static bool make_twin(gpuc_kernel *k)
 {
-    gpuc *gpu = k->gpu, *twin = twin_context(gpu);
+    gpuc *gpu = k->gpu, *twin = gpuc_twin(gpu);
     if (!twin)
         return false;
     if (gpuc_enter(twin) != GPUC_OK) {

@@ -1,0 +1,180 @@
+/* algo_twin.c - small algorithm calls of a default-threads context in the calling thread. Every pass
+ * of a driver is a dispatch, and llvmpipe hands each one to its thread pool and sleeps until the
+ * workers are done (30-50 us on 2 cores, whatever its size: docs/performance/small-calls.md), so a
+ * bitonic sort of 4,096 keys (24 passes) spent most of its time waiting. The kernel layer already runs
+ * a small kernel call on the context's calling-thread twin (gpuc_twin); a driver's passes read each
+ * other's device arrays, which live in one context, so here the whole public call moves: it runs on
+ * the twin, with the same arguments as host data, and its results are copied into new arrays of the
+ * context. Nothing of the context is touched before the call is known to have succeeded there; a call
+ * that fails on the twin runs again on the context, whose path then gives the error (every argument
+ * check is the context's, as without the twin). */
+#include "algo/algo_twin.h"
+
+#include <stdlib.h>
+
+/* The most elements a call may have to go to the twin. The sweep (`gpuc-bench --scaling`) with
+ * llvmpipe's workers and without them: at 2^14 the calling thread was 2-3x faster for each algorithm,
+ * at 2^16 even for the sort (the pool's two cores pay there) and still ahead for compaction. */
+#define ALGO_TWIN_MOST_ELEMENTS 32768
+/* Calls of one shape (algo_twin_shape) made on the context before the twin takes them: the twin
+ * compiles the kernels of the shape a second time (10-200 ms each with llvmpipe's JIT), which pays
+ * only for calls of one shape made small again and again (the kernel layer's SMALL_CALL_WARMUP, for
+ * the same reason); counting per algorithm instead made the sort and compaction suites, whose calls
+ * are of many shapes, 4-7x slower. */
+#define ALGO_TWIN_WARMUP 3
+
+/* `arg` as host data for the twin: host data as it is; a 1D float or int device array through its host
+ * copy, read back first where it has none (one read back of at most ALGO_TWIN_MOST_ELEMENTS values,
+ * kept as the array's host copy, instead of a pass of dispatches on the pool: compaction of 2^12
+ * values on a device array 78x -> 21x the C loop in `gpuc-bench --scaling`). */
+static bool as_host(gpuc_arg arg, gpuc_arg *out)
+{
+    if (arg.kind == GPUC_ARG_HOST_F32 || arg.kind == GPUC_ARG_HOST_I32) {
+        *out = arg;
+        return true;
+    }
+    if (arg.kind != GPUC_ARG_ARRAY)
+        return false;
+    gpuc_status st;
+    gpuc_array *a = gpuc_handle_body(arg.array, GPUC_TAG_ARRAY, "", &st);
+    if (!a || a->truncated_by[0] || (a->type != GPUC_FLOAT && a->type != GPUC_INT))
+        return false;
+    if (!a->mirror_valid && gpuc_array_fetch_mirror(a) != GPUC_OK)
+        return false;
+    *out = a->type == GPUC_INT ? gpuc_arg_host_i32(a->mirror, a->dims) : gpuc_arg_host_f32(a->mirror, a->dims);
+    return true;
+}
+
+uint64_t algo_twin_shape(algo_twin_family family, size_t n, const uint64_t *parts, int nparts)
+{
+    size_t size_class = 1;
+    while (size_class < n)
+        size_class <<= 1;
+    uint64_t h = 1469598103934665603u; /* FNV-1a over the numbers */
+    uint64_t words[2] = {(uint64_t)family, (uint64_t)size_class};
+    for (int i = 0; i < 2 + nparts; i++) {
+        uint64_t w = i < 2 ? words[i] : parts[i - 2];
+        for (int b = 0; b < 8; b++)
+            h = (h ^ ((w >> (8 * b)) & 0xFF)) * 1099511628211u;
+    }
+    return h;
+}
+
+/* Counts a call of `shape` (the table keeps the latest shapes, the least recently seen replaced);
+ * whether the shape is past its warm-up. */
+static bool warmed_up(gpuc *gpu, uint64_t shape)
+{
+    int slots = (int)(sizeof gpu->algo_small / sizeof gpu->algo_small[0]), at = -1, oldest = 0;
+    for (int i = 0; i < slots && at < 0; i++) {
+        if (gpu->algo_small[i].calls && gpu->algo_small[i].shape == shape)
+            at = i;
+        else if (gpu->algo_small[i].last < gpu->algo_small[oldest].last)
+            oldest = i;
+    }
+    if (at < 0) { /* not seen lately: the least recently seen slot (an empty one first) counts it */
+        at = oldest;
+        gpu->algo_small[at].shape = shape;
+        gpu->algo_small[at].calls = 0;
+    }
+    gpu->algo_small[at].last = ++gpu->algo_small_clock;
+    if (gpu->algo_small[at].calls <= ALGO_TWIN_WARMUP)
+        gpu->algo_small[at].calls++;
+    return gpu->algo_small[at].calls > ALGO_TWIN_WARMUP;
+}
+
+bool algo_twin_begin(gpuc *gpu, uint64_t shape, size_t n, const gpuc_arg *args, int nargs, gpuc_arg *host_args,
+                     algo_twin_call *call)
+{
+    if (!gpu->small_calls || gpu->profile || gpu->trace || n > ALGO_TWIN_MOST_ELEMENTS || !warmed_up(gpu, shape))
+        return false;
+    for (int i = 0; i < nargs; i++)
+        if (!as_host(args[i], &host_args[i]))
+            return false;
+    gpuc *twin = gpuc_twin(gpu);
+    if (!twin)
+        return false;
+    *call = (algo_twin_call){.gpu = gpu, .twin = twin, .was = twin->stats};
+    return true;
+}
+
+/* Takes the contents of the twin's result t (its host copy, read back here if it has none) and frees
+ * t; the twin is current. */
+static gpuc_status take(gpuc_array *t, void **data, gpuc_type *type, gpuc_dims *dims)
+{
+    gpuc_status st = GPUC_OK;
+    gpuc_array *a = gpuc_handle_body(t, GPUC_TAG_ARRAY, "gpuc (calling-thread twin)", &st);
+    if (a && !a->mirror_valid)
+        st = gpuc_array_fetch_mirror(a);
+    if (a && st == GPUC_OK) {
+        *data = a->mirror;
+        *type = a->type;
+        *dims = a->dims;
+        a->mirror = NULL;
+        a->mirror_valid = false;
+    }
+    gpuc_array_free(t);
+    return st;
+}
+
+/* A new array of gpu holding `data` (which it keeps as its host copy); gpu is current. */
+static gpuc_status give(gpuc *gpu, void *data, gpuc_type type, gpuc_dims dims, gpuc_array **out)
+{
+    gpuc_array *a = NULL;
+    gpuc_status st = gpuc_array_make(gpu, type, dims, ARRAY_OVERWRITTEN, &a);
+    uint64_t uploaded = gpu->stats.bytes_uploaded;
+    if (st == GPUC_OK)
+        st = gpuc_array_upload_part(a, 0, a->values, data);
+    gpu->stats.bytes_uploaded = uploaded; /* a copy, not an upload of the call */
+    if (st != GPUC_OK) {
+        if (a)
+            gpuc_array_destroy(a);
+        free(data);
+        return st;
+    }
+    free(a->mirror);
+    a->mirror = data;
+    a->mirror_valid = true;
+    *out = gpuc_array_handed_out(a);
+    return GPUC_OK;
+}
+
+gpuc_status algo_twin_end(algo_twin_call *call, gpuc_status st, gpuc_array *const *results, gpuc_array **const *outs,
+                          int nresults)
+{
+    gpuc *gpu = call->gpu, *twin = call->twin;
+    const gpuc_stats was = call->was;
+    gpuc_stats did = twin->stats;
+    void *data[ALGO_TWIN_MAX_RESULTS] = {0};
+    gpuc_type types[ALGO_TWIN_MAX_RESULTS] = {0};
+    gpuc_dims dims[ALGO_TWIN_MAX_RESULTS] = {{0, 0, 0}};
+    for (int i = 0; i < nresults; i++) { /* the twin is current after a call made on it */
+        gpuc_status taken = results[i] ? take(results[i], &data[i], &types[i], &dims[i]) : GPUC_OK;
+        st = st == GPUC_OK ? taken : st;
+    }
+    gpuc_status back = gpuc_enter(gpu);
+    st = st == GPUC_OK ? back : st;
+    gpuc_array *made[ALGO_TWIN_MAX_RESULTS] = {0};
+    for (int i = 0; i < nresults; i++) {
+        if (st == GPUC_OK && data[i])
+            st = give(gpu, data[i], types[i], dims[i], &made[i]);
+        else
+            free(data[i]);
+        data[i] = NULL;
+    }
+    if (st != GPUC_OK) { /* nothing handed out: the context's path runs the call */
+        for (int i = 0; i < nresults; i++)
+            gpuc_array_free(made[i]);
+        return back == GPUC_OK ? st : back;
+    }
+    for (int i = 0; i < nresults; i++)
+        *outs[i] = made[i];
+    /* The counts of the call as the context's own path would have them: the twin's uploads, dispatches
+     * and read-backs, not the copy (as the kernel layer's twin counts a small kernel call). */
+    gpu->stats.uploads += did.uploads - was.uploads;
+    gpu->stats.bytes_uploaded += did.bytes_uploaded - was.bytes_uploaded;
+    gpu->stats.dispatches += did.dispatches - was.dispatches;
+    gpu->stats.readbacks += did.readbacks - was.readbacks;
+    gpu->stats.bytes_read_back += did.bytes_read_back - was.bytes_read_back;
+    gpu->stats.loop_checks += did.loop_checks - was.loop_checks;
+    return GPUC_OK;
+}

@@ -1,0 +1,52 @@
+/* algo_twin.h - a small algorithm call of a default-threads context runs whole on the context's
+ * calling-thread twin (algo_twin.c says why and when). A driver's public function, its arguments
+ * checked on the context:
+ *
+ *     gpuc_arg host[1];
+ *     algo_twin_call call;
+ *     if (algo_twin_begin(gpu, algo_twin_shape(ALGO_TWIN_SCAN, n, parts, 2), n, &values, 1, host, &call)) {
+ *         gpuc_array *t = NULL;
+ *         gpuc_status st = gpuc_scan(call.twin, host[0], desc, &t);
+ *         if (algo_twin_end(&call, st, &t, (gpuc_array **const[]){prefix}, 1) == GPUC_OK)
+ *             return GPUC_OK;
+ *     }
+ *     ... the context's own path ...
+ */
+#ifndef GPUC_ALGO_TWIN_H
+#define GPUC_ALGO_TWIN_H
+
+#include "algo/algo_common.h"
+
+/* The algorithms, told apart in a call's shape. */
+typedef enum algo_twin_family { ALGO_TWIN_SORT = 1, ALGO_TWIN_SCAN, ALGO_TWIN_COMPACT } algo_twin_family;
+
+/* A call's shape for the warm-up: the family, the power of two at or above n, and `nparts` numbers
+ * the driver gives for what else selects its kernels (types, methods, flags, a predicate's hash). Calls
+ * of one shape use the same kernels; a shape goes to the twin from its ALGO_TWIN_WARMUP + 1st call. */
+uint64_t algo_twin_shape(algo_twin_family family, size_t n, const uint64_t *parts, int nparts);
+
+/* Most result arrays one call hands out (gpuc_sort_pairs: keys and values; gpuc_argsort: 2). */
+#define ALGO_TWIN_MAX_RESULTS 3
+
+typedef struct algo_twin_call {
+    gpuc *gpu, *twin;
+    gpuc_stats was; /* the twin's counts before the call */
+} algo_twin_call;
+
+/* Whether this call of `shape` over n elements goes to the twin: a context of llvmpipe's default
+ * threads (gpuc.small_calls), not profiling or tracing, n within the bound, past the shape's warm-up,
+ * every array argument args[0..nargs) host data or a 1D float or int device array (host_args receives
+ * them as host data: a device array's host copy, read back first where it has none), and the twin
+ * open. The context stays current. */
+bool algo_twin_begin(gpuc *gpu, uint64_t shape, size_t n, const gpuc_arg *args, int nargs, gpuc_arg *host_args,
+                     algo_twin_call *call);
+
+/* Ends a call made on call->twin that returned st with results[0..n) (its arrays; NULL where none):
+ * on success each becomes a new array of the context in *outs[i] (keeping its values as its host copy),
+ * the twin's counts of the call are added to the context's, and GPUC_OK is returned. Otherwise
+ * nothing is handed out and the status is returned: the caller then runs the call on the context. The
+ * twin's arrays are freed either way and the context is current again. */
+gpuc_status algo_twin_end(algo_twin_call *call, gpuc_status st, gpuc_array *const *results, gpuc_array **const *outs,
+                          int nresults);
+
+#endif
