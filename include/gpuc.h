@@ -1106,8 +1106,8 @@ GPUC_API gpuc_status gpuc_add_native_function(gpuc *gpu, const char *glsl_source
  * new arrays of the context holding their values as their host copy (reading them reads nothing back,
  * .pipeline or not). Results, errors and gpuc_stats counts are the context's own path's, the read
  * back of a device array aside; a call that fails in the twin runs again on the context. Measured
- * (`gpuc-bench --scaling`, 2 cores): a bitonic sort of 2^12 keys 1.7-2.2 -> 0.36 ms, a scatter
- * compaction of 2^12 values on a device array 0.15-0.18 -> 0.09 ms. Kept on the context's path as
+ * (`gpuc-bench --scaling`, 2 cores): a bitonic sort of 2^12 keys 0.9-2.2 -> 0.35-0.40 ms, a scatter
+ * compaction of 2^12 values on a device array 0.15-0.23 -> 0.09 ms. Kept on the context's path as
  * SMALL CALLS says (profiling, an explicit thread count, GPUC_SMALL_CALLS=pool, the fragment backend,
  * no twin), and gpuc_topk, gpuc_topk_cutoff and gpuc_rank. */
 
