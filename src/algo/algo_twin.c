@@ -152,6 +152,7 @@ gpuc_status algo_twin_end(algo_twin_call *call, gpuc_status st, gpuc_array *cons
         st = st == GPUC_OK ? taken : st;
     }
     gpuc_status back = gpuc_enter(gpu);
+    call->retry = back == GPUC_OK;
     st = st == GPUC_OK ? back : st;
     gpuc_array *made[ALGO_TWIN_MAX_RESULTS] = {0};
     for (int i = 0; i < nresults; i++) {

@@ -7,8 +7,9 @@
  *     if (algo_twin_begin(gpu, algo_twin_shape(ALGO_TWIN_SCAN, n, parts, 2), n, &values, 1, host, &call)) {
  *         gpuc_array *t = NULL;
  *         gpuc_status st = gpuc_scan(call.twin, host[0], desc, &t);
- *         if (algo_twin_end(&call, st, &t, (gpuc_array **const[]){prefix}, 1) == GPUC_OK)
- *             return GPUC_OK;
+ *         st = algo_twin_end(&call, st, &t, (gpuc_array **const[]){prefix}, 1);
+ *         if (st == GPUC_OK || !call.retry)
+ *             return st;
  *     }
  *     ... the context's own path ...
  */
@@ -31,6 +32,7 @@ uint64_t algo_twin_shape(algo_twin_family family, size_t n, const uint64_t *part
 typedef struct algo_twin_call {
     gpuc *gpu, *twin;
     gpuc_stats was; /* the twin's counts before the call */
+    bool retry;     /* set by algo_twin_end: the call may run again on the context (which is current) */
 } algo_twin_call;
 
 /* Whether this call of `shape` over n elements goes to the twin: a context of llvmpipe's default
@@ -44,8 +46,9 @@ bool algo_twin_begin(gpuc *gpu, uint64_t shape, size_t n, const gpuc_arg *args, 
 /* Ends a call made on call->twin that returned st with results[0..n) (its arrays; NULL where none):
  * on success each becomes a new array of the context in *outs[i] (keeping its values as its host copy),
  * the twin's counts of the call are added to the context's, and GPUC_OK is returned. Otherwise
- * nothing is handed out and the status is returned: the caller then runs the call on the context. The
- * twin's arrays are freed either way and the context is current again. */
+ * nothing is handed out and a failure is returned; with call->retry the context is current and the
+ * caller runs the call there (whose path then gives any error); without it (EGL would not make the
+ * context current again) the caller returns the failure. The twin's arrays are freed either way. */
 gpuc_status algo_twin_end(algo_twin_call *call, gpuc_status st, gpuc_array *const *results, gpuc_array **const *outs,
                           int nresults);
 

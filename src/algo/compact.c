@@ -117,11 +117,13 @@ gpuc_status gpuc_compact(gpuc *gpu, gpuc_arg values, const gpuc_compact_desc *de
     if (st == GPUC_OK && algo_twin_begin(gpu, compact_shape(&in, desc), in.n, &values, 1, &host, &call)) {
         gpuc_array *t = NULL;
         size_t kept = 0;
-        gpuc_status ts = gpuc_compact(call.twin, host, desc, &t, &kept);
-        if (algo_twin_end(&call, ts, &t, (gpuc_array **const[]){packed}, 1) == GPUC_OK) {
+        st = gpuc_compact(call.twin, host, desc, &t, &kept);
+        st = algo_twin_end(&call, st, &t, (gpuc_array **const[]){packed}, 1);
+        if (st == GPUC_OK)
             *count = kept;
-            return GPUC_OK;
-        }
+        if (st == GPUC_OK || !call.retry)
+            return st;
+        st = GPUC_OK;
     }
     const gpuc_array *array = NULL;
     gpuc_array *upload = NULL;

@@ -156,9 +156,10 @@ gpuc_status gpuc_scan(gpuc *gpu, gpuc_arg values, const gpuc_scan_desc *desc, gp
     algo_twin_call call;
     if (st == GPUC_OK && algo_twin_begin(gpu, scan_shape(&in, desc), in.n, &values, 1, &host, &call)) {
         gpuc_array *t = NULL;
-        gpuc_status ts = gpuc_scan(call.twin, host, desc, &t);
-        if (algo_twin_end(&call, ts, &t, (gpuc_array **const[]){prefix}, 1) == GPUC_OK)
-            return GPUC_OK;
+        st = algo_twin_end(&call, gpuc_scan(call.twin, host, desc, &t), &t, (gpuc_array **const[]){prefix}, 1);
+        if (st == GPUC_OK || !call.retry)
+            return st;
+        st = GPUC_OK;
     }
     const gpuc_array *array = NULL;
     gpuc_array *upload = NULL;

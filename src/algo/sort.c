@@ -229,9 +229,13 @@ static gpuc_status sort_run(gpuc *gpu, const char *fn, gpuc_arg keys, const gpuc
                        job.keys.n, payload.n);
     gpuc_arg args[2] = {keys, values ? *values : keys}, host[2];
     algo_twin_call call;
-    if (st == GPUC_OK && algo_twin_begin(gpu, sort_shape(&job, payload.type, want), job.keys.n, args, values ? 2 : 1, host, &call) &&
-        sort_on_twin(&call, host, desc, want) == GPUC_OK)
-        return GPUC_OK;
+    if (st == GPUC_OK &&
+        algo_twin_begin(gpu, sort_shape(&job, payload.type, want), job.keys.n, args, values ? 2 : 1, host, &call)) {
+        st = sort_on_twin(&call, host, desc, want);
+        if (st == GPUC_OK || !call.retry)
+            return st;
+        st = GPUC_OK;
+    }
     if (st == GPUC_OK && job.method == GPUC_SORT_RADIX) {
         radix_request req = {.fn = fn, .keys = keys, .in = job.keys, .descending = job.descending,
                              .pairs = job.pairs, .values = values, .value_type = payload.type};
