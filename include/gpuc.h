@@ -1097,19 +1097,17 @@ GPUC_API gpuc_status gpuc_add_native_function(gpuc *gpu, const char *glsl_source
  * so do its kept kernels: they go with the context to the next thread that takes it.
  *
  * SMALL ALGORITHM CALLS IN A DEFAULT CONTEXT (gpuc_options.threads, SMALL CALLS): a gpuc_sort,
- * gpuc_argsort, gpuc_sort_pairs, gpuc_scan or gpuc_compact call of at most 32,768 elements runs whole
- * in the context's calling-thread twin from the 4th call of its shape on (the same element types,
- * method, flags and predicate, and n within the same power of two; the latest 8 shapes are counted),
- * where its kernels are made a second time (once per shape); each pass then costs no hand-off to
- * llvmpipe's threads. Its arguments go there as host data: a device array's host copy, read back
- * first where it has none (one read back, counted, kept as the array's host copy). The results are
- * new arrays of the context holding their values as their host copy (reading them reads nothing back,
- * .pipeline or not). Results, errors and gpuc_stats counts are the context's own path's, the read
- * back of a device array aside; a call that fails in the twin runs again on the context. Measured
- * (`gpuc-bench --scaling`, 2 cores): a bitonic sort of 2^12 keys 0.9-2.2 -> 0.35-0.40 ms, a scatter
- * compaction of 2^12 values on a device array 0.15-0.23 -> 0.09 ms. Kept on the context's path as
- * SMALL CALLS says (profiling, an explicit thread count, GPUC_SMALL_CALLS=pool, the fragment backend,
- * no twin), and gpuc_topk, gpuc_topk_cutoff and gpuc_rank. */
+ * gpuc_argsort, gpuc_sort_pairs, gpuc_scan or gpuc_compact call of at most 32,768 elements whose
+ * arrays are all host data runs whole in the context's calling-thread twin from the 4th call of its
+ * shape on (the same element types, method, flags and predicate, and n within the same power of two;
+ * the latest 8 shapes are counted), where its kernels are made a second time (once per shape); each
+ * pass then costs no hand-off to llvmpipe's threads. The results are new arrays of the context holding
+ * their values as their host copy (reading them reads nothing back). Results, errors and gpuc_stats
+ * counts are the context's own path's; a call that fails in the twin runs again on the context. A
+ * device array argument keeps the context's path (never copied). Measured (`gpuc-bench --scaling`, 2
+ * cores): a bitonic sort of 2^12 keys from host data 0.9-2.2 -> 0.35-0.40 ms. Kept on the context's
+ * path as SMALL CALLS says (profiling, an explicit thread count, GPUC_SMALL_CALLS=pool, the fragment
+ * backend, no twin), and gpuc_topk, gpuc_topk_cutoff and gpuc_rank. */
 
 /* ---- Top-k ------------------------------------------------------------------------ [SEC:topk] */
 /*

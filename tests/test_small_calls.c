@@ -573,10 +573,42 @@ START_TEST(algorithm_calls_on_the_twin)
 }
 END_TEST
 
+/* Sorts of the device array a (M keys, -1000 + a permutation of 0..M-1) on g, by argsort and by pairs
+ * with host payloads, checked against C; the call's counters are added to *counted. */
+static void sort_device_keys(gpuc *g, gpuc_array *a, const float *v, const int32_t *payload, int m, gpuc_stats *counted)
+{
+    float *got = malloc((size_t)m * sizeof *got);
+    int32_t *got_i = malloc((size_t)m * sizeof *got_i);
+    gpuc_array *keys = NULL, *idx = NULL, *vals = NULL;
+    gpuc_stats before, after;
+    ck_assert_gpuc_ok(gpuc_get_stats(g, &before));
+    ck_assert_gpuc_ok(gpuc_argsort(g, gpuc_arg_array(a), NULL, &keys, &idx));
+    ck_assert_gpuc_ok(gpuc_sort_pairs(g, gpuc_arg_array(a), gpuc_arg_host_i32(payload, (gpuc_dims){(uint32_t)m}),
+                                      &(gpuc_sort_desc){.descending = true}, NULL, &vals));
+    ck_assert_gpuc_ok(gpuc_get_stats(g, &after));
+    counted->uploads += after.uploads - before.uploads;
+    counted->dispatches += after.dispatches - before.dispatches;
+    counted->readbacks += after.readbacks - before.readbacks;
+    ck_assert_gpuc_ok(gpuc_array_read_f32(keys, got, (size_t)m));
+    ck_assert_gpuc_ok(gpuc_array_read_i32(idx, got_i, (size_t)m));
+    for (int j = 0; j < m; j++) {
+        ck_assert_float_eq(got[j], (float)j - 1000.0f);
+        ck_assert_float_eq(v[got_i[j]], got[j]);
+    }
+    ck_assert_gpuc_ok(gpuc_array_read_i32(vals, got_i, (size_t)m));
+    for (int j = 0; j < m; j++)
+        ck_assert_float_eq(v[got_i[j]], (float)(m - 1 - j) - 1000.0f);
+    gpuc_array_free(keys);
+    gpuc_array_free(idx);
+    gpuc_array_free(vals);
+    free(got);
+    free(got_i);
+}
+
 START_TEST(algorithm_calls_on_device_arrays)
 {
-    /* A device array without a host copy (a .pipeline result) is read back once to go to the twin;
-     * past the warm-up the sort of it equals C's, as do the pairs and argsort forms of the call. */
+    /* A device array (a .pipeline result, no host copy) stays where its data is: its sorts keep the
+     * context's path, call for call the pool's counts (it is never read back or uploaded), and equal C. */
     enum { M = 2048 };
     float *v = malloc(M * sizeof *v);
     int32_t *payload = malloc(M * sizeof *payload);
@@ -584,35 +616,24 @@ START_TEST(algorithm_calls_on_device_arrays)
         v[i] = (float)((i * 7919) % M) - 1000.0f; /* a permutation: no ties */
         payload[i] = i;
     }
-    gpuc_kernel *copy = NULL;
-    ck_assert_gpuc_ok(gpuc_create_kernel(gpu, "float copy(float a[]) { return a[thread.x]; }",
-                                         &(gpuc_kernel_desc){.output = {M}, .pipeline = true}, &copy));
-    gpuc_array *a = NULL;
-    ck_assert_gpuc_ok(gpuc_run(copy, (gpuc_arg[]){gpuc_arg_host_f32(v, (gpuc_dims){M})}, 1, &a));
-    float *got = malloc(M * sizeof *got);
-    int32_t *got_i = malloc(M * sizeof *got_i);
-    for (int r = 0; r < RUNS; r++) {
-        gpuc_array *keys = NULL, *idx = NULL, *vals = NULL;
-        ck_assert_gpuc_ok(gpuc_argsort(gpu, gpuc_arg_array(a), NULL, &keys, &idx));
-        ck_assert_gpuc_ok(gpuc_array_read_f32(keys, got, M));
-        ck_assert_gpuc_ok(gpuc_array_read_i32(idx, got_i, M));
-        for (int j = 0; j < M; j++) {
-            ck_assert_float_eq(got[j], (float)j - 1000.0f);
-            ck_assert_float_eq(v[got_i[j]], got[j]);
-        }
-        gpuc_array_free(keys);
-        gpuc_array_free(idx);
-        ck_assert_gpuc_ok(gpuc_sort_pairs(gpu, gpuc_arg_array(a), gpuc_arg_host_i32(payload, (gpuc_dims){M}),
-                                          &(gpuc_sort_desc){.descending = true}, NULL, &vals));
-        ck_assert_gpuc_ok(gpuc_array_read_i32(vals, got_i, M));
-        for (int j = 0; j < M; j++)
-            ck_assert_float_eq(v[got_i[j]], (float)(M - 1 - j) - 1000.0f);
-        gpuc_array_free(vals);
+    gpuc *pool = open_pool();
+    gpuc *ctx[2] = {gpu, pool};
+    gpuc_stats counted[2] = {{0}, {0}};
+    for (int c = 0; c < 2; c++) {
+        gpuc_kernel *copy = NULL;
+        ck_assert_gpuc_ok(gpuc_create_kernel(ctx[c], "float copy(float a[]) { return a[thread.x]; }",
+                                             &(gpuc_kernel_desc){.output = {M}, .pipeline = true}, &copy));
+        gpuc_array *a = NULL;
+        ck_assert_gpuc_ok(gpuc_run(copy, (gpuc_arg[]){gpuc_arg_host_f32(v, (gpuc_dims){M})}, 1, &a));
+        for (int r = 0; r < RUNS; r++)
+            sort_device_keys(ctx[c], a, v, payload, M, &counted[c]);
+        gpuc_array_free(a);
+        gpuc_kernel_free(copy);
     }
-    free(got);
-    free(got_i);
-    gpuc_array_free(a);
-    gpuc_kernel_free(copy);
+    ck_assert_uint_eq(counted[0].readbacks, counted[1].readbacks);
+    ck_assert_uint_eq(counted[0].uploads, counted[1].uploads);
+    ck_assert_uint_eq(counted[0].dispatches, counted[1].dispatches);
+    gpuc_close(pool);
     free(v);
     free(payload);
 }

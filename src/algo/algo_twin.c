@@ -4,7 +4,7 @@
  * bitonic sort of 4,096 keys (24 passes) spent most of its time waiting. The kernel layer already runs
  * a small kernel call on the context's calling-thread twin (gpuc_twin); a driver's passes read each
  * other's device arrays, which live in one context, so here the whole public call moves: it runs on
- * the twin, with the same arguments as host data, and its results are copied into new arrays of the
+ * the twin, with the same (host) arguments, and its results are copied into new arrays of the
  * context. Nothing of the context is touched before the call is known to have succeeded there; a call
  * that fails on the twin runs again on the context, whose path then gives the error (every argument
  * check is the context's, as without the twin). */
@@ -23,26 +23,13 @@
  * are of many shapes, 4-7x slower. */
 #define ALGO_TWIN_WARMUP 3
 
-/* `arg` as host data for the twin: host data as it is; a 1D float or int device array through its host
- * copy, read back first where it has none (one read back of at most ALGO_TWIN_MOST_ELEMENTS values,
- * kept as the array's host copy, instead of a pass of dispatches on the pool: compaction of 2^12
- * values on a device array 78x -> 21x the C loop in `gpuc-bench --scaling`). */
-static bool as_host(gpuc_arg arg, gpuc_arg *out)
+/* Whether `arg` may go to the twin: host data, or a number. A device array stays where its data is
+ * (gpuc.h promises that the algorithms never copy one, and a pipeline's arrays are kept on the device
+ * for that: reading a 2^12-value array back to use the twin made compaction of it 3x faster in the
+ * sweep, but broke that promise, as the MPI scan's test of its read backs found). */
+static bool host_data(gpuc_arg arg)
 {
-    if (arg.kind == GPUC_ARG_HOST_F32 || arg.kind == GPUC_ARG_HOST_I32) {
-        *out = arg;
-        return true;
-    }
-    if (arg.kind != GPUC_ARG_ARRAY)
-        return false;
-    gpuc_status st;
-    gpuc_array *a = gpuc_handle_body(arg.array, GPUC_TAG_ARRAY, "", &st);
-    if (!a || a->truncated_by[0] || (a->type != GPUC_FLOAT && a->type != GPUC_INT))
-        return false;
-    if (!a->mirror_valid && gpuc_array_fetch_mirror(a) != GPUC_OK)
-        return false;
-    *out = a->type == GPUC_INT ? gpuc_arg_host_i32(a->mirror, a->dims) : gpuc_arg_host_f32(a->mirror, a->dims);
-    return true;
+    return arg.kind != GPUC_ARG_ARRAY;
 }
 
 uint64_t algo_twin_shape(algo_twin_family family, size_t n, const uint64_t *parts, int nparts)
@@ -82,14 +69,13 @@ static bool warmed_up(gpuc *gpu, uint64_t shape)
     return gpu->algo_small[at].calls > ALGO_TWIN_WARMUP;
 }
 
-bool algo_twin_begin(gpuc *gpu, uint64_t shape, size_t n, const gpuc_arg *args, int nargs, gpuc_arg *host_args,
-                     algo_twin_call *call)
+bool algo_twin_begin(gpuc *gpu, uint64_t shape, size_t n, const gpuc_arg *args, int nargs, algo_twin_call *call)
 {
+    for (int i = 0; i < nargs; i++)
+        if (!host_data(args[i]))
+            return false;
     if (!gpu->small_calls || gpu->profile || gpu->trace || n > ALGO_TWIN_MOST_ELEMENTS || !warmed_up(gpu, shape))
         return false;
-    for (int i = 0; i < nargs; i++)
-        if (!as_host(args[i], &host_args[i]))
-            return false;
     gpuc *twin = gpuc_twin(gpu);
     if (!twin)
         return false;

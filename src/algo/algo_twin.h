@@ -2,11 +2,10 @@
  * calling-thread twin (algo_twin.c says why and when). A driver's public function, its arguments
  * checked on the context:
  *
- *     gpuc_arg host[1];
  *     algo_twin_call call;
- *     if (algo_twin_begin(gpu, algo_twin_shape(ALGO_TWIN_SCAN, n, parts, 2), n, &values, 1, host, &call)) {
+ *     if (algo_twin_begin(gpu, algo_twin_shape(ALGO_TWIN_SCAN, n, parts, 2), n, &values, 1, &call)) {
  *         gpuc_array *t = NULL;
- *         gpuc_status st = gpuc_scan(call.twin, host[0], desc, &t);
+ *         gpuc_status st = gpuc_scan(call.twin, values, desc, &t);
  *         st = algo_twin_end(&call, st, &t, (gpuc_array **const[]){prefix}, 1);
  *         if (st == GPUC_OK || !call.retry)
  *             return st;
@@ -35,13 +34,11 @@ typedef struct algo_twin_call {
     bool retry;     /* set by algo_twin_end: the call may run again on the context (which is current) */
 } algo_twin_call;
 
-/* Whether this call of `shape` over n elements goes to the twin: a context of llvmpipe's default
- * threads (gpuc.small_calls), not profiling or tracing, n within the bound, past the shape's warm-up,
- * every array argument args[0..nargs) host data or a 1D float or int device array (host_args receives
- * them as host data: a device array's host copy, read back first where it has none), and the twin
- * open. The context stays current. */
-bool algo_twin_begin(gpuc *gpu, uint64_t shape, size_t n, const gpuc_arg *args, int nargs, gpuc_arg *host_args,
-                     algo_twin_call *call);
+/* Whether this call of `shape` over n elements goes to the twin: every array argument args[0..nargs)
+ * host data (device arrays keep the context's path), a context of llvmpipe's default threads
+ * (gpuc.small_calls), not profiling or tracing, n within the bound, past the shape's warm-up (counted
+ * only for calls that could go), and the twin open. The context stays current. */
+bool algo_twin_begin(gpuc *gpu, uint64_t shape, size_t n, const gpuc_arg *args, int nargs, algo_twin_call *call);
 
 /* Ends a call made on call->twin that returned st with results[0..n) (its arrays; NULL where none):
  * on success each becomes a new array of the context in *outs[i] (keeping its values as its host copy),

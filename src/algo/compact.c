@@ -112,12 +112,11 @@ gpuc_status gpuc_compact(gpuc *gpu, gpuc_arg values, const gpuc_compact_desc *de
     st = algo_check_input(gpu, "gpuc_compact", "values", values, &in);
     if (st == GPUC_OK)
         st = check_desc(gpu, desc, in.type);
-    gpuc_arg host;
     algo_twin_call call;
-    if (st == GPUC_OK && algo_twin_begin(gpu, compact_shape(&in, desc), in.n, &values, 1, &host, &call)) {
+    if (st == GPUC_OK && algo_twin_begin(gpu, compact_shape(&in, desc), in.n, &values, 1, &call)) {
         gpuc_array *t = NULL;
         size_t kept = 0;
-        st = gpuc_compact(call.twin, host, desc, &t, &kept);
+        st = gpuc_compact(call.twin, values, desc, &t, &kept);
         st = algo_twin_end(&call, st, &t, (gpuc_array **const[]){packed}, 1);
         if (st == GPUC_OK)
             *count = kept;

@@ -227,11 +227,11 @@ static gpuc_status sort_run(gpuc *gpu, const char *fn, gpuc_arg keys, const gpuc
     if (st == GPUC_OK && values && payload.n != job.keys.n)
         st = gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "%s: keys has %u elements but values has %u", fn,
                        job.keys.n, payload.n);
-    gpuc_arg args[2] = {keys, values ? *values : keys}, host[2];
+    gpuc_arg args[2] = {keys, values ? *values : keys};
     algo_twin_call call;
     if (st == GPUC_OK &&
-        algo_twin_begin(gpu, sort_shape(&job, payload.type, want), job.keys.n, args, values ? 2 : 1, host, &call)) {
-        st = sort_on_twin(&call, host, desc, want);
+        algo_twin_begin(gpu, sort_shape(&job, payload.type, want), job.keys.n, args, values ? 2 : 1, &call)) {
+        st = sort_on_twin(&call, args, desc, want);
         if (st == GPUC_OK || !call.retry)
             return st;
         st = GPUC_OK;
