@@ -1144,10 +1144,11 @@ typedef struct gpuc_topk_desc {
  * raised by bisection over the keys, each step one more count over the tiles that reach it, until at
  * most 65,536 are above it or T is the exact k-th key, whose ties are then gathered in index order,
  * only as many as needed. Where even tiles of 64 leave fewer tiles than k (n below about 64k), no tile
- * can be pruned: the values are ordered on the host (host data as given; a device array is read back
- * once, no dispatch). Where many more than k candidates come back, the host finds the k-th key by two
- * 16-bit histograms and sorts only the k kept. Cost on random data: one pass over n, about k tiles read again, 3 read backs
- * (two floats per tile, an int per group of a surviving tile, one texel per gathered value; up to two
+ * can be pruned and every value survives: the values are ordered on the host as they are (host data as
+ * given; a device array's values read back once, 4 bytes each where gathering them took 16, with no
+ * dispatch). Where many more than k candidates come back, the host finds the k-th key by two 16-bit
+ * histograms and sorts only the k kept. Cost on random data: one pass over n, about k tiles read
+ * again, 3 read backs (two floats per tile, an int per group of a surviving tile, one texel per gathered value; up to two
  * counts more when the bound meets ties) and 4 small uploads (tile list, gather slots, and the two
  * results, made from host memory, which they keep as their host copies: reading them reads nothing
  * back); adversarial data adds one count over the surviving tiles per bisection step (at most 32;
