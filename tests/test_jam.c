@@ -376,6 +376,36 @@ START_TEST(refused_kernels_say_why)
 }
 END_TEST
 
+/* Before the jam's own reader is trusted, the loop reader must prove every use of thread a read from
+ * its list of reads; a comma expression in parentheses is not on it (it takes any such operand for a
+ * possible write), so this kernel, which the jam alone would fuse, keeps one cell per call, right. */
+START_TEST(thread_proved_only_read_first)
+{
+    enum { W = 16, H = 4 };
+    const char *src = "float rows(float a[][]) {\n"
+                      "    float s = 0.0;\n"
+                      "    for (int i = 0; i < 8; i++) s += a[thread.y][i];\n"
+                      "    int x = (1, thread.x);\n"
+                      "    return s + float(x);\n"
+                      "}\n";
+    float a[H * 8], expect[W * H];
+    for (int i = 0; i < H * 8; i++)
+        a[i] = value(i, 3);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            float s = 0.0f;
+            for (int i = 0; i < 8; i++)
+                s += a[y * 8 + i];
+            expect[y * W + x] = s + (float)x;
+        }
+    gpuc_kernel *k;
+    ck_assert_gpuc_ok(gpuc_create_kernel(gpu, src, &(gpuc_kernel_desc){.output = {W, H}}, &k));
+    assert_described(k, "loops not fused: the loop reader could not prove every use of thread a read");
+    run_and_compare(k, (gpuc_arg[]){gpuc_arg_host_f32(a, (gpuc_dims){8, H})}, 1, expect, W * H);
+    gpuc_kernel_free(k);
+}
+END_TEST
+
 /* A struct the body defines for itself is a type the reader does not know, so it misses the
  * declaration `P p` and each cell's copy declares the same name: the jammed program does not compile,
  * and the kernel is compiled again one cell per call, with the right answers. */
@@ -418,6 +448,7 @@ Suite *suite_jam(void)
     tcase_add_test(tc, chunks_of_their_own_are_not_jammed);
     tcase_add_test(tc, javascript_kernel);
     tcase_add_test(tc, refused_kernels_say_why);
+    tcase_add_test(tc, thread_proved_only_read_first);
     tcase_add_test(tc, a_jam_that_does_not_compile_falls_back);
     suite_add_tcase(s, tc);
     return s;

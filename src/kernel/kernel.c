@@ -11,6 +11,7 @@
 #include "kernel/kernel_loops.h"
 #include "kernel/codegen/kernel_specialise.h"
 #include "kernel/loops/loop_budget.h"
+#include "kernel/loops/loop_counter.h"
 #include "kernel/loops/loop_guard.h"
 #include "kernel/small_calls.h"
 #include "kernel/program/program_cache.h"
@@ -285,6 +286,23 @@ static int jam_cells(const gpuc_kernel *k, const char *mask)
     return cells >= 4 ? cells : 0; /* main_texels stores whole texels: 4 cells fill them for every type */
 }
 
+/* Whether the loop reader proves every occurrence of `thread` in every function a read (its list of
+ * reads, loops/loop_counter.h). The jam reads cell c's thread.x as (thread.x + c) and fuses loops whose
+ * headers read thread.y and .z, which is right only while nothing writes thread; its own reader
+ * (kernel_jam.c) refuses the writes it knows GLSL has, a list of what is forbidden. This is the list
+ * of what is allowed, asked first: what neither reader understands keeps one cell per call. */
+static bool thread_only_read(const char *mask, const loop_scan *scan, bool readable)
+{
+    if (!readable)
+        return false;
+    for (int f = 0; f < scan->nfunctions; f++) {
+        const loop_function *fn = &scan->functions[f];
+        if (!loop_counter_only_read(mask, fn->body_begin + 1, fn->body_end, "thread", scan, f))
+            return false;
+    }
+    return true;
+}
+
 /* The kernel computes one cell per call after all: the jam was refused (why) or its program failed to
  * compile. */
 static void unjam(gpuc_kernel *k, const char *mask, const char *why)
@@ -471,6 +489,10 @@ static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_
         }
     }
     int jam = jam_cells(k, mask);
+    if (jam > 0 && !thread_only_read(mask, &scan, readable)) {
+        jam = 0;
+        k->jam_refused = "the loop reader could not prove every use of thread a read";
+    }
     k->jammed = jam > 0;
     k->lane_cells = k->jammed ? jam : lane_cells(k, mask);
     k->cells_per_invocation = k->fragment ? 1 : cells_per_invocation(k, mask, k->grid_cells);

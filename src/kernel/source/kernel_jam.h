@@ -26,6 +26,9 @@
  *   names; `thread` other than read as thread.x / .y / .z; thread's components or a counter passed
  *   whole to a function that may write its argument (one the source defines, or modf, frexp and the
  *   carry builtins); nesting deeper than the walker goes.
+ * Before the jam is tried, kernel.c asks the loop reader (loops/loop_counter.h, a list of the forms
+ * that are reads) to prove every use of `thread` a read; this file's write checks are then a second
+ * line, a list of the writes GLSL has.
  * A copy the reader misjudges (a declaration it does not see) fails to compile rather than compute
  * wrongly (two declarations in one scope); the caller then compiles the kernel unjammed. */
 #ifndef GPUC_KERNEL_JAM_H
