@@ -192,7 +192,7 @@ static uint64_t sort_shape(const sort_job *job, gpuc_type value_type, sort_outpu
     return algo_twin_shape(ALGO_TWIN_SORT, job->keys.n, parts, 7);
 }
 
-/* The public call `fn` again on the twin (algo_twin.h), with the arguments as host data. */
+/* The public call again on the twin (algo_twin.h), with the same (host) arguments. */
 static gpuc_status sort_on_twin(algo_twin_call *call, const gpuc_arg *host, const gpuc_sort_desc *desc, sort_outputs want)
 {
     gpuc_array *got[3] = {NULL, NULL, NULL};
