@@ -123,9 +123,10 @@ struct gpuc {
     /* device/array.c: buffers of freed small arrays, kept for the next array of the same size (a
      * small kernel call makes and frees its result every time; making a buffer costs a microsecond). */
     struct { GLuint buffer; size_t bytes; } spare_buffers[GPUC_SPARE_BUFFERS];
-    /* Small calls (kernel/small_calls.c): a context with llvmpipe's default threads runs a kernel's
-     * small calls on `twin`, a context of its own working in the calling thread (opened on the first
-     * need; twin_state says whether it was tried). Closed by gpuc_close after the kernels. */
+    /* Small calls (kernel/small_calls.c, algo/algo_twin.c): a context with llvmpipe's default threads
+     * runs a kernel's small calls, and small algorithm calls whole, on `twin`, a context of its own
+     * working in the calling thread (gpuc_twin opens it on the first need; twin_state says whether it
+     * was tried). Closed by gpuc_close after the kernels. */
     bool small_calls; /* threads 0 on a software EGL device, compute, GPUC_SMALL_CALLS not "pool" */
     int twin_state;
     gpuc *twin;       /* gpuc_twin's */
@@ -167,6 +168,11 @@ gpuc_status gpuc_fail(gpuc *gpu, gpuc_status status, const char *fmt, ...)
  * that too (then NULL, the twin closed). The twin reports nothing itself (trace and profiling off):
  * its work is counted as gpu's by who sends it there. */
 gpuc *gpuc_twin(gpuc *gpu);
+
+/* Adds the transfers and dispatches the twin made between its counts `was` and `now` (uploads, bytes
+ * uploaded, dispatches, read-backs, bytes read back, loop checks) to gpu's counts: work sent to the
+ * twin is counted as the context's own path would count it. */
+void gpuc_stats_add_twin(gpuc *gpu, const gpuc_stats *was, const gpuc_stats *now);
 
 /* GPUC_ERROR_MISUSE for a context a fork()ed child inherited (egl_device_inherited). */
 gpuc_status gpuc_refuse_inherited(gpuc *gpu);

@@ -465,6 +465,18 @@ END_TEST
 
 /* ---- whole algorithm calls (algo/algo_twin.c) ---- */
 
+/* Adds what g's counters moved by since `before` to *counted (uploads, dispatches, read-backs, bytes
+ * uploaded). */
+static void add_counts(gpuc *g, const gpuc_stats *before, gpuc_stats *counted)
+{
+    gpuc_stats after;
+    ck_assert_gpuc_ok(gpuc_get_stats(g, &after));
+    counted->uploads += after.uploads - before->uploads;
+    counted->dispatches += after.dispatches - before->dispatches;
+    counted->readbacks += after.readbacks - before->readbacks;
+    counted->bytes_uploaded += after.bytes_uploaded - before->bytes_uploaded;
+}
+
 /* Readbacks that reading `a` costs on g: none when its values came back with it. */
 static uint64_t read_costs(gpuc *g, gpuc_array *a, size_t n, bool ints)
 {
@@ -488,7 +500,7 @@ static int by_value(const void *a, const void *b)
  * the call's own counters to *counted. */
 static uint64_t algo_call(gpuc *g, int which, const float *v, size_t n, gpuc_stats *counted)
 {
-    gpuc_stats before, after;
+    gpuc_stats before;
     ck_assert_gpuc_ok(gpuc_get_stats(g, &before));
     gpuc_arg in = gpuc_arg_host_f32(v, (gpuc_dims){(uint32_t)n});
     gpuc_array *out = NULL;
@@ -516,11 +528,7 @@ static uint64_t algo_call(gpuc *g, int which, const float *v, size_t n, gpuc_sta
                 want[m++] = v[i];
         ck_assert_uint_eq(count, m);
     }
-    ck_assert_gpuc_ok(gpuc_get_stats(g, &after));
-    counted->uploads += after.uploads - before.uploads;
-    counted->dispatches += after.dispatches - before.dispatches;
-    counted->readbacks += after.readbacks - before.readbacks;
-    counted->bytes_uploaded += after.bytes_uploaded - before.bytes_uploaded;
+    add_counts(g, &before, counted);
     uint64_t cost = 0;
     if (count == 0) {
         ck_assert_ptr_null(out);
@@ -580,15 +588,12 @@ static void sort_device_keys(gpuc *g, gpuc_array *a, const float *v, const int32
     float *got = malloc((size_t)m * sizeof *got);
     int32_t *got_i = malloc((size_t)m * sizeof *got_i);
     gpuc_array *keys = NULL, *idx = NULL, *vals = NULL;
-    gpuc_stats before, after;
+    gpuc_stats before;
     ck_assert_gpuc_ok(gpuc_get_stats(g, &before));
     ck_assert_gpuc_ok(gpuc_argsort(g, gpuc_arg_array(a), NULL, &keys, &idx));
     ck_assert_gpuc_ok(gpuc_sort_pairs(g, gpuc_arg_array(a), gpuc_arg_host_i32(payload, (gpuc_dims){(uint32_t)m}),
                                       &(gpuc_sort_desc){.descending = true}, NULL, &vals));
-    ck_assert_gpuc_ok(gpuc_get_stats(g, &after));
-    counted->uploads += after.uploads - before.uploads;
-    counted->dispatches += after.dispatches - before.dispatches;
-    counted->readbacks += after.readbacks - before.readbacks;
+    add_counts(g, &before, counted);
     ck_assert_gpuc_ok(gpuc_array_read_f32(keys, got, (size_t)m));
     ck_assert_gpuc_ok(gpuc_array_read_i32(idx, got_i, (size_t)m));
     for (int j = 0; j < m; j++) {

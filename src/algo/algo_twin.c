@@ -71,10 +71,12 @@ static bool warmed_up(gpuc *gpu, uint64_t shape)
 
 bool algo_twin_begin(gpuc *gpu, uint64_t shape, size_t n, const gpuc_arg *args, int nargs, algo_twin_call *call)
 {
+    if (!gpu->small_calls || gpu->profile || gpu->trace || n > ALGO_TWIN_MOST_ELEMENTS)
+        return false;
     for (int i = 0; i < nargs; i++)
         if (!host_data(args[i]))
             return false;
-    if (!gpu->small_calls || gpu->profile || gpu->trace || n > ALGO_TWIN_MOST_ELEMENTS || !warmed_up(gpu, shape))
+    if (!warmed_up(gpu, shape)) /* counted only for calls that could go */
         return false;
     gpuc *twin = gpuc_twin(gpu);
     if (!twin)
@@ -127,9 +129,8 @@ static gpuc_status give(gpuc *gpu, void *data, gpuc_type type, gpuc_dims dims, g
 gpuc_status algo_twin_end(algo_twin_call *call, gpuc_status st, gpuc_array *const *results, gpuc_array **const *outs,
                           int nresults)
 {
-    gpuc *gpu = call->gpu, *twin = call->twin;
-    const gpuc_stats was = call->was;
-    gpuc_stats did = twin->stats;
+    gpuc *gpu = call->gpu;
+    const gpuc_stats did = call->twin->stats; /* before the copies below read anything back */
     void *data[ALGO_TWIN_MAX_RESULTS] = {0};
     gpuc_type types[ALGO_TWIN_MAX_RESULTS] = {0};
     gpuc_dims dims[ALGO_TWIN_MAX_RESULTS] = {{0, 0, 0}};
@@ -157,11 +158,6 @@ gpuc_status algo_twin_end(algo_twin_call *call, gpuc_status st, gpuc_array *cons
         *outs[i] = made[i];
     /* The counts of the call as the context's own path would have them: the twin's uploads, dispatches
      * and read-backs, not the copy (as the kernel layer's twin counts a small kernel call). */
-    gpu->stats.uploads += did.uploads - was.uploads;
-    gpu->stats.bytes_uploaded += did.bytes_uploaded - was.bytes_uploaded;
-    gpu->stats.dispatches += did.dispatches - was.dispatches;
-    gpu->stats.readbacks += did.readbacks - was.readbacks;
-    gpu->stats.bytes_read_back += did.bytes_read_back - was.bytes_read_back;
-    gpu->stats.loop_checks += did.loop_checks - was.loop_checks;
+    gpuc_stats_add_twin(gpu, &call->was, &did);
     return GPUC_OK;
 }

@@ -274,6 +274,16 @@ gpuc *gpuc_twin(gpuc *gpu)
     return twin;
 }
 
+void gpuc_stats_add_twin(gpuc *gpu, const gpuc_stats *was, const gpuc_stats *now)
+{
+    gpu->stats.uploads += now->uploads - was->uploads;
+    gpu->stats.bytes_uploaded += now->bytes_uploaded - was->bytes_uploaded;
+    gpu->stats.dispatches += now->dispatches - was->dispatches;
+    gpu->stats.readbacks += now->readbacks - was->readbacks;
+    gpu->stats.bytes_read_back += now->bytes_read_back - was->bytes_read_back;
+    gpu->stats.loop_checks += now->loop_checks - was->loop_checks;
+}
+
 void gpuc_close(gpuc *gpu)
 {
     if (!gpu)

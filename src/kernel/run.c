@@ -425,12 +425,7 @@ static gpuc_status run_on_twin(gpuc_kernel *k, const gpuc_arg *args, gpuc_array 
         dst->mirror_valid = false;
         dst->truncated_by[0] = '\0';
     }
-    gpu->stats.uploads += twin->stats.uploads - was.uploads;
-    gpu->stats.bytes_uploaded += twin->stats.bytes_uploaded - was.bytes_uploaded;
-    gpu->stats.dispatches += twin->stats.dispatches - was.dispatches;
-    gpu->stats.readbacks += twin->stats.readbacks - was.readbacks;
-    gpu->stats.bytes_read_back += twin->stats.bytes_read_back - was.bytes_read_back;
-    gpu->stats.loop_checks += twin->stats.loop_checks - was.loop_checks;
+    gpuc_stats_add_twin(gpu, &was, &twin->stats);
     gpu->stats.programs_compiled += twin->stats.programs_compiled - compiled_was;
     gpu->stats.program_cache_hits += twin->stats.program_cache_hits - hits_was;
     prof.first = t->profile.stats.first_runs > twin_was.first_runs;

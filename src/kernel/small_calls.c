@@ -1,6 +1,6 @@
-/* small_calls.c - see small_calls.h. The twin context is the device layer's (gpuc_twin); a twin kernel is a copy of the kernel's
- * description with its GL objects made anew in the twin (the generic program from the same GLSL text),
- * owned by the kernel, never by the twin context's list of children. */
+/* small_calls.c - see small_calls.h. The twin context is the device layer's (gpuc_twin); a twin
+ * kernel is a copy of the kernel's description with its GL objects made anew in the twin (the generic
+ * program from the same GLSL text), owned by the kernel, never by the twin context's list of children. */
 #include "kernel/small_calls.h"
 #include "kernel/kernel_args.h"
 #include "kernel/codegen/kernel_specialise.h"
