@@ -255,7 +255,12 @@ START_TEST(topk_unprunable_small_inputs)
         check_results(vals, idx, v, N, K, smallest);
         gpuc_array_free(vals);
         gpuc_array_free(idx);
-        check_topk(v, N, K, smallest); /* and from host data */
+        /* and from host data, never uploaded: the two uploads are the results' */
+        ck_assert_gpuc_ok(gpuc_get_stats(gpu, &before));
+        check_topk(v, N, K, smallest);
+        ck_assert_gpuc_ok(gpuc_get_stats(gpu, &after));
+        ck_assert_uint_eq(after.uploads - before.uploads, 2);
+        ck_assert_uint_eq(after.dispatches, before.dispatches);
     }
     gpuc_array_free(a);
     gpuc_kernel_free(copy);

@@ -1,6 +1,6 @@
 /* input.c - what every top-k driver does first: build its kernels from glsl/topk.glsl, and turn
  * the caller's `values` argument into one device array (host data is uploaded once per call, not once
- * per pass as a host argument to gpuc_run would be). */
+ * per pass as a host argument to gpuc_run would be; gpuc_topk uploads only where a kernel reads it). */
 #include "algo/topk/parts.h"
 #include "kernel/codegen/glsl_template.h"
 
@@ -83,20 +83,39 @@ static gpuc_status host_input(gpuc *gpu, const char *who, const gpuc_arg *values
     if (values->dims.x == 0)
         return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "%s: values is empty (n = 0)", who);
     gpuc_status st = check_size(gpu, who, values->dims.x);
-    if (st == GPUC_OK)
-        st = gpuc_array_make(gpu, GPUC_FLOAT, values->dims, true, &in->array);
     if (st == GPUC_OK) {
-        in->owned = true;
         in->n = values->dims.x;
         in->host = values->host;
-        st = gpuc_array_upload(in->array, values->host);
-        if (st != GPUC_OK)
-            topk_input_release(in);
+    }
+    return st;
+}
+
+gpuc_status topk_input_upload(gpuc *gpu, topk_input *in)
+{
+    if (in->array)
+        return GPUC_OK;
+    gpuc_status st = gpuc_array_make(gpu, GPUC_FLOAT, (gpuc_dims){(uint32_t)in->n, 0, 0}, true, &in->array);
+    if (st == GPUC_OK) {
+        in->owned = true;
+        st = gpuc_array_upload(in->array, in->host);
+    }
+    if (st != GPUC_OK && in->array) {
+        gpuc_array_destroy(in->array);
+        in->array = NULL;
+        in->owned = false;
     }
     return st;
 }
 
 gpuc_status topk_input_get(gpuc *gpu, const char *who, gpuc_arg values, topk_input *in)
+{
+    gpuc_status st = topk_input_check(gpu, who, values, in);
+    if (st == GPUC_OK && (st = topk_input_upload(gpu, in)) != GPUC_OK)
+        topk_input_release(in);
+    return st;
+}
+
+gpuc_status topk_input_check(gpuc *gpu, const char *who, gpuc_arg values, topk_input *in)
 {
     memset(in, 0, sizeof *in);
     gpuc_status st;

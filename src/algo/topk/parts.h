@@ -31,7 +31,7 @@ gpuc_status topk_make_sized_kernel(gpuc *gpu, const char *file, const char *sect
 
 /* The input of a driver: a 1D float device array, either the caller's or an upload of its host data. */
 typedef struct topk_input {
-    gpuc_array *array; /* what kernels read */
+    gpuc_array *array; /* what kernels read (NULL after topk_input_check of host data, until uploaded) */
     bool owned;        /* an upload made for this call: freed by topk_input_release */
     const float *host; /* the caller's host data the upload was made of; NULL for a device array */
     size_t n;
@@ -40,6 +40,10 @@ typedef struct topk_input {
 /* Checks `values` (kind, type, shape, size limits) and uploads host data once. `who` names the public
  * function in messages. */
 gpuc_status topk_input_get(gpuc *gpu, const char *who, gpuc_arg values, topk_input *in);
+/* The checks alone: host data is kept as in->host, with no array yet (in->array NULL) until
+ * topk_input_upload makes it, for a caller that may not need one. */
+gpuc_status topk_input_check(gpuc *gpu, const char *who, gpuc_arg values, topk_input *in);
+gpuc_status topk_input_upload(gpuc *gpu, topk_input *in);
 void topk_input_release(topk_input *in);
 
 /* Sums an int array of m counts on the device down to one int and reads back only that one: reduction
@@ -74,8 +78,9 @@ gpuc_status topk_collect(gpuc *gpu, const topk_input *in, size_t k, size_t padde
 #define TOPK_PRUNE_CAP 65536
 
 /* The k first (key, index) pairs in topk order by tile pruning: values (their own bits) and indices
- * into k-cell host arrays. k <= TOPK_PRUNE_CAP / 2. */
-gpuc_status topk_prune(gpuc *gpu, const topk_input *in, size_t k, int32_t flip, float *values, int32_t *indices);
+ * into k-cell host arrays. k <= TOPK_PRUNE_CAP / 2. Uploads in's host data (topk_input_upload) only
+ * where a tile can be pruned. */
+gpuc_status topk_prune(gpuc *gpu, topk_input *in, size_t k, int32_t flip, float *values, int32_t *indices);
 
 /* Sorts `indices` (a power-of-two count of ints, -1 padding) into topk order with a bitonic network.
  * On success *sorted is `indices` or its ping-pong partner, and the other one has been freed; on

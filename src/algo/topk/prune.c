@@ -368,12 +368,15 @@ static gpuc_status order(gpuc *gpu, const float *cells, size_t count, size_t k, 
     return deliver(gpu, c, count, k, values, indices);
 }
 
-gpuc_status topk_prune(gpuc *gpu, const topk_input *in, size_t k, int32_t flip, float *values, int32_t *indices)
+gpuc_status topk_prune(gpuc *gpu, topk_input *in, size_t k, int32_t flip, float *values, int32_t *indices)
 {
     if ((in->n + TILE_MIN - 1) / TILE_MIN < k)
         return order_every_value(gpu, in, k, flip, values, indices);
+    gpuc_status st = topk_input_upload(gpu, in);
+    if (st != GPUC_OK)
+        return st;
     pruner p;
-    gpuc_status st = pruner_make(gpu, in, k, flip, &p);
+    st = pruner_make(gpu, in, k, flip, &p);
     if (st == GPUC_OK)
         st = tile_maxima(&p);
     uint32_t bound = 0, top = 0;

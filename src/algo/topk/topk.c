@@ -75,7 +75,7 @@ static gpuc_status result_array(gpuc *gpu, const gpuc_topk_desc *desc, const voi
 }
 
 /* k <= TOPK_PRUNE_CAP / 2: tile pruning (prune.c) finds the results on the host. */
-static gpuc_status pruned_topk(gpuc *gpu, const topk_input *in, const gpuc_topk_desc *desc, int32_t flip,
+static gpuc_status pruned_topk(gpuc *gpu, topk_input *in, const gpuc_topk_desc *desc, int32_t flip,
                                gpuc_array **values_out, gpuc_array **indices_out)
 {
     float *values = malloc(desc->k * sizeof *values);
@@ -110,7 +110,7 @@ gpuc_status gpuc_topk(gpuc *gpu, gpuc_arg values, const gpuc_topk_desc *desc, gp
         st = check_desc(gpu, desc, values_out, indices_out);
     topk_input in;
     if (st == GPUC_OK)
-        st = topk_input_get(gpu, "gpuc_topk", values, &in);
+        st = topk_input_check(gpu, "gpuc_topk", values, &in); /* uploaded where a kernel reads it */
     if (st != GPUC_OK)
         return st;
     if (desc->k > in.n) {
@@ -128,7 +128,9 @@ gpuc_status gpuc_topk(gpuc *gpu, gpuc_arg values, const gpuc_topk_desc *desc, gp
     uint32_t cutoff = 0;
     int64_t greater = 0;
     gpuc_array *survivors = NULL, *sorted = NULL;
-    st = topk_find_cutoff(gpu, &in, desc->k, flip, &cutoff, &greater);
+    st = topk_input_upload(gpu, &in);
+    if (st == GPUC_OK)
+        st = topk_find_cutoff(gpu, &in, desc->k, flip, &cutoff, &greater);
     if (st == GPUC_OK)
         st = topk_collect(gpu, &in, desc->k, next_pow2(desc->k), flip, cutoff, greater, &survivors);
     if (st == GPUC_OK) {
