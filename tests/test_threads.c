@@ -5,6 +5,7 @@
 #include "suites.h"
 
 #include <EGL/egl.h>
+#include <dlfcn.h>
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdio.h>
@@ -282,6 +283,95 @@ START_TEST(closing_where_a_live_thread_holds_the_context)
 }
 END_TEST
 
+/* This binary's EGL questions and context switches, counted: the definitions below come before
+ * libEGL's in the link, so gpuc's calls reach them, and they forward to libEGL's. */
+static unsigned egl_current_asked, egl_made_current;
+
+EGLContext eglGetCurrentContext(void)
+{
+    static EGLContext (*real)(void);
+    if (!real)
+        *(void **)&real = dlsym(RTLD_NEXT, "eglGetCurrentContext");
+    egl_current_asked++;
+    return real();
+}
+
+EGLBoolean eglMakeCurrent(EGLDisplay dpy, EGLSurface draw, EGLSurface read, EGLContext ctx)
+{
+    static EGLBoolean (*real)(EGLDisplay, EGLSurface, EGLSurface, EGLContext);
+    if (!real)
+        *(void **)&real = dlsym(RTLD_NEXT, "eglMakeCurrent");
+    egl_made_current++;
+    return real(dpy, draw, read, ctx);
+}
+
+/* A call of TWICE on `in` into a new array, read back and checked, then freed. */
+static void run_twice(gpuc *g, gpuc_kernel *k, gpuc_array *in, float base)
+{
+    gpuc_array *r;
+    float out[N];
+    ck_assert_msg(gpuc_run(k, (gpuc_arg[]){gpuc_arg_array(in)}, 1, &r) == GPUC_OK, "%s", gpuc_errmsg(g));
+    ck_assert_gpuc_ok(gpuc_array_read_f32(r, out, N));
+    for (int i = 0; i < N; i++)
+        ck_assert_float_eq(out[i], 2.0f * (base + (float)i));
+    gpuc_array_free(r);
+}
+
+/* gpuc knows that its context is current on this thread without asking EGL (the mark of
+ * egl_device.c): a call that reads an array back and frees it makes no EGL call at all. */
+START_TEST(a_call_on_the_current_context_asks_egl_nothing)
+{
+    float data[N];
+    fill(data, 3.0f);
+    gpuc_array *in;
+    gpuc_kernel *k;
+    ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, data, (gpuc_dims){N}, &in));
+    ck_assert_gpuc_ok(gpuc_create_kernel(gpu, TWICE, &(gpuc_kernel_desc){.output = {N}}, &k));
+    run_twice(gpu, k, in, 3.0f);
+    unsigned asked = egl_current_asked, made = egl_made_current;
+    for (int i = 0; i < 10; i++)
+        run_twice(gpu, k, in, 3.0f);
+    ck_assert_uint_eq(egl_current_asked - asked, 0);
+    ck_assert_uint_eq(egl_made_current - made, 0);
+    gpuc_kernel_free(k);
+    gpuc_array_free(in);
+}
+END_TEST
+
+/* The mark never says "current" for another context: two gpuc contexts used in turn on one thread,
+ * and the program letting go of every context between calls, each call runs in its own context
+ * (GL names are per context: a call in the wrong one would fail or read the other's buffer). */
+START_TEST(calls_follow_the_current_context)
+{
+    gpuc *other;
+    ck_assert_gpuc_ok(gpuc_open(&other, NULL));
+    float data[2][N];
+    fill(data[0], 1.0f);
+    fill(data[1], 500.0f);
+    gpuc *ctx[2] = {gpu, other};
+    gpuc_array *in[2];
+    gpuc_kernel *k[2];
+    for (int c = 0; c < 2; c++) {
+        ck_assert_gpuc_ok(gpuc_array_from_f32(ctx[c], data[c], (gpuc_dims){N}, &in[c]));
+        ck_assert_gpuc_ok(gpuc_create_kernel(ctx[c], TWICE, &(gpuc_kernel_desc){.output = {N}}, &k[c]));
+    }
+    unsigned made = egl_made_current;
+    for (int round = 0; round < 6; round++) {
+        int c = round % 2;
+        if (round == 4) /* the program lets go of the current context itself */
+            ck_assert(eglMakeCurrent(eglGetCurrentDisplay(), EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT));
+        run_twice(ctx[c], k[c], in[c], c ? 500.0f : 1.0f);
+    }
+    /* Every round found the other context current (or none) and switched: 6 switches, and round 4's. */
+    ck_assert_uint_eq(egl_made_current - made, 7);
+    for (int c = 0; c < 2; c++) {
+        gpuc_kernel_free(k[c]);
+        gpuc_array_free(in[c]);
+    }
+    gpuc_close(other);
+}
+END_TEST
+
 START_TEST(detach_bad_input)
 {
     ck_assert_int_eq(gpuc_detach(NULL), GPUC_ERROR_INVALID_ARGUMENT);
@@ -302,6 +392,8 @@ Suite *suite_threads(void)
     tcase_add_test(tc, context_whose_thread_exited_still_closes);
     tcase_add_test(tc, closing_where_a_live_thread_holds_the_context);
     tcase_add_test(tc, detach_bad_input);
+    tcase_add_test(tc, a_call_on_the_current_context_asks_egl_nothing);
+    tcase_add_test(tc, calls_follow_the_current_context);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -95,24 +95,23 @@ gpuc_status gpuc_check_gl(gpuc *gpu, const char *what)
     return GPUC_OK;
 }
 
-static void GLAD_API_PTR on_gl_debug(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length,
-                                     const GLchar *message, const void *user)
+static void on_gl_debug(void *user, unsigned type, const char *message)
 {
-    (void)source, (void)id, (void)length;
-    gpuc *gpu = (gpuc *)user;
+    gpuc *gpu = user;
     /* Errors only: drivers also report shader compiler warnings and performance notes here. */
-    (void)severity;
     if ((type == GL_DEBUG_TYPE_ERROR || type == GL_DEBUG_TYPE_UNDEFINED_BEHAVIOR) && !gpu->gl_debug_error[0])
         snprintf(gpu->gl_debug_error, sizeof gpu->gl_debug_error, "%s", message);
 }
 
+/* The device's callback (egl_device.c, which also uses it to know the context is current) forwards
+ * the messages here once output is on. */
 static void enable_gl_debug(gpuc *gpu)
 {
     if (!GLAD_GL_KHR_debug && !GLAD_GL_VERSION_4_3)
         return;
+    egl_device_on_gl_messages(&gpu->device, on_gl_debug, gpu);
     glEnable(GL_DEBUG_OUTPUT);
     glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS); /* the message arrives inside the call that caused it */
-    glDebugMessageCallback(on_gl_debug, gpu);
 }
 
 /* The backend asked for: the option, else GPUC_BACKEND, else compute. */
@@ -302,8 +301,7 @@ void gpuc_close(gpuc *gpu)
             egl_device_make_current(&gpu->device);
     }
     gpuc_array_spares_free(gpu, gl); /* after the arrays, whose buffers may have joined them */
-    if (gl && gpu->debug)
-        glDebugMessageCallback(NULL, NULL);
+    egl_device_on_gl_messages(&gpu->device, NULL, NULL); /* gpu is freed below */
     if (gpu->opened)
         egl_device_close(&gpu->device);
     device_info_free(&gpu->info);

@@ -195,6 +195,56 @@ static EGLBoolean initialize_with_threads(EGLDisplay dpy, int threads)
 
 /* Creates the context on an already-obtained display. `label` names the candidate in messages;
  * threads (non-zero only for a software display of its own) is set for the display's screen. */
+static void GLAD_API_PTR forward_gl_message(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length,
+                                            const GLchar *message, const void *user)
+{
+    (void)source, (void)id, (void)severity, (void)length;
+    const egl_device *dev = user;
+    if (dev->on_gl_message)
+        dev->on_gl_message(dev->gl_message_user, type, message);
+}
+
+/* Gives dev's new (current) context its mark: a debug callback whose user parameter is dev (struct
+ * egl_device's note). `marked` only when the context reads the mark back without a GL error: a driver
+ * without KHR_debug (core in 4.3) is asked through EGL. */
+static void mark_context(egl_device *dev)
+{
+    if (!glDebugMessageCallback || !glGetPointerv)
+        return;
+    while (glGetError() != GL_NO_ERROR)
+        ;
+    glDebugMessageCallback(forward_gl_message, dev);
+    void *mark = NULL;
+    glGetPointerv(GL_DEBUG_CALLBACK_USER_PARAM, &mark);
+    bool clean = true;
+    while (glGetError() != GL_NO_ERROR)
+        clean = false;
+    dev->marked = clean && mark == dev;
+}
+
+/* Whether dev's context is current on this thread, as its mark says: the user parameter of the debug
+ * callback of whatever context is current here is dev only for dev's own context (only this file sets
+ * one, to the egl_device of the context, an address no caller of gpuc sees). With no context current
+ * the query does nothing (glvnd's no-op dispatch) and `mark` stays NULL. False never means "not
+ * current" for sure (a program could have replaced the callback in gpuc's context): callers ask EGL
+ * then. On another program's context that lacks KHR_debug the query would leave GL_INVALID_ENUM in
+ * it; gpuc's callers make their own context current right after, and GL 4.3, GLES 3.2 and every Mesa
+ * context have KHR_debug. */
+static bool marked_current(const egl_device *dev)
+{
+    if (!dev->marked)
+        return false;
+    void *mark = NULL;
+    glGetPointerv(GL_DEBUG_CALLBACK_USER_PARAM, &mark);
+    return mark == dev;
+}
+
+void egl_device_on_gl_messages(egl_device *dev, egl_gl_message_fn *fn, void *user)
+{
+    dev->on_gl_message = fn;
+    dev->gl_message_user = user;
+}
+
 static bool open_on_display(EGLDisplay dpy, const char *label, bool debug, int threads, egl_device *dev, char *err,
                             size_t errlen)
 {
@@ -254,6 +304,7 @@ static bool open_on_display(EGLDisplay dpy, const char *label, bool debug, int t
     }
     dev->display = dpy;
     dev->context = ctx;
+    mark_context(dev);
     return true;
 fail:
     display_leave(dpy);
@@ -421,7 +472,7 @@ bool egl_device_open(egl_choice choice, bool debug, int threads, egl_device *dev
 
 bool egl_device_make_current(const egl_device *dev)
 {
-    if (eglGetCurrentContext() == (EGLContext)dev->context)
+    if (marked_current(dev) || eglGetCurrentContext() == (EGLContext)dev->context)
         return true;
     return eglMakeCurrent((EGLDisplay)dev->display, EGL_NO_SURFACE, EGL_NO_SURFACE, (EGLContext)dev->context);
 }
@@ -433,8 +484,12 @@ bool egl_device_failed_as_held_elsewhere(void)
 
 bool egl_device_borrow(const egl_device *dev, egl_binding *saved)
 {
-    /* The usual case, a free on the context's own thread, asks EGL one question: each EGL call costs a
+    /* The usual case, a free on the context's own thread, asks no EGL question: each EGL call costs a
      * getpid system call in glvnd's libEGL (its fork check), and a small kernel call frees an array. */
+    if (marked_current(dev)) {
+        *saved = (egl_binding){EGL_NO_DISPLAY, (EGLContext)dev->context, EGL_NO_SURFACE, EGL_NO_SURFACE, false};
+        return true;
+    }
     EGLContext current = eglGetCurrentContext();
     *saved = (egl_binding){EGL_NO_DISPLAY, current, EGL_NO_SURFACE, EGL_NO_SURFACE, false};
     if (current == (EGLContext)dev->context)
@@ -460,7 +515,7 @@ void egl_device_give_back(const egl_binding *saved)
 
 bool egl_device_is_current(const egl_device *dev)
 {
-    return eglGetCurrentContext() == (EGLContext)dev->context;
+    return marked_current(dev) || eglGetCurrentContext() == (EGLContext)dev->context;
 }
 
 void egl_device_release(const egl_device *dev)
