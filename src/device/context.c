@@ -83,6 +83,10 @@ gpuc_status gpuc_check_gl(gpuc *gpu, const char *what)
     GLenum first = e;
     while (e != GL_NO_ERROR) /* drain, so the next check starts clean */
         e = glGetError();
+    /* A debug context's copy of an error reported here (glGetError's name says it) is not reported again
+     * by the next check, which would blame an innocent call. */
+    if (first != GL_NO_ERROR)
+        gpu->gl_debug_error[0] = '\0';
     if (first == GL_OUT_OF_MEMORY)
         return gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "%s: the device is out of memory (GL_OUT_OF_MEMORY)", what);
     if (first != GL_NO_ERROR)
