@@ -376,9 +376,11 @@ typedef struct gpuc_options {
      * dispatch and draw runs in the calling thread. 1 .. GPUC_MAX_THREADS: that many workers.
      * Why: llvmpipe hands every dispatch (one work group too) and every draw to its workers and waits
      * for them: 15-20 us a call on a quiet 2-core machine. Measured (gpuc-bench --row small-calls,
-     * 2 cores, quiet; host arrays in, result read back): a brain.js sigmoid layer of 64 cells 22.9 us
-     * a call with the default threads and 7.7 us in the calling thread (GPU.js webasm 15.8), its delta
-     * 19.3 against 4.5 us (webasm 5.1), one-cell calls 19.9-23.1 against 4.9-8.0 us.
+     * 2 cores, quiet; host arrays in, result read back), before the twin below: a brain.js sigmoid
+     * layer of 64 cells 22.9 us a call with the default threads and 7.7 us in the calling thread
+     * (GPU.js webasm 15.8), its delta 19.3 against 4.5 us (webasm 5.1). Now (2026-12-02, AMD EPYC, 2
+     * cores): the 64-cell delta 2.8 us in a default context (its twin) and 1.2 in the calling thread
+     * (webasm 1.6), the 64-cell layer 4.5 and 2.9 (webasm 6.1), one-cell calls 2.9-3.9 and 1.3-2.3.
      * Kernels of whole milliseconds run 1.8-2x slower without workers on a quiet machine (matmul 512:
      * 73 against 41 ms). So: GPUC_THREADS_CALLER for a context that runs small kernels, the default for
      * large ones; a program may open one of each (arrays and kernels belong to one context).
@@ -398,7 +400,8 @@ typedef struct gpuc_options {
      * kernel: hence the 3 calls first); the result is copied into the context's array. Results, errors,
      * gpuc_stats and gpuc_get_kernel_stats counts are the context's own path's; gpuc_kernel_describe
      * ends with "small calls in the calling thread" and the twin's runs. Measured: a 64-cell delta call
-     * 19-20 -> 7 us, a 64-cell layer 20-24 -> 11.6 us. Kept on the context's path: device-array
+     * 19-20 -> 7 us, a 64-cell layer 20-24 -> 11.6 us (loaded machine; quiet figures above: what is left
+     * over the calling-thread context, about 1.6 us, is EGL's two context switches and the copy). Kept on the context's path: device-array
      * arguments, kernel maps, scatter, .pipeline, graphical, dynamic output, array constants, guarded
      * or capped loops, profiling (gpuc_options.profile, GPUC_PROFILE, GPUC_TRACE), and a twin gpuc
      * cannot open (both extra displays held by other counts: then silently). The environment variable
