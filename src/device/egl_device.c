@@ -193,50 +193,83 @@ static EGLBoolean initialize_with_threads(EGLDisplay dpy, int threads)
     return ok;
 }
 
-/* Creates the context on an already-obtained display. `label` names the candidate in messages;
- * threads (non-zero only for a software display of its own) is set for the display's screen. */
+/* A context's mark (struct egl_device's note): the user parameter of its debug callback. A word of its
+ * own rather than the egl_device's address, which a later context's device may take: a context closed
+ * while another thread holds it lives on there (EGL destroys it when that thread lets go) and goes on
+ * answering with its mark, so such a mark is kept for ever (`kept_marks`, under display_lock), never
+ * given to another context. */
+typedef struct context_mark {
+    const egl_device *dev; /* whose messages it forwards; NULL once that device closed */
+    struct context_mark *next;
+} context_mark;
+static context_mark *kept_marks;
+
 static void GLAD_API_PTR forward_gl_message(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length,
                                             const GLchar *message, const void *user)
 {
     (void)source, (void)id, (void)severity, (void)length;
-    const egl_device *dev = user;
-    if (dev->on_gl_message)
-        dev->on_gl_message(dev->gl_message_user, type, message);
+    const context_mark *mark = user;
+    if (mark->dev && mark->dev->on_gl_message)
+        mark->dev->on_gl_message(mark->dev->gl_message_user, type, message);
 }
 
-/* Gives dev's new (current) context its mark: a debug callback whose user parameter is dev (struct
- * egl_device's note). `marked` only when the context reads the mark back without a GL error: a driver
- * without KHR_debug (core in 4.3) is asked through EGL. */
+/* Gives dev's new (current) context its mark. Kept only when the context reads it back without a GL
+ * error: a driver without KHR_debug (core in 4.3), or no memory for it, leaves EGL to be asked. */
 static void mark_context(egl_device *dev)
 {
-    if (!glDebugMessageCallback || !glGetPointerv)
+    context_mark *mark = calloc(1, sizeof *mark);
+    if (!mark || !glDebugMessageCallback || !glGetPointerv) {
+        free(mark);
         return;
+    }
+    mark->dev = dev;
     while (glGetError() != GL_NO_ERROR)
         ;
-    glDebugMessageCallback(forward_gl_message, dev);
-    void *mark = NULL;
-    glGetPointerv(GL_DEBUG_CALLBACK_USER_PARAM, &mark);
+    glDebugMessageCallback(forward_gl_message, mark);
+    void *read = NULL;
+    glGetPointerv(GL_DEBUG_CALLBACK_USER_PARAM, &read);
     bool clean = true;
     while (glGetError() != GL_NO_ERROR)
         clean = false;
-    dev->marked = clean && mark == dev;
+    if (clean && read == mark) {
+        dev->mark = mark;
+        return;
+    }
+    glDebugMessageCallback(NULL, NULL);
+    free(mark);
 }
 
-/* Whether dev's context is current on this thread, as its mark says: the user parameter of the debug
- * callback of whatever context is current here is dev only for dev's own context (only this file sets
- * one, to the egl_device of the context, an address no caller of gpuc sees). With no context current
- * the query does nothing (glvnd's no-op dispatch) and `mark` stays NULL. False never means "not
- * current" for sure (a program could have replaced the callback in gpuc's context): callers ask EGL
- * then. On another program's context that lacks KHR_debug the query would leave GL_INVALID_ENUM in
- * it; gpuc's callers make their own context current right after, and GL 4.3, GLES 3.2 and every Mesa
- * context have KHR_debug. */
+/* At close: the mark is freed once its context is gone (`destroyed`), else kept (context_mark). */
+static void forget_mark(egl_device *dev, bool destroyed)
+{
+    context_mark *mark = dev->mark;
+    if (!mark)
+        return;
+    mark->dev = NULL;
+    if (destroyed) {
+        free(mark);
+        return;
+    }
+    pthread_mutex_lock(&display_lock);
+    mark->next = kept_marks;
+    kept_marks = mark;
+    pthread_mutex_unlock(&display_lock);
+}
+
+/* Whether dev's context is current on this thread, as its mark says: the debug callback's user
+ * parameter of whatever context is current here is dev's mark only for dev's own context (only this
+ * file sets marks, and no caller of gpuc sees one). With no context current the query does nothing
+ * (glvnd's no-op dispatch) and `read` stays NULL. False never means "not current" for sure (a program
+ * could have replaced the callback in gpuc's context): callers ask EGL then. On another program's
+ * context that lacks KHR_debug the query would leave GL_INVALID_ENUM in it; GL 4.3, GLES 3.2 and every
+ * Mesa context have KHR_debug. */
 static bool marked_current(const egl_device *dev)
 {
-    if (!dev->marked)
+    if (!dev->mark)
         return false;
-    void *mark = NULL;
-    glGetPointerv(GL_DEBUG_CALLBACK_USER_PARAM, &mark);
-    return mark == dev;
+    void *read = NULL;
+    glGetPointerv(GL_DEBUG_CALLBACK_USER_PARAM, &read);
+    return read == dev->mark;
 }
 
 void egl_device_on_gl_messages(egl_device *dev, egl_gl_message_fn *fn, void *user)
@@ -245,6 +278,8 @@ void egl_device_on_gl_messages(egl_device *dev, egl_gl_message_fn *fn, void *use
     dev->gl_message_user = user;
 }
 
+/* Creates the context on an already-obtained display. `label` names the candidate in messages;
+ * threads (non-zero only for a software display of its own) is set for the display's screen. */
 static bool open_on_display(EGLDisplay dpy, const char *label, bool debug, int threads, egl_device *dev, char *err,
                             size_t errlen)
 {
@@ -529,13 +564,21 @@ void egl_device_close(egl_device *dev)
     if (!dev->display)
         return;
     if (egl_device_inherited(dev)) { /* the parent's: no EGL call may be made on it here */
+        forget_mark(dev, false); /* this thread's GL state may still name the parent's context */
         memset(dev, 0, sizeof *dev);
         return;
     }
     EGLDisplay dpy = (EGLDisplay)dev->display;
-    if (eglGetCurrentContext() == (EGLContext)dev->context)
+    /* Let go of it here, putting back what this thread had current; a context another thread holds
+     * cannot be borrowed, and EGL destroys it only when that thread lets go. */
+    egl_binding saved;
+    bool here = egl_device_borrow(dev, &saved);
+    if (here && !saved.switched)
         eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    else if (here)
+        egl_device_give_back(&saved);
     eglDestroyContext(dpy, (EGLContext)dev->context);
+    forget_mark(dev, here);
     display_leave(dpy);
     /* Frees EGL's per-thread state, but would also unbind another gpuc context: only when none is left. */
     if (!display_in_use(EGL_NO_DISPLAY))

@@ -17,11 +17,11 @@ typedef struct egl_device {
     char how[128]; /* how it was reached, for gpuc_info.device */
     unsigned process; /* the process image it was opened in (see egl_device_inherited) */
     long opener_pid;  /* for messages */
-    /* The context's GL debug callback carries this egl_device as its user parameter, so that GL itself
+    /* The context's GL debug callback carries this mark as its user parameter, so that GL itself
      * answers "is this context current on this thread?" (one TLS dispatch, no system call: an EGL call
      * costs a getpid in glvnd's libEGL, 0.16 us on llvmpipe's machine kind against 0.012 for the GL
-     * query). `marked` once the context answered so when it was made; else EGL is asked. */
-    bool marked;
+     * query). NULL when the context could not be marked: then EGL is asked (egl_device.c). */
+    void *mark;
     egl_gl_message_fn *on_gl_message;
     void *gl_message_user;
 } egl_device;
