@@ -37,12 +37,13 @@ typedef struct egl_choice {
  * Returns false for anything else. */
 bool egl_choice_parse(const char *text, egl_choice *out);
 
-/* Opens a display for `choice`, creates a 4.3 core context on it, makes it current and loads GL.
- * On failure writes what was tried and what to install into err and returns false. */
 /* The EGL indices of the hardware devices (at most max written), and how many there are. */
 int egl_device_list_hardware(int *indices, int max);
 
-/* threads: gpuc_options.threads, for a software device (a display of its own when not 0). */
+/* Opens a display for `choice`, creates a 4.3 core context on it, makes it current, loads GL and
+ * marks the context (struct egl_device's `mark`). On failure writes what was tried and what to
+ * install into err and returns false. threads: gpuc_options.threads, for a software device (a display
+ * of its own when not 0). */
 bool egl_device_open(egl_choice choice, bool debug, int threads, egl_device *dev, char *err, size_t errlen);
 
 /* Whether dev was opened in another process image: this process is a fork()ed child of the one that
