@@ -25,7 +25,7 @@ struct program_entry {
     bool ran;
 };
 
-/* The hash the table files entries under (64-bit FNV-1a). */
+/* The hash the table files entries under (64 bits, eight bytes of text a step; not kept across runs). */
 uint64_t program_hash(const char *glsl);
 
 /* The entry whose text is glsl (hash = program_hash(glsl)), or NULL. Looks nothing else up. */
