@@ -144,7 +144,7 @@ struct gpuc_array {
     size_t cells;       /* product of the present dimensions */
     size_t values;      /* cells * components */
     size_t bytes;       /* buffer size: values * 4, padded to whole 16-byte texels */
-    GLuint buffer;      /* the storage */
+    GLuint buffer;      /* the storage; 0 while the array is host-held (ARRAY_HOST_HELD) */
     GLuint view;        /* a buffer texture over `buffer`, made on first use as an input */
     GLuint scalar_view; /* the same, one component per texel (r32f/r32i), made on first such use */
     void *mirror;       /* host copy of the contents, valid while mirror_valid */
@@ -179,6 +179,16 @@ gpuc_status gpuc_refuse_inherited(gpuc *gpu);
 
 /* Makes gpu's context current on this thread; fails with a message if the handle is unusable. */
 gpuc_status gpuc_enter(gpuc *gpu);
+
+/* Whether gpu's twin is current on this thread in gpu's place: a small call left it so (run.c's
+ * run_on_twin hands the context over to it, egl_device_hand_over), and gpu is held by this thread
+ * although EGL has it current nowhere. Work that needs no GL call on gpu may go on as it is. */
+bool gpuc_twin_stands_in(gpuc *gpu);
+
+/* The start of a call that may need no GL call on gpu: where the twin stands in for it here, gpu is
+ * left as it is and *gl_ready false (gpuc_enter before any GL call on gpu); else gpuc_enter, and
+ * *gl_ready true. */
+gpuc_status gpuc_enter_host(gpuc *gpu, bool *gl_ready);
 
 /* Turns pending GL errors (glGetError, KHR_debug) into a failure naming `what`. */
 gpuc_status gpuc_check_gl(gpuc *gpu, const char *what);
@@ -233,6 +243,10 @@ static inline gpuc_status gpuc_array_enter(const gpuc_array *handle, const char 
  * `child` as gpuc_child_free does. */
 void gpuc_child_free_handle(gpuc *gpu, gpuc_child *child, gpuc_handle **handle);
 
+/* As gpuc_child_free_handle, for a child that holds no GL object, on a thread that holds the context
+ * (gpuc_twin_stands_in): destroyed now, host memory only, with no GL or EGL call. */
+void gpuc_child_free_without_gl(gpuc *gpu, gpuc_child *child, gpuc_handle **handle);
+
 /* Makes `child` the context's, destroyed by `destroy` at gpuc_close unless freed before. */
 void gpuc_child_add(gpuc *gpu, gpuc_child *child, gpuc_child_destroy_fn *destroy);
 
@@ -267,11 +281,19 @@ int gpuc_dims_rank(gpuc_dims dims);
 /* How gpuc_array_make prepares an array. */
 enum {
     ARRAY_INTERNAL = 1, /* owned by a kernel (upload scratch): not on the user's list */
-    ARRAY_OVERWRITTEN = 2 /* the caller writes every value next: zero only the padding, not the data */
+    ARRAY_OVERWRITTEN = 2, /* the caller writes every value next: zero only the padding, not the data */
+    /* No buffer yet: the caller fills the host copy (gpuc_array_mirror_host) before handing it out,
+     * and the buffer is made from it at the array's first use on the device (gpuc_array_to_device).
+     * A small call's result on the twin, made so with no GL call on a context the twin stands in for. */
+    ARRAY_HOST_HELD = 4
 };
 
 /* Makes an array, zero-filled unless ARRAY_OVERWRITTEN. */
 gpuc_status gpuc_array_make(gpuc *gpu, gpuc_type type, gpuc_dims dims, unsigned flags, gpuc_array **out);
+/* Gives a host-held array (ARRAY_HOST_HELD) its buffer, filled from its host copy; nothing for one
+ * that has it. The context is current. Every use of `buffer` or the views comes after this (the
+ * array functions below that touch them call it themselves). */
+gpuc_status gpuc_array_to_device(gpuc_array *a);
 /* Destroys an array now; the context is current. */
 void gpuc_array_destroy(gpuc_array *a);
 /* Destroys an array, deleting its GL objects only when gl (see gpuc_child_destroy_fn); a small

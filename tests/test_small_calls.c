@@ -240,6 +240,76 @@ START_TEST(run_to_lands_in_the_callers_array)
 }
 END_TEST
 
+static int float_order(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* A small call's result lives on the host until it is used on the device (internal.h,
+ * ARRAY_HOST_HELD): every array call takes it as any array, and the device sees its values. */
+START_TEST(a_small_result_serves_every_array_call)
+{
+    float o[N], e[N], want[N], got[N];
+    delta_case(o, e, want);
+    gpuc_kernel *k = make(gpu, DELTA, (gpuc_dims){N}, false);
+    gpuc_arg args[2] = {gpuc_arg_host_f32(o, (gpuc_dims){N}), gpuc_arg_host_f32(e, (gpuc_dims){N})};
+    gpuc_array *res[5] = {NULL};
+    for (int r = 0; r < RUNS; r++) { /* past the warm-up: the last results come from the twin */
+        gpuc_array_free(res[0]);
+        res[0] = NULL;
+        ck_assert_msg(gpuc_run(k, args, 2, &res[0]) == GPUC_OK, "%s", gpuc_errmsg(gpu));
+    }
+    for (int i = 1; i < 5; i++)
+        ck_assert_msg(gpuc_run(k, args, 2, &res[i]) == GPUC_OK, "%s", gpuc_errmsg(gpu));
+    ck_assert_msg(on_twin(k) == twin_here(gpu), "%s", gpuc_kernel_describe(k));
+    /* 0: read by a kernel on the device (a device array argument keeps the pool's path) */
+    gpuc_kernel *twice = make(gpu, "float t(float a[]) { return 2.0 * a[thread.x]; }", (gpuc_dims){N}, false);
+    gpuc_arg on_device = gpuc_arg_array(res[0]);
+    gpuc_array *doubled = NULL;
+    ck_assert_gpuc_ok(gpuc_run(twice, &on_device, 1, &doubled));
+    float *d = fixture_take_floats(doubled, N);
+    for (int i = 0; i < N; i++)
+        ck_assert_msg(d[i] == 2.0f * want[i] || fabsf(d[i] - 2.0f * want[i]) <= 2e-6f, "cell %d: %g, want %g", i,
+                      (double)d[i], 2.0 * want[i]);
+    free(d);
+    /* 1: cloned, the clone read */
+    gpuc_array *clone = NULL;
+    ck_assert_gpuc_ok(gpuc_array_clone(res[1], &clone));
+    float *c = fixture_take_floats(clone, N);
+    ck_assert_gpuc_ok(gpuc_array_read_f32(res[1], got, N));
+    ck_assert(memcmp(c, got, sizeof got) == 0);
+    for (int i = 0; i < N; i++)
+        ck_assert_msg(fabsf(got[i] - want[i]) <= 1e-6f, "cell %d: %g, want %g", i, (double)got[i], (double)want[i]);
+    free(c);
+    /* 2: written, then read; 3: cleared, then read */
+    ck_assert_gpuc_ok(gpuc_array_write_f32(res[2], o, N));
+    ck_assert_gpuc_ok(gpuc_array_read_f32(res[2], got, N));
+    ck_assert(memcmp(got, o, sizeof got) == 0);
+    ck_assert_gpuc_ok(gpuc_array_clear(res[3]));
+    ck_assert_gpuc_ok(gpuc_array_read_f32(res[3], got, N));
+    for (int i = 0; i < N; i++)
+        ck_assert_float_eq(got[i], 0.0f);
+    /* 4: sorted by an algorithm (a device array: the context's path) against qsort */
+    gpuc_array *sorted = NULL;
+    ck_assert_msg(gpuc_sort(gpu, gpuc_arg_array(res[4]), NULL, &sorted) == GPUC_OK, "%s", gpuc_errmsg(gpu));
+    ck_assert_gpuc_ok(gpuc_array_read_f32(res[4], got, N));
+    qsort(got, N, sizeof got[0], float_order);
+    float *s = fixture_take_floats(sorted, N);
+    ck_assert(memcmp(s, got, sizeof got) == 0);
+    free(s);
+    /* and a small call's result as gpuc_run_to's dst, read back */
+    e[0] = 5.0f;
+    ck_assert_gpuc_ok(gpuc_run_to(k, args, 2, res[0]));
+    ck_assert_gpuc_ok(gpuc_array_read_f32(res[0], got, N));
+    ck_assert_float_eq(got[0], 5.0f * o[0] * (1.0f - o[0]) * 3.0f);
+    ck_assert_float_eq(got[N - 1], want[N - 1]);
+    for (int i = 0; i < 5; i++)
+        gpuc_array_free(res[i]);
+    gpuc_kernel_free(twice);
+}
+END_TEST
+
 /* A host argument of the wrong rank fails as on the pool, before anything runs. */
 START_TEST(errors_unchanged)
 {
@@ -656,6 +726,7 @@ Suite *suite_small_calls(void)
         tcase_add_test(tc, work_bound_one_below_and_above);
         tcase_add_test(tc, not_eligible_stays_on_the_pool);
         tcase_add_test(tc, run_to_lands_in_the_callers_array);
+        tcase_add_test(tc, a_small_result_serves_every_array_call);
         tcase_add_test(tc, errors_unchanged);
         tcase_add_test(tc, counters_as_the_pool_counts);
         tcase_add_test(tc, freeing_kernels_with_twins);

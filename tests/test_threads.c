@@ -338,6 +338,117 @@ START_TEST(a_call_on_the_current_context_asks_egl_nothing)
 }
 END_TEST
 
+/* Whether this suite's context sends small host-data calls to its calling-thread twin (compute, not
+ * zink: kernel/small_calls.c); elsewhere the tests below check the context's own path. */
+static bool twin_expected(void)
+{
+    return !fixture_fragment_backend() && strncmp(gpuc_get_info(gpu)->renderer, "zink", 4) != 0;
+}
+
+/* A small call of TWICE on host data into a new array, read back and checked, then freed. */
+static gpuc_status run_twice_host(gpuc *g, gpuc_kernel *k, const float *in, float base, char *why, size_t len)
+{
+    gpuc_array *r = NULL;
+    float out[N];
+    gpuc_status st = gpuc_run(k, (gpuc_arg[]){gpuc_arg_host_f32(in, (gpuc_dims){N})}, 1, &r);
+    if (st == GPUC_OK)
+        st = gpuc_array_read_f32(r, out, N);
+    for (int i = 0; st == GPUC_OK && i < N; i++)
+        if (out[i] != 2.0f * (base + (float)i)) {
+            snprintf(why, len, "cell %d: %g, want %g", i, (double)out[i], 2.0 * (base + (float)i));
+            st = GPUC_ERROR_GL;
+        }
+    if (st != GPUC_OK && !why[0])
+        snprintf(why, len, "%s", gpuc_errmsg(g));
+    gpuc_array_free(r);
+    return st;
+}
+
+/* A default context's small calls run on its calling-thread twin, which stays current in the
+ * context's place between them: a call that reads its result and frees it makes no EGL call (the
+ * build before switched to the twin and back in every call: 2 eglMakeCurrent). */
+START_TEST(small_calls_on_the_twin_ask_egl_nothing)
+{
+    float data[N];
+    char why[200] = "";
+    fill(data, 3.0f);
+    gpuc_kernel *k;
+    ck_assert_gpuc_ok(gpuc_create_kernel(gpu, TWICE, &(gpuc_kernel_desc){.output = {N}}, &k));
+    for (int i = 0; i < 5; i++) /* the twin's warm-up */
+        ck_assert_msg(run_twice_host(gpu, k, data, 3.0f, why, sizeof why) == GPUC_OK, "%s", why);
+    unsigned asked = egl_current_asked, made = egl_made_current;
+    for (int i = 0; i < 10; i++)
+        ck_assert_msg(run_twice_host(gpu, k, data, 3.0f, why, sizeof why) == GPUC_OK, "%s", why);
+    ck_assert_uint_eq(egl_current_asked - asked, 0);
+    ck_assert_uint_eq(egl_made_current - made, 0);
+    ck_assert_msg((strstr(gpuc_kernel_describe(k), "small calls in the calling thread") != NULL) == twin_expected(),
+                  "%s", gpuc_kernel_describe(k));
+    gpuc_kernel_free(k);
+}
+END_TEST
+
+/* What a worker makes of a context whose twin the main thread left current in its place. */
+static void *use_a_context_held_through_its_twin(void *arg)
+{
+    worker *w = arg;
+    gpuc_array *a = NULL;
+    w->status = gpuc_array_new(w->other, GPUC_FLOAT, (gpuc_dims){N}, &a);
+    snprintf(w->message, sizeof w->message, "%s", gpuc_errmsg(w->other));
+    gpuc_array_free(a);
+    gpuc_array_free(w->array); /* the main thread's: queued */
+    gpuc_get_stats(w->other, &w->other_stats);
+    return NULL;
+}
+
+/* Small calls on a worker of a context the main thread handed over, then let go of. */
+static void *small_calls_then_detach(void *arg)
+{
+    worker *w = arg;
+    float data[N];
+    fill(data, 7.0f);
+    w->status = GPUC_OK;
+    for (int i = 0; i < 8 && w->status == GPUC_OK; i++)
+        w->status = run_twice_host(w->other, w->kernel, data, 7.0f, w->message, sizeof w->message);
+    gpuc_detach(w->other);
+    return NULL;
+}
+
+/* While the twin stands in for the context on the main thread, the context is the main thread's: a
+ * worker's call is refused as on a context current there, and its free is queued (EGL alone would have
+ * let the worker take the context, current nowhere); after gpuc_detach the worker may use it. */
+START_TEST(a_context_whose_twin_stands_in_is_held_by_its_thread)
+{
+    float data[N];
+    char why[200] = "";
+    fill(data, 1.0f);
+    gpuc_array *doomed;
+    gpuc_kernel *k;
+    ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, data, (gpuc_dims){N}, &doomed));
+    ck_assert_gpuc_ok(gpuc_create_kernel(gpu, TWICE, &(gpuc_kernel_desc){.output = {N}}, &k));
+    for (int i = 0; i < 6; i++)
+        ck_assert_msg(run_twice_host(gpu, k, data, 1.0f, why, sizeof why) == GPUC_OK, "%s", why);
+    worker w = {.other = gpu, .array = doomed};
+    run_thread(use_a_context_held_through_its_twin, &w);
+    ck_assert_int_eq(w.status, GPUC_ERROR_NO_DEVICE);
+    ck_assert_msg(strstr(w.message, "in use on another thread"), "message: %s", w.message);
+    ck_assert_uint_eq(w.other_stats.frees_pending, 1);
+    /* The next call here frees what waited (and still answers). */
+    ck_assert_msg(run_twice_host(gpu, k, data, 1.0f, why, sizeof why) == GPUC_OK, "%s", why);
+    gpuc_stats s;
+    ck_assert_gpuc_ok(gpuc_get_stats(gpu, &s));
+    ck_assert_uint_eq(s.frees_pending, 0);
+    /* Handed over by gpuc_detach, the worker's small calls run (on the twin, from that thread). */
+    ck_assert_gpuc_ok(gpuc_detach(gpu));
+    worker w2 = {.other = gpu, .kernel = k};
+    run_thread(small_calls_then_detach, &w2);
+    ck_assert_msg(w2.status == GPUC_OK, "worker: %s", w2.message);
+    ck_assert_msg(run_twice_host(gpu, k, data, 1.0f, why, sizeof why) == GPUC_OK, "%s", why);
+    ck_assert_msg((strstr(gpuc_kernel_describe(k), "small calls in the calling thread") != NULL) == twin_expected(),
+                  "%s", gpuc_kernel_describe(k));
+    gpuc_kernel_free(k);
+}
+END_TEST
+
 /* The mark never says "current" for another context: two gpuc contexts used in turn on one thread,
  * and the program letting go of every context between calls, each call runs in its own context
  * (GL names are per context: a call in the wrong one would fail or read the other's buffer). */
@@ -459,6 +570,8 @@ Suite *suite_threads(void)
     tcase_add_test(tc, a_call_on_the_current_context_asks_egl_nothing);
     tcase_add_test(tc, calls_follow_the_current_context);
     tcase_add_test(tc, a_context_closed_on_another_thread_is_not_taken_for_a_new_one);
+    tcase_add_test(tc, small_calls_on_the_twin_ask_egl_nothing);
+    tcase_add_test(tc, a_context_whose_twin_stands_in_is_held_by_its_thread);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -103,6 +103,44 @@ void gpuc_array_spares_free(gpuc *gpu, bool gl)
     }
 }
 
+/* Gives a its buffer: a kept one of its size, or a new one. Bytes [0, keep) are the caller's (written
+ * from `data` when given, else about to be overwritten); the rest (padding included, which reads past
+ * the end of the data must see as 0) is cleared: clearing data the caller overwrites anyway would
+ * cost a full pass over memory. */
+static gpuc_status make_buffer(gpuc_array *a, size_t keep, const void *data)
+{
+    glGetError(); /* start clean: the allocation's own error is what we want to see */
+    a->buffer = take_spare_buffer(a->gpu, a->bytes);
+    if (a->buffer) {
+        glBindBuffer(GL_COPY_WRITE_BUFFER, a->buffer);
+    } else {
+        glGenBuffers(1, &a->buffer);
+        glBindBuffer(GL_COPY_WRITE_BUFFER, a->buffer);
+        glBufferData(GL_COPY_WRITE_BUFFER, (GLsizeiptr)a->bytes, NULL, GL_DYNAMIC_COPY);
+    }
+    if (data && keep)
+        glBufferSubData(GL_COPY_WRITE_BUFFER, 0, (GLsizeiptr)keep, data);
+    GLuint zero = 0;
+    if (keep < a->bytes)
+        glClearBufferSubData(GL_COPY_WRITE_BUFFER, GL_R32UI, (GLintptr)keep, (GLsizeiptr)(a->bytes - keep),
+                             GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+    gpuc_status st = gpuc_check_gl(a->gpu, "allocating an array");
+    if (st != GPUC_OK) {
+        glDeleteBuffers(1, &a->buffer);
+        a->buffer = 0;
+    }
+    return st;
+}
+
+gpuc_status gpuc_array_to_device(gpuc_array *a)
+{
+    if (a->buffer)
+        return GPUC_OK;
+    /* A host-held array's values are its host copy (valid from its making on; a zeroed array if not). */
+    return make_buffer(a, a->mirror_valid ? a->values * 4 : 0, a->mirror_valid ? a->mirror : NULL);
+}
+
 gpuc_status gpuc_array_make(gpuc *gpu, gpuc_type type, gpuc_dims dims, unsigned flags, gpuc_array **out)
 {
     int components = gpuc_type_components(type);
@@ -138,26 +176,8 @@ gpuc_status gpuc_array_make(gpuc *gpu, gpuc_type type, gpuc_dims dims, unsigned 
         return gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "out of host memory for an array handle");
     }
 
-    glGetError(); /* start clean: the allocation's own error is what we want to see */
-    a->buffer = take_spare_buffer(gpu, a->bytes);
-    if (a->buffer) {
-        glBindBuffer(GL_COPY_WRITE_BUFFER, a->buffer);
-    } else {
-        glGenBuffers(1, &a->buffer);
-        glBindBuffer(GL_COPY_WRITE_BUFFER, a->buffer);
-        glBufferData(GL_COPY_WRITE_BUFFER, (GLsizeiptr)a->bytes, NULL, GL_DYNAMIC_COPY);
-    }
-    /* Reads past the end of the data (into the padding) must see 0. Clearing data that the caller is
-     * about to overwrite anyway would cost a full pass over memory. */
-    GLuint zero = 0;
-    size_t keep = (flags & ARRAY_OVERWRITTEN) ? a->values * 4 : 0;
-    if (keep < a->bytes)
-        glClearBufferSubData(GL_COPY_WRITE_BUFFER, GL_R32UI, (GLintptr)keep, (GLsizeiptr)(a->bytes - keep),
-                             GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
-    st = gpuc_check_gl(gpu, "allocating an array");
+    st = (flags & ARRAY_HOST_HELD) ? GPUC_OK : make_buffer(a, (flags & ARRAY_OVERWRITTEN) ? a->values * 4 : 0, NULL);
     if (st != GPUC_OK) {
-        glDeleteBuffers(1, &a->buffer);
         free(a->handle);
         free(a);
         return st;
@@ -175,7 +195,7 @@ void gpuc_array_destroy_gl(gpuc_array *a, bool gl)
             glDeleteTextures(1, &a->view);
         if (a->scalar_view)
             glDeleteTextures(1, &a->scalar_view);
-        if (!keep_spare_buffer(a->gpu, a->buffer, a->bytes))
+        if (a->buffer && !keep_spare_buffer(a->gpu, a->buffer, a->bytes))
             glDeleteBuffers(1, &a->buffer);
     }
     free(a->mirror);
@@ -227,6 +247,9 @@ static bool splits_whole_uploads(const gpuc *gpu)
 
 gpuc_status gpuc_array_upload_part(gpuc_array *a, size_t first, size_t count, const void *data)
 {
+    gpuc_status st = gpuc_array_to_device(a);
+    if (st != GPUC_OK)
+        return st;
     glBindBuffer(GL_COPY_WRITE_BUFFER, a->buffer);
     size_t head = count * 4;
     if (first == 0 && head == a->bytes && head > 4 && splits_whole_uploads(a->gpu))
@@ -274,14 +297,8 @@ gpuc_status gpuc_array_from_i32(gpuc *gpu, const int32_t *data, gpuc_dims dims, 
 
 /* Common checks of the read/write calls: a live array, data, the exact count and a matching
  * element kind (int32 for int arrays, float32 for the rest). */
-static gpuc_status check_copy(const gpuc_array *handle, const void *data, size_t count, bool want_int,
-                              const char *fn, gpuc_array **body)
+static gpuc_status check_shape(gpuc_array *a, const void *data, size_t count, bool want_int, const char *fn)
 {
-    gpuc_array *a;
-    gpuc_status st = gpuc_array_enter(handle, fn, &a);
-    if (st != GPUC_OK)
-        return st;
-    *body = a;
     if (!data)
         return gpuc_fail(a->gpu, GPUC_ERROR_INVALID_ARGUMENT, "%s: data is NULL", fn);
     if ((a->type == GPUC_INT) != want_int)
@@ -291,6 +308,13 @@ static gpuc_status check_copy(const gpuc_array *handle, const void *data, size_t
         return gpuc_fail(a->gpu, GPUC_ERROR_INVALID_ARGUMENT, "%s: count is %zu but the array holds %zu values", fn,
                          count, a->values);
     return GPUC_OK;
+}
+
+static gpuc_status check_copy(const gpuc_array *handle, const void *data, size_t count, bool want_int,
+                              const char *fn, gpuc_array **body)
+{
+    gpuc_status st = gpuc_array_enter(handle, fn, body);
+    return st != GPUC_OK ? st : check_shape(*body, data, count, want_int, fn);
 }
 
 gpuc_status gpuc_array_write_f32(gpuc_array *handle, const float *data, size_t count)
@@ -329,6 +353,11 @@ gpuc_status gpuc_array_fetch_mirror(gpuc_array *a)
 {
     if (a->truncated_by[0])
         return gpuc_array_refuse_truncated(a, "reading it");
+    if (!a->buffer && a->mirror_valid) /* host-held: its host copy is all there is */
+        return GPUC_OK;
+    gpuc_status st = gpuc_array_to_device(a);
+    if (st != GPUC_OK)
+        return st;
     size_t bytes = a->values * 4;
     if (!a->mirror) {
         a->mirror = malloc(bytes);
@@ -343,7 +372,7 @@ gpuc_status gpuc_array_fetch_mirror(gpuc_array *a)
         glUnmapBuffer(GL_COPY_READ_BUFFER);
     }
     glBindBuffer(GL_COPY_READ_BUFFER, 0);
-    gpuc_status st = gpuc_check_gl(a->gpu, "reading an array back");
+    st = gpuc_check_gl(a->gpu, "reading an array back");
     if (st == GPUC_OK && !p)
         st = gpuc_fail(a->gpu, GPUC_ERROR_GL, "reading an array back: glMapBufferRange failed");
     if (st != GPUC_OK)
@@ -357,7 +386,16 @@ gpuc_status gpuc_array_fetch_mirror(gpuc_array *a)
 static gpuc_status array_read(const gpuc_array *handle, void *data, size_t count, bool want_int, const char *fn)
 {
     gpuc_array *a; /* not const: the mirror is a cache, and filling it is not a visible change */
-    gpuc_status st = check_copy(handle, data, count, want_int, fn, &a);
+    /* A small call's result read where the twin stands in for the context: from its host copy, with
+     * no switch back to the context (two EGL switches, most of such a call's cost). */
+    gpuc_status st = gpuc_array_open(handle, fn, &a);
+    if (st == GPUC_OK && a->mirror_valid && gpuc_twin_stands_in(a->gpu)) {
+        st = check_shape(a, data, count, want_int, fn);
+        if (st == GPUC_OK)
+            memcpy(data, a->mirror, count * 4);
+        return st;
+    }
+    st = check_copy(handle, data, count, want_int, fn, &a);
     if (st != GPUC_OK)
         return st;
     if (!a->mirror_valid) {
@@ -384,12 +422,15 @@ gpuc_status gpuc_array_view(gpuc_array *a, bool scalar, GLuint *view, GLenum *fo
     bool is_int = a->type == GPUC_INT;
     *format = scalar ? (is_int ? GL_R32I : GL_R32F) : (is_int ? GL_RGBA32I : GL_RGBA32F);
     GLuint *made = scalar ? &a->scalar_view : &a->view;
+    gpuc_status st = gpuc_array_to_device(a);
+    if (st != GPUC_OK)
+        return st;
     if (!*made) {
         glGenTextures(1, made);
         glBindTexture(GL_TEXTURE_BUFFER, *made);
         glTexBuffer(GL_TEXTURE_BUFFER, *format, a->buffer);
         glBindTexture(GL_TEXTURE_BUFFER, 0);
-        gpuc_status st = gpuc_check_gl(a->gpu, "making an array's texture view");
+        st = gpuc_check_gl(a->gpu, "making an array's texture view");
         if (st != GPUC_OK) {
             glDeleteTextures(1, made);
             *made = 0;
@@ -430,5 +471,11 @@ void gpuc_array_free(gpuc_array *handle)
     gpuc_array *a;
     if (!handle || gpuc_array_open(handle, "gpuc_array_free", &a) != GPUC_OK)
         return; /* NULL is ignored; a second free leaves its message on the context */
+    /* A host-held array has no GL object: where the twin stands in for its context on this thread, it
+     * goes now without switching back (no other thread can be using the context). */
+    if (!a->buffer && !a->view && !a->scalar_view && gpuc_twin_stands_in(a->gpu)) {
+        gpuc_child_free_without_gl(a->gpu, &a->child, &a->handle);
+        return;
+    }
     gpuc_child_free_handle(a->gpu, &a->child, &a->handle);
 }

@@ -15,6 +15,8 @@ gpuc_status gpuc_array_clone(const gpuc_array *handle, gpuc_array **out)
         return gpuc_fail(a->gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_array_clone: out is NULL");
     if (a->truncated_by[0])
         return gpuc_array_refuse_truncated(a, "gpuc_array_clone");
+    if ((st = gpuc_array_to_device(a)) != GPUC_OK)
+        return st;
     gpuc_array *c;
     /* Every byte is copied below, padding included: nothing needs clearing first. */
     st = gpuc_array_make(a->gpu, a->type, a->dims, ARRAY_OVERWRITTEN, &c);
@@ -46,6 +48,8 @@ gpuc_status gpuc_array_clear(gpuc_array *handle)
 {
     gpuc_array *a;
     gpuc_status st = gpuc_array_enter(handle, "gpuc_array_clear", &a);
+    if (st == GPUC_OK)
+        st = gpuc_array_to_device(a);
     if (st != GPUC_OK)
         return st;
     GLuint zero = 0;

@@ -109,6 +109,16 @@ void gpuc_child_free_handle(gpuc *gpu, gpuc_child *child, gpuc_handle **handle)
     gpuc_child_free(gpu, child);
 }
 
+void gpuc_child_free_without_gl(gpuc *gpu, gpuc_child *child, gpuc_handle **handle)
+{
+    if (*handle) {
+        handle_retire(*handle);
+        *handle = NULL;
+    }
+    gpuc_child_remove(gpu, child);
+    child->destroy(child, false);
+}
+
 gpuc_status gpuc_on_close(gpuc *gpu, gpuc_close_hook *hook)
 {
     for (int i = 0; i < gpu->nclose_hooks; i++)

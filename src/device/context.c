@@ -65,6 +65,22 @@ gpuc_status gpuc_enter(gpuc *gpu)
     return GPUC_OK;
 }
 
+bool gpuc_twin_stands_in(gpuc *gpu)
+{
+    return gpu->twin && !egl_device_inherited(&gpu->device) && egl_device_handed_over_here(&gpu->device) &&
+           egl_device_is_current(&gpu->twin->device);
+}
+
+gpuc_status gpuc_enter_host(gpuc *gpu, bool *gl_ready)
+{
+    *gl_ready = false;
+    /* Frees queued by other threads wait for the context itself: then it is entered as usual. */
+    if (gpu && gpu->opened && gpuc_twin_stands_in(gpu) && !atomic_load(&gpu->queued))
+        return GPUC_OK;
+    *gl_ready = true;
+    return gpuc_enter(gpu);
+}
+
 static const char *gl_error_name(GLenum e)
 {
     switch (e) {
@@ -320,6 +336,10 @@ gpuc_status gpuc_detach(gpuc *gpu)
         return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "this gpuc context failed to open and cannot be used");
     if (egl_device_inherited(&gpu->device))
         return gpuc_refuse_inherited(gpu);
+    /* A small call may have left the twin current in the context's place: the context first (which
+     * ends the stand-in), so that what waits for it is freed here, then neither. */
+    if (egl_device_handed_over_here(&gpu->device))
+        egl_device_make_current(&gpu->device);
     if (egl_device_is_current(&gpu->device)) {
         gpuc_children_collect(gpu);
         egl_device_release(&gpu->device);

@@ -505,16 +505,73 @@ bool egl_device_open(egl_choice choice, bool debug, int threads, egl_device *dev
     return false;
 }
 
-bool egl_device_make_current(const egl_device *dev)
+/* This thread, as egl_device.stood_in_on names it: the address of a thread-local byte. */
+static _Thread_local char this_thread;
+/* Set when egl_device_make_current refused a context stood in for on another thread (read and
+ * cleared by egl_device_failed_as_held_elsewhere, as EGL's own error is). */
+static _Thread_local bool refused_as_stood_in;
+
+/* Whether another thread holds dev through a stand-in. Read after this thread made dev current: a
+ * thread hands dev over (egl_device_hand_over) before it lets go of it, and EGL's binding orders the
+ * two, so a stand-in set before dev could be taken here is seen here. */
+static bool stood_in_elsewhere(const egl_device *dev)
+{
+    const void *on = atomic_load(&dev->stood_in_on);
+    return on && on != &this_thread;
+}
+
+bool egl_device_make_current(egl_device *dev)
 {
     if (marked_current(dev) || eglGetCurrentContext() == (EGLContext)dev->context)
         return true;
-    return eglMakeCurrent((EGLDisplay)dev->display, EGL_NO_SURFACE, EGL_NO_SURFACE, (EGLContext)dev->context);
+    /* Where another thread may hold dev through a stand-in, keep what is current here to put back. */
+    egl_binding saved = {EGL_NO_DISPLAY, EGL_NO_CONTEXT, EGL_NO_SURFACE, EGL_NO_SURFACE, false};
+    bool keep = stood_in_elsewhere(dev);
+    if (keep)
+        saved = (egl_binding){eglGetCurrentDisplay(), eglGetCurrentContext(), eglGetCurrentSurface(EGL_DRAW),
+                              eglGetCurrentSurface(EGL_READ), true};
+    if (!eglMakeCurrent((EGLDisplay)dev->display, EGL_NO_SURFACE, EGL_NO_SURFACE, (EGLContext)dev->context))
+        return false;
+    if (!stood_in_elsewhere(dev)) {
+        egl_device_stand_down(dev); /* back from this thread's stand-in, if it had one */
+        return true;
+    }
+    /* Held on another thread. What was current here goes back (or, where the stand-in appeared only
+     * between the two looks, nothing stays current: a call racing another thread's on one context). */
+    saved.switched = true;
+    egl_device_give_back(&saved);
+    refused_as_stood_in = true;
+    return false;
 }
 
 bool egl_device_failed_as_held_elsewhere(void)
 {
-    return eglGetError() == EGL_BAD_ACCESS;
+    bool stood_in = refused_as_stood_in;
+    refused_as_stood_in = false;
+    return eglGetError() == EGL_BAD_ACCESS || stood_in;
+}
+
+bool egl_device_hand_over(egl_device *dev, egl_device *other)
+{
+    /* Marked before dev is let go of: no other thread can take dev in between unseen. */
+    atomic_store(&dev->stood_in_on, &this_thread);
+    if (marked_current(other) || eglMakeCurrent((EGLDisplay)other->display, EGL_NO_SURFACE, EGL_NO_SURFACE,
+                                                (EGLContext)other->context))
+        return true;
+    if (egl_device_is_current(dev)) /* still here: nothing was handed over */
+        egl_device_stand_down(dev);
+    return false;
+}
+
+bool egl_device_handed_over_here(const egl_device *dev)
+{
+    return atomic_load(&dev->stood_in_on) == &this_thread;
+}
+
+void egl_device_stand_down(egl_device *dev)
+{
+    const void *mine = &this_thread;
+    atomic_compare_exchange_strong(&dev->stood_in_on, &mine, NULL);
 }
 
 bool egl_device_borrow(const egl_device *dev, egl_binding *saved)
@@ -534,6 +591,10 @@ bool egl_device_borrow(const egl_device *dev, egl_binding *saved)
     if (!eglMakeCurrent((EGLDisplay)dev->display, EGL_NO_SURFACE, EGL_NO_SURFACE, (EGLContext)dev->context))
         return false;
     saved->switched = true;
+    if (stood_in_elsewhere(dev)) { /* another thread holds it through a stand-in */
+        egl_device_give_back(saved);
+        return false;
+    }
     return true;
 }
 

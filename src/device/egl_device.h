@@ -3,6 +3,7 @@
 #ifndef GPUC_EGL_DEVICE_H
 #define GPUC_EGL_DEVICE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -24,6 +25,10 @@ typedef struct egl_device {
     void *mark;
     egl_gl_message_fn *on_gl_message;
     void *gl_message_user;
+    /* The thread another of gpuc's contexts works on in this one's place (egl_device_hand_over), or
+     * NULL: while it is another thread's, this context counts as held there, although EGL has it
+     * current nowhere. */
+    _Atomic(const void *) stood_in_on;
 } egl_device;
 
 typedef enum egl_choice_kind { EGL_CHOICE_AUTO, EGL_CHOICE_GPU, EGL_CHOICE_CPU, EGL_CHOICE_INDEX } egl_choice_kind;
@@ -59,12 +64,29 @@ bool egl_device_forked_with_display(void);
  * enables GL_DEBUG_OUTPUT itself; the callback is the device's, installed when the context is made. */
 void egl_device_on_gl_messages(egl_device *dev, egl_gl_message_fn *fn, void *user);
 
-/* Makes dev's context current on this thread if it is not already. */
-bool egl_device_make_current(const egl_device *dev);
+/* Makes dev's context current on this thread if it is not already. Refused (false) while another
+ * context stands in for dev on another thread (egl_device_hand_over): dev is held there. Making dev
+ * current again on the thread it was handed over on ends the stand-in. */
+bool egl_device_make_current(egl_device *dev);
 
 /* After egl_device_make_current failed on this thread: whether it failed because the context is
- * current on another thread (EGL_BAD_ACCESS). Reads and clears this thread's EGL error. */
+ * held by another thread (current there, EGL_BAD_ACCESS, or stood in for there). Reads and clears
+ * this thread's EGL error. */
 bool egl_device_failed_as_held_elsewhere(void);
+
+/* Makes `other` current on this thread in dev's place, dev current here (or already handed over
+ * here): dev stays held by this thread, though EGL has it current nowhere, until this thread makes
+ * it current again (or egl_device_stand_down); meanwhile egl_device_make_current and
+ * egl_device_borrow of dev on any other thread refuse it. False (nothing changed but EGL's
+ * binding, whatever it became) when `other` cannot be made current. */
+bool egl_device_hand_over(egl_device *dev, egl_device *other);
+
+/* Whether dev was handed over on this thread (egl_device_hand_over) and not taken back: whatever is
+ * current here now. One atomic load. */
+bool egl_device_handed_over_here(const egl_device *dev);
+
+/* Ends a stand-in of this thread's (nothing if there is none, or it is another thread's). */
+void egl_device_stand_down(egl_device *dev);
 
 /* This thread's EGL binding before a borrow, so that it can be put back. */
 typedef struct egl_binding {
@@ -73,7 +95,8 @@ typedef struct egl_binding {
 } egl_binding;
 
 /* Makes dev's context current on this thread for a moment (to delete something in it), keeping
- * what was current in *saved. False when it cannot be made current here. */
+ * what was current in *saved. False when it cannot be made current here, or another thread holds it
+ * through a stand-in (egl_device_hand_over); a stand-in of this thread's stays. */
 bool egl_device_borrow(const egl_device *dev, egl_binding *saved);
 
 /* Puts back the binding a successful egl_device_borrow replaced (nothing if it replaced nothing). */

@@ -204,8 +204,10 @@ static gpuc_status bind_array(const gpuc_kernel *k, int i, gpuc_array *a)
                              "kernel '%s', argument %d (`%s`): the array is %zu bytes; an array read from a storage "
                              "buffer must fit one binding (GL_MAX_SHADER_STORAGE_BLOCK_SIZE = %lld)", k->name, i,
                              param_name(&k->sig.params[i]), a->bytes, (long long)k->gpu->info.max_storage_block_size);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, (GLuint)k->image_unit[i], a->buffer);
-        return GPUC_OK;
+        gpuc_status st = gpuc_array_to_device(a);
+        if (st == GPUC_OK)
+            glBindBufferBase(GL_SHADER_STORAGE_BUFFER, (GLuint)k->image_unit[i], a->buffer);
+        return st;
     }
     GLuint view;
     GLenum format;
@@ -318,13 +320,26 @@ static void bind_sizes(const gpuc_kernel *k)
 }
 
 static gpuc_status run_on_twin(gpuc_kernel *k, const gpuc_arg *args, gpuc_array *dst);
+static gpuc_status run_here(gpuc_kernel *k, const gpuc_arg *args, gpuc_array *const *dsts);
 
-/* Runs the kernel into dsts[0] (and its map outputs into dsts[1..nmaps]). A run whose loops llvmpipe
- * cut short fails, and leaves the outputs marked truncated. */
+/* Runs the kernel into dsts[0] (and its map outputs into dsts[1..nmaps]): a small call on the twin,
+ * the rest on the context. A run whose loops llvmpipe cut short fails, and leaves the outputs marked
+ * truncated. */
 static gpuc_status run_into(gpuc_kernel *k, const gpuc_arg *args, gpuc_array *const *dsts)
 {
     if (small_call_wanted(k, args))
         return run_on_twin(k, args, dsts[0]);
+    return run_here(k, args, dsts);
+}
+
+/* run_into on the context itself (current here). */
+static gpuc_status run_here(gpuc_kernel *k, const gpuc_arg *args, gpuc_array *const *dsts)
+{
+    for (int i = 0; i <= k->nmaps; i++) { /* a host-held array given as dst gets its buffer first */
+        gpuc_status made = gpuc_array_to_device(dsts[i]);
+        if (made != GPUC_OK)
+            return made;
+    }
     profile_run prof;
     profile_start(k, &prof);
     kernel_specialise(k, args);
@@ -362,6 +377,17 @@ static gpuc_status run_into(gpuc_kernel *k, const gpuc_arg *args, gpuc_array *co
     return st;
 }
 
+/* Hands k's context over to its twin for a call (egl_device_hand_over: the context stays held by this
+ * thread while the twin is current here); false (the message on the context) when EGL refuses. */
+static bool over_to_twin(gpuc_kernel *k)
+{
+    if (egl_device_hand_over(&k->gpu->device, &k->twin->gpu->device))
+        return true;
+    gpuc_fail(k->gpu, GPUC_ERROR_NO_DEVICE, "kernel '%s': could not make the calling-thread twin current for a "
+              "small call", k->name);
+    return false;
+}
+
 /* Makes k's context current again after work on its twin; false (the message on the context) when EGL
  * refuses. */
 static bool back_from_twin(gpuc_kernel *k)
@@ -377,7 +403,9 @@ static bool back_from_twin(gpuc_kernel *k)
  * into its own array, read back there; its values are copied into dst, which then reads as a result
  * read back does. The context's counters and the kernel's count the run as the context's own path
  * would: the twin's uploads, dispatches, read-back and the programs it compiles for the call (the
- * context would have compiled them), not the copy. */
+ * context would have compiled them), not the copy. The context is current here, or the twin already
+ * stands in for it (a small call before this one left it so); a host-held dst leaves the twin standing
+ * in, any other dst the context current. */
 static gpuc_status run_on_twin(gpuc_kernel *k, const gpuc_arg *args, gpuc_array *dst)
 {
     gpuc *gpu = k->gpu, *twin = k->twin->gpu;
@@ -385,7 +413,7 @@ static gpuc_status run_on_twin(gpuc_kernel *k, const gpuc_arg *args, gpuc_array 
     /* A program the twin compiles for the call (specialised to its sizes) is one the context would have. */
     uint64_t compiled_was = twin->stats.programs_compiled, hits_was = twin->stats.program_cache_hits;
     if (!k->twin_result) { /* a first run, not counted: llvmpipe compiles the twin's machine code */
-        gpuc_status warm = gpuc_enter(twin);
+        gpuc_status warm = over_to_twin(k) ? GPUC_OK : GPUC_ERROR_NO_DEVICE;
         if (warm == GPUC_OK)
             warm = gpuc_array_make(twin, k->result_type, k->output, ARRAY_INTERNAL | ARRAY_OVERWRITTEN,
                                    &k->twin_result);
@@ -404,15 +432,18 @@ static gpuc_status run_on_twin(gpuc_kernel *k, const gpuc_arg *args, gpuc_array 
     prof.capped_cells = 0;
     gpuc_stats was = twin->stats;
     gpuc_kernel_stats twin_was = t->profile.stats;
-    gpuc_status st = gpuc_enter(twin);
-    if (st == GPUC_OK)
-        st = run_into(t, args, &k->twin_result);
-    if (st != GPUC_OK) /* the twin's message names the kernel and the argument as the context's would */
+    gpuc_status st = GPUC_ERROR_NO_DEVICE; /* over_to_twin's message */
+    if (over_to_twin(k) && (st = run_into(t, args, &k->twin_result)) != GPUC_OK)
+        /* the twin's message names the kernel and the argument as the context's would */
         snprintf(gpu->errmsg, sizeof gpu->errmsg, "%s", twin->errmsg);
     profile_fetching(k, &prof);
-    if (!back_from_twin(k))
+    /* A host-held dst (gpuc_run's new result) takes the values as its host copy, and the twin stays
+     * current in the context's place: the next small call, the read and the free need no switch.
+     * Any other dst is written on the context. */
+    bool host_held = !dst->buffer;
+    if (!host_held && !back_from_twin(k))
         return GPUC_ERROR_NO_DEVICE;
-    if (st == GPUC_OK) {
+    if (st == GPUC_OK && !host_held) {
         uint64_t uploaded = gpu->stats.bytes_uploaded;
         st = gpuc_array_upload_part(dst, 0, dst->values, k->twin_result->mirror);
         gpu->stats.bytes_uploaded = uploaded; /* a copy, not an upload of the call */
@@ -460,7 +491,7 @@ static gpuc_status open_args(const gpuc_kernel *k, const char *call, const gpuc_
 }
 
 static gpuc_status run_outputs(gpuc_kernel *k, const char *call, const gpuc_arg *given, int nargs,
-                               gpuc_array **results);
+                               gpuc_array **results, bool gl_ready);
 
 static gpuc_status refuse_map(const gpuc_kernel *k, const char *call)
 {
@@ -472,14 +503,17 @@ static gpuc_status refuse_map(const gpuc_kernel *k, const char *call)
 gpuc_status gpuc_run(gpuc_kernel *handle, const gpuc_arg *args, int nargs, gpuc_array **result)
 {
     gpuc_kernel *k;
-    gpuc_status st = kernel_enter(handle, "gpuc_run", &k);
+    bool gl_ready = true;
+    gpuc_status st = kernel_open(handle, "gpuc_run", &k);
+    if (st == GPUC_OK) /* the context is made current only if the call is not small (run_outputs) */
+        st = gpuc_enter_host(k->gpu, &gl_ready);
     if (st != GPUC_OK)
         return st;
     if (k->nmaps)
         return refuse_map(k, "gpuc_run");
     if (!result)
         return gpuc_fail(k->gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_run: result is NULL");
-    return run_outputs(k, "gpuc_run", args, nargs, result);
+    return run_outputs(k, "gpuc_run", args, nargs, result, gl_ready);
 }
 
 gpuc_status gpuc_run_map(gpuc_kernel *handle, const gpuc_arg *args, int nargs, gpuc_array **results)
@@ -490,14 +524,14 @@ gpuc_status gpuc_run_map(gpuc_kernel *handle, const gpuc_arg *args, int nargs, g
         return st;
     if (!results)
         return gpuc_fail(k->gpu, GPUC_ERROR_INVALID_ARGUMENT, "gpuc_run_map: results is NULL");
-    return run_outputs(k, "gpuc_run_map", args, nargs, results);
+    return run_outputs(k, "gpuc_run_map", args, nargs, results, true);
 }
 
 /* gpuc_run and gpuc_run_map once the kernel is open: new arrays for the result and each map output.
  * (gpuc_run does not call gpuc_run_map, which would ask EGL a second time whether the context is
  * current: each EGL call costs a system call, a tenth of a small call's host time.) */
 static gpuc_status run_outputs(gpuc_kernel *k, const char *call, const gpuc_arg *given, int nargs,
-                               gpuc_array **results)
+                               gpuc_array **results, bool gl_ready)
 {
     gpuc_arg own[GPUC_MAX_ARGS];
     const gpuc_arg *args;
@@ -506,13 +540,18 @@ static gpuc_status run_outputs(gpuc_kernel *k, const char *call, const gpuc_arg 
         st = check_args(k, args, nargs, NULL);
     if (st != GPUC_OK)
         return st;
+    /* A small call's result is host-held: the twin fills its host copy, and nothing of the context is
+     * touched (where the twin stands in for it, nothing has made it current for this call). */
+    bool small = small_call_wanted(k, args);
+    if (!small && !gl_ready && (st = gpuc_enter(k->gpu)) != GPUC_OK)
+        return st;
     gpuc_array *dsts[1 + GPUC_MAX_MAP_OUTPUTS] = {NULL};
     /* An ordinary kernel writes every cell; a scatter kernel's unwritten cells must read 0. */
     for (int i = 0; st == GPUC_OK && i <= k->nmaps; i++)
         st = gpuc_array_make(k->gpu, i ? k->maps[i - 1].type : k->result_type, k->output,
-                             k->scatter ? 0 : ARRAY_OVERWRITTEN, &dsts[i]);
+                             small ? ARRAY_HOST_HELD : k->scatter ? 0 : ARRAY_OVERWRITTEN, &dsts[i]);
     if (st == GPUC_OK)
-        st = run_into(k, args, dsts);
+        st = small ? run_on_twin(k, args, dsts[0]) : run_here(k, args, dsts);
     if (st != GPUC_OK) {
         for (int i = 0; i <= k->nmaps; i++)
             if (dsts[i])
