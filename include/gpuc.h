@@ -176,6 +176,11 @@ extern "C" {
  * still be closed, which frees gpuc's host memory, but the driver's objects of that context (buffers,
  * programs) stay allocated until the process ends. Call gpuc_detach (or gpuc_close) on a thread
  * before it exits if another thread is to go on with its context.
+ * A default context's small call (gpuc_options.threads, SMALL CALLS) leaves the context's
+ * calling-thread twin current on the thread in its place: the context stays held by that thread,
+ * also while the thread works with other contexts, until a call there that needs the context itself
+ * (one that is not small), gpuc_detach or gpuc_close; meanwhile calls on other threads fail and
+ * frees there are queued, as above.
  */
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -381,9 +386,11 @@ typedef struct gpuc_options {
      * for them: 15-20 us a call on a quiet 2-core machine. Measured (gpuc-bench --row small-calls,
      * 2 cores, quiet; host arrays in, result read back), before the twin below: a brain.js sigmoid
      * layer of 64 cells 22.9 us a call with the default threads and 7.7 us in the calling thread
-     * (GPU.js webasm 15.8), its delta 19.3 against 4.5 us (webasm 5.1). Now (2026-12-02, AMD EPYC, 2
-     * cores): the 64-cell delta 2.8 us in a default context (its twin) and 1.2 in the calling thread
-     * (webasm 1.6), the 64-cell layer 4.5 and 2.9 (webasm 6.1), one-cell calls 2.9-3.9 and 1.3-2.3.
+     * (GPU.js webasm 15.8), its delta 19.3 against 4.5 us (webasm 5.1). Now (2026-12-03, AMD EPYC, 2
+     * cores, medians of noisy runs that read about 2x slower than the day before, GPU.js included):
+     * the 64-cell delta 2.35 us in a default context (its twin) and 2.40 in the calling thread
+     * (webasm 3.6), the 64-cell layer 5.6 and 5.3 (webasm 11.2), one-cell calls 2.5-4.4 in either
+     * (webasm 3.4-5.0).
      * Kernels of whole milliseconds run 1.8-2x slower without workers on a quiet machine (matmul 512:
      * 73 against 41 ms). So: GPUC_THREADS_CALLER for a context that runs small kernels, the default for
      * large ones; a program may open one of each (arrays and kernels belong to one context).
@@ -395,21 +402,25 @@ typedef struct gpuc_options {
      * back) around that display's first eglInitialize: do not call setenv/getenv on other threads
      * meanwhile, and an EGL display the program initialised itself keeps its threads. Other values
      * fail gpuc_open with GPUC_ERROR_INVALID_ARGUMENT. gpuc_info.device names a non-default count.
-     * SMALL CALLS IN A DEFAULT CONTEXT (0, on llvmpipe's EGL device, compute backend): a kernel called
-     * with host arrays only, whose work (output cells times the most iterations one cell's loops run)
-     * is at most 131,072, runs from its 4th such call on in a calling-thread twin of the context: a
-     * GPUC_THREADS_CALLER context gpuc opens beside it on the first need (it takes that count's
-     * display, as above), where the kernel's program is compiled a second time (10-200 ms, once per
-     * kernel: hence the 3 calls first); the result is copied into the context's array. Results, errors,
-     * gpuc_stats and gpuc_get_kernel_stats counts are the context's own path's; gpuc_kernel_describe
-     * ends with "small calls in the calling thread" and the twin's runs. Measured: a 64-cell delta call
-     * 19-20 -> 7 us, a 64-cell layer 20-24 -> 11.6 us (loaded machine; quiet figures above: what is left
-     * over the calling-thread context, about 1.6 us, is EGL's two context switches and the copy). Kept on the context's path: device-array
-     * arguments, kernel maps, scatter, .pipeline, graphical, dynamic output, array constants, guarded
-     * or capped loops, profiling (gpuc_options.profile, GPUC_PROFILE, GPUC_TRACE), and a twin gpuc
-     * cannot open (both extra displays held by other counts: then silently). The environment variable
-     * GPUC_SMALL_CALLS=pool keeps every call on the pool ("twin", the default; anything else fails
-     * gpuc_open with GPUC_ERROR_INVALID_ARGUMENT). */
+     * SMALL CALLS IN A DEFAULT CONTEXT (0, on llvmpipe's EGL device, compute backend): a kernel called with
+     * host arrays only, whose work (output cells times the most iterations one cell's loops run) is at most
+     * 131,072, runs from its 4th such call on in a calling-thread twin of the context: a GPUC_THREADS_CALLER
+     * context gpuc opens beside it on the first need (it takes that count's display, as above), where the
+     * kernel's program is compiled a second time (10-200 ms, once per kernel: hence the 3 calls first).
+     * gpuc_run's result is then an array of the context whose values stay in host memory until its first use
+     * on the device (reading it reads nothing back; a kernel, copy or algorithm given it uploads it first),
+     * and the twin stays current in the context's place (THREADS: the context stays held by the thread), so
+     * that the next small call, the read and the free switch no context: such a call makes no EGL call. A
+     * gpuc_run_to dst already on the device is written there (the context current again). Results, errors,
+     * gpuc_stats and gpuc_get_kernel_stats counts are the context's own path's; gpuc_kernel_describe ends
+     * with "small calls in the calling thread" and the twin's runs. Measured: a 64-cell delta call 19-20 -> 7
+     * us, a 64-cell layer 20-24 -> 11.6 us (loaded machine), then with the twin left current as the
+     * calling-thread context's (figures above). Kept on the context's path: device-array arguments, kernel
+     * maps, scatter, .pipeline, graphical, dynamic output, array constants, guarded or capped loops,
+     * profiling (gpuc_options.profile, GPUC_PROFILE, GPUC_TRACE), and a twin gpuc cannot open (both extra
+     * displays held by other counts: then silently). The environment variable GPUC_SMALL_CALLS=pool keeps
+     * every call on the pool ("twin", the default; anything else fails gpuc_open with
+     * GPUC_ERROR_INVALID_ARGUMENT). */
     int threads;
     /* The most pixels (width x height) gpuc_array_from_png accepts from one picture, checked from
      * the file's header before any pixel memory is taken: a PNG of a few hundred KB can claim
