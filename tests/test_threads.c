@@ -364,6 +364,17 @@ static gpuc_status run_twice_host(gpuc *g, gpuc_kernel *k, const float *in, floa
     return st;
 }
 
+/* TWICE made on gpu and called small past the twin's warm-up (3 calls, then the twin's first). */
+static gpuc_kernel *warmed_twice(const float *data, float base)
+{
+    char why[200] = "";
+    gpuc_kernel *k;
+    ck_assert_gpuc_ok(gpuc_create_kernel(gpu, TWICE, &(gpuc_kernel_desc){.output = {N}}, &k));
+    for (int i = 0; i < 5; i++)
+        ck_assert_msg(run_twice_host(gpu, k, data, base, why, sizeof why) == GPUC_OK, "%s", why);
+    return k;
+}
+
 /* A default context's small calls run on its calling-thread twin, which stays current in the
  * context's place between them: a call that reads its result and frees it makes no EGL call (the
  * build before switched to the twin and back in every call: 2 eglMakeCurrent). */
@@ -372,10 +383,7 @@ START_TEST(small_calls_on_the_twin_ask_egl_nothing)
     float data[N];
     char why[200] = "";
     fill(data, 3.0f);
-    gpuc_kernel *k;
-    ck_assert_gpuc_ok(gpuc_create_kernel(gpu, TWICE, &(gpuc_kernel_desc){.output = {N}}, &k));
-    for (int i = 0; i < 5; i++) /* the twin's warm-up */
-        ck_assert_msg(run_twice_host(gpu, k, data, 3.0f, why, sizeof why) == GPUC_OK, "%s", why);
+    gpuc_kernel *k = warmed_twice(data, 3.0f);
     unsigned asked = egl_current_asked, made = egl_made_current;
     for (int i = 0; i < 10; i++)
         ck_assert_msg(run_twice_host(gpu, k, data, 3.0f, why, sizeof why) == GPUC_OK, "%s", why);
@@ -422,11 +430,8 @@ START_TEST(a_context_whose_twin_stands_in_is_held_by_its_thread)
     char why[200] = "";
     fill(data, 1.0f);
     gpuc_array *doomed;
-    gpuc_kernel *k;
     ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, data, (gpuc_dims){N}, &doomed));
-    ck_assert_gpuc_ok(gpuc_create_kernel(gpu, TWICE, &(gpuc_kernel_desc){.output = {N}}, &k));
-    for (int i = 0; i < 6; i++)
-        ck_assert_msg(run_twice_host(gpu, k, data, 1.0f, why, sizeof why) == GPUC_OK, "%s", why);
+    gpuc_kernel *k = warmed_twice(data, 1.0f);
     worker w = {.other = gpu, .array = doomed};
     run_thread(use_a_context_held_through_its_twin, &w);
     ck_assert_int_eq(w.status, GPUC_ERROR_NO_DEVICE);
