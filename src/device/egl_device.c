@@ -511,9 +511,9 @@ static _Thread_local char this_thread;
  * cleared by egl_device_failed_as_held_elsewhere, as EGL's own error is). */
 static _Thread_local bool refused_as_stood_in;
 
-/* Whether another thread holds dev through a stand-in. Read after this thread made dev current: a
- * thread hands dev over (egl_device_hand_over) before it lets go of it, and EGL's binding orders the
- * two, so a stand-in set before dev could be taken here is seen here. */
+/* Whether another thread holds dev through a stand-in. Read before taking dev, and again after EGL
+ * gave it here: a thread marks dev handed over (egl_device_hand_over) before it lets go of it, and
+ * EGL's binding orders the two, so a stand-in begun before dev could be taken here is seen then. */
 static bool stood_in_elsewhere(const egl_device *dev)
 {
     const void *on = atomic_load(&dev->stood_in_on);
@@ -524,22 +524,21 @@ bool egl_device_make_current(egl_device *dev)
 {
     if (marked_current(dev) || eglGetCurrentContext() == (EGLContext)dev->context)
         return true;
-    /* Where another thread may hold dev through a stand-in, keep what is current here to put back. */
-    egl_binding saved = {EGL_NO_DISPLAY, EGL_NO_CONTEXT, EGL_NO_SURFACE, EGL_NO_SURFACE, false};
-    bool keep = stood_in_elsewhere(dev);
-    if (keep)
-        saved = (egl_binding){eglGetCurrentDisplay(), eglGetCurrentContext(), eglGetCurrentSurface(EGL_DRAW),
-                              eglGetCurrentSurface(EGL_READ), true};
+    /* Held on another thread through a stand-in: refused without taking it even for a moment (the
+     * holder's own switch back would fail meanwhile). */
+    if (stood_in_elsewhere(dev)) {
+        refused_as_stood_in = true;
+        return false;
+    }
     if (!eglMakeCurrent((EGLDisplay)dev->display, EGL_NO_SURFACE, EGL_NO_SURFACE, (EGLContext)dev->context))
         return false;
     if (!stood_in_elsewhere(dev)) {
         egl_device_stand_down(dev); /* back from this thread's stand-in, if it had one */
         return true;
     }
-    /* Held on another thread. What was current here goes back (or, where the stand-in appeared only
-     * between the two looks, nothing stays current: a call racing another thread's on one context). */
-    saved.switched = true;
-    egl_device_give_back(&saved);
+    /* The stand-in began between the two looks (a call racing another thread's on one context): let go
+     * again; what was current here before is not kept on this path, and nothing stays current. */
+    eglMakeCurrent((EGLDisplay)dev->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
     refused_as_stood_in = true;
     return false;
 }
@@ -586,12 +585,14 @@ bool egl_device_borrow(const egl_device *dev, egl_binding *saved)
     *saved = (egl_binding){EGL_NO_DISPLAY, current, EGL_NO_SURFACE, EGL_NO_SURFACE, false};
     if (current == (EGLContext)dev->context)
         return true;
+    if (stood_in_elsewhere(dev)) /* held on another thread through a stand-in: not taken at all */
+        return false;
     *saved = (egl_binding){eglGetCurrentDisplay(), current, eglGetCurrentSurface(EGL_DRAW),
                            eglGetCurrentSurface(EGL_READ), false};
     if (!eglMakeCurrent((EGLDisplay)dev->display, EGL_NO_SURFACE, EGL_NO_SURFACE, (EGLContext)dev->context))
         return false;
     saved->switched = true;
-    if (stood_in_elsewhere(dev)) { /* another thread holds it through a stand-in */
+    if (stood_in_elsewhere(dev)) { /* the stand-in began between the two looks */
         egl_device_give_back(saved);
         return false;
     }
