@@ -137,7 +137,9 @@ gpuc_status gpuc_array_to_device(gpuc_array *a)
 {
     if (a->buffer)
         return GPUC_OK;
-    /* A host-held array's values are its host copy (valid from its making on; a zeroed array if not). */
+    /* A host-held array's values are its host copy (valid from its making on; a zeroed array if not).
+     * One write into a fresh or kept buffer: zink, whose busy buffers a whole-buffer write renames
+     * (splits_whole_uploads), never has host-held arrays (no twin there). */
     return make_buffer(a, a->mirror_valid ? a->values * 4 : 0, a->mirror_valid ? a->mirror : NULL);
 }
 
@@ -389,13 +391,10 @@ static gpuc_status array_read(const gpuc_array *handle, void *data, size_t count
     /* A small call's result read where the twin stands in for the context: from its host copy, with
      * no switch back to the context (two EGL switches, most of such a call's cost). */
     gpuc_status st = gpuc_array_open(handle, fn, &a);
-    if (st == GPUC_OK && a->mirror_valid && gpuc_twin_stands_in(a->gpu)) {
+    if (st == GPUC_OK && !(a->mirror_valid && gpuc_twin_stands_in(a->gpu)))
+        st = gpuc_enter(a->gpu);
+    if (st == GPUC_OK)
         st = check_shape(a, data, count, want_int, fn);
-        if (st == GPUC_OK)
-            memcpy(data, a->mirror, count * 4);
-        return st;
-    }
-    st = check_copy(handle, data, count, want_int, fn, &a);
     if (st != GPUC_OK)
         return st;
     if (!a->mirror_valid) {
@@ -473,7 +472,7 @@ void gpuc_array_free(gpuc_array *handle)
         return; /* NULL is ignored; a second free leaves its message on the context */
     /* A host-held array has no GL object: where the twin stands in for its context on this thread, it
      * goes now without switching back (no other thread can be using the context). */
-    if (!a->buffer && !a->view && !a->scalar_view && gpuc_twin_stands_in(a->gpu)) {
+    if (!a->buffer && gpuc_twin_stands_in(a->gpu)) { /* (views are made only over a buffer) */
         gpuc_child_free_without_gl(a->gpu, &a->child, &a->handle);
         return;
     }

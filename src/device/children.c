@@ -100,21 +100,24 @@ void gpuc_child_free(gpuc *gpu, gpuc_child *child)
     atomic_fetch_add(&gpu->frees_pending, 1);
 }
 
-void gpuc_child_free_handle(gpuc *gpu, gpuc_child *child, gpuc_handle **handle)
+/* The caller's handle retired, if the child has one. */
+static void retire_held_handle(gpuc_handle **handle)
 {
     if (*handle) {
         handle_retire(*handle);
         *handle = NULL;
     }
+}
+
+void gpuc_child_free_handle(gpuc *gpu, gpuc_child *child, gpuc_handle **handle)
+{
+    retire_held_handle(handle);
     gpuc_child_free(gpu, child);
 }
 
 void gpuc_child_free_without_gl(gpuc *gpu, gpuc_child *child, gpuc_handle **handle)
 {
-    if (*handle) {
-        handle_retire(*handle);
-        *handle = NULL;
-    }
+    retire_held_handle(handle);
     gpuc_child_remove(gpu, child);
     child->destroy(child, false);
 }
