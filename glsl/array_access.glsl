@@ -41,6 +41,29 @@ $TYPE $NAME(int z, int y, int x)
     return $NAME((z * s.y + y) * s.x + x);
 }
 
+//@ texel_read1
+// Four neighbouring elements at once, for a jammed body whose cells read a row's neighbours
+// (src/kernel/source/kernel_jam.h): $NAME(i) .. $NAME(i + 3) in one texel load. Called with i a
+// multiple of 4 only (the texel's first element; one outside the array reads 0 there too).
+$TEXEL gpuc_texel_$NAME(int i) { return imageLoad(gpuc_array_$NAME, i >> 2); }
+
+//@ texel_read2
+// x is a multiple of 4, so where rows are whole texels (a width compiled in folds the test) the four
+// elements from y * width + x on are one texel; elsewhere they are read one by one, as $NAME reads.
+$TEXEL gpuc_texel_$NAME(int y, int x)
+{
+    int i = y * gpuc_size_$NAME.x + x;
+    return (gpuc_size_$NAME.x & 3) == 0 ? gpuc_texel_$NAME(i) : $TEXEL($NAME(i), $NAME(i + 1), $NAME(i + 2), $NAME(i + 3));
+}
+
+//@ texel_read3
+$TEXEL gpuc_texel_$NAME(int z, int y, int x)
+{
+    ivec3 s = gpuc_size_$NAME;
+    int i = (z * s.y + y) * s.x + x;
+    return (s.x & 3) == 0 ? gpuc_texel_$NAME(i) : $TEXEL($NAME(i), $NAME(i + 1), $NAME(i + 2), $NAME(i + 3));
+}
+
 //@ read_vec2
 vec2 $NAME(int i) { vec4 t = imageLoad(gpuc_array_$NAME, i >> 1); return (i & 1) == 0 ? t.xy : t.zw; }
 vec2 $NAME(uint i) { return $NAME(int(i)); }

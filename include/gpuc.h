@@ -337,7 +337,8 @@ typedef enum gpuc_backend {
  * loop-free kernels and 16 of kernels with counted loops, neighbouring cells stored as whole 16-byte
  * texels (two 64-bit words where GL_ARB_gpu_shader_int64 is offered), kernels with counted loops
  * computing up to 8 neighbouring cells of a row in one call of their body with its loops fused, so
- * that a read the cells share is made once (see gpuc_kernel_describe: "computed by one call of the
+ * that a read the cells share is made once and the cells' reads of neighbouring elements (matmul's
+ * b[i][thread.x]) a 16-byte texel for 4 cells (see gpuc_kernel_describe: "computed by one call of the
  * body with its loops fused", or why not), work groups of 64, and llvmpipe's loop budget guarded
  * (LOOPS AND LLVMPIPE'S LOOP BUDGET). Both give the same answers. AUTO takes the
  * driver's own (gpuc_info.software); forcing HARDWARE on llvmpipe exists to test that path there. The

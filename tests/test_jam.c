@@ -3,7 +3,8 @@
  * cell by cell against plain C, on its first program and on the one specialised to its sizes, and
  * gpuc_kernel_describe says whether it was jammed or why not. The forms cover what the rewrite must
  * get right: a fused loop whose reads the cells share, loops it must keep per cell (a bound from
- * thread.x, a counter passed whole to a helper), a loop bounded by a fused counter, a vec3
+ * thread.x, a counter passed whole to a helper), a loop bounded by a fused counter, reads of a row's
+ * neighbours made a texel at a time, a vec3
  * and an int result, 1D and 2D grids, rows that do not split into groups, the loop budget choosing a
  * smaller group, a JavaScript kernel, and kernels refused with their reason (one whose cells share no
  * read among them). Values are small whole
@@ -251,6 +252,116 @@ START_TEST(vec3_and_int_results)
 }
 END_TEST
 
+/* GPU.js's read of a float array of `count` values at a flat index: 0 outside it. */
+static float flat_read(const float *v, int count, int i)
+{
+    return i >= 0 && i < count ? v[i] : 0.0f;
+}
+
+/* Reads of a row's neighbours made a texel at a time (kernel_jam.h): 1D, 2D and 3D arrays read at
+ * thread.x in fused loops, rows before the first (negative indices) and past the last (reads of 0),
+ * a 1D array shorter than the row; each at widths whose rows are whole texels (one texel load) and
+ * not (10: four element reads, x + c running on into the next row as GPU.js reads it). */
+static const char *const texel_source = "float rows(float a[][], float b[][], float c[], float v[][][]) {\n"
+                                        "    float sum = 0.0;\n"
+                                        "    for (int i = 0; i < constants.n; i++) {\n"
+                                        "        sum += a[thread.y][i] * b[i - 2][thread.x];\n"
+                                        "        sum += c[thread.x] * float(i);\n"
+                                        "        for (int j = 0; j < 2; j++)\n"
+                                        "            sum += v[j][i][thread.x];\n"
+                                        "    }\n"
+                                        "    return sum;\n"
+                                        "}\n";
+
+static void check_texel_rows(gpuc_kernel *k, int w, int h, int n, int bw, int bh, int cw, int vw, int vh)
+{
+    float *a = malloc((size_t)(n * h) * sizeof *a), *b = malloc((size_t)(bw * bh) * sizeof *b);
+    float *c = malloc((size_t)cw * sizeof *c), *v = malloc((size_t)(2 * vw * vh) * sizeof *v);
+    float *expect = malloc((size_t)(w * h) * sizeof *expect);
+    ck_assert(a && b && c && v && expect);
+    for (int i = 0; i < n * h; i++)
+        a[i] = value(i, 5);
+    for (int i = 0; i < bw * bh; i++)
+        b[i] = value(i, 6);
+    for (int i = 0; i < cw; i++)
+        c[i] = value(i, 7);
+    for (int i = 0; i < 2 * vw * vh; i++)
+        v[i] = value(i, 8);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            float sum = 0.0f;
+            for (int i = 0; i < n; i++) {
+                sum += a[y * n + i] * flat_read(b, bw * bh, (i - 2) * bw + x);
+                sum += flat_read(c, cw, x) * (float)i;
+                for (int j = 0; j < 2; j++)
+                    sum += flat_read(v, 2 * vw * vh, (j * vh + i) * vw + x);
+            }
+            expect[y * w + x] = sum;
+        }
+    gpuc_arg args[] = {gpuc_arg_host_f32(a, (gpuc_dims){(uint32_t)n, (uint32_t)h}),
+                       gpuc_arg_host_f32(b, (gpuc_dims){(uint32_t)bw, (uint32_t)bh}),
+                       gpuc_arg_host_f32(c, (gpuc_dims){(uint32_t)cw}),
+                       gpuc_arg_host_f32(v, (gpuc_dims){(uint32_t)vw, (uint32_t)vh, 2})};
+    run_and_compare(k, args, 4, expect, (size_t)w * (size_t)h);
+    free(a);
+    free(b);
+    free(c);
+    free(v);
+    free(expect);
+}
+
+START_TEST(neighbours_read_a_texel_at_a_time)
+{
+    enum { W = 16, H = 3, N = 5 };
+    gpuc_kernel *k;
+    ck_assert_gpuc_ok(gpuc_create_kernel(gpu, texel_source, &(gpuc_kernel_desc){.output = {W, H}, .constants = {{"n", N}}}, &k));
+    assert_described(k, "8 neighbouring cells stored as texels, computed by one call");
+    assert_described(k, "arrays read from image views (`b`, `c`, `v` read a texel for 4 neighbouring cells)");
+    if (jams()) { /* b, c and v read a texel for four cells; a's read is one for all eight already */
+        const char *glsl = gpuc_kernel_glsl(k);
+        ck_assert_msg(strstr(glsl, "gpuc_texel_b(i - 2, thread.x + 4)") && strstr(glsl, "gpuc_texel_c(thread.x)") &&
+                          strstr(glsl, "gpuc_texel_v(j, i, thread.x)") && !strstr(glsl, "gpuc_texel_a("),
+                      "%s", glsl);
+    }
+    check_texel_rows(k, W, H, N, 16, 4, 12, 16, 4);  /* rows of whole texels (c shorter than the row) */
+    check_texel_rows(k, W, H, N, 10, 6, 20, 10, 7);  /* rows of 10: element reads */
+    check_texel_rows(k, W, H, N, 20, 2, 16, 12, 3);  /* b's last rows and v's past their ends */
+    gpuc_kernel_free(k);
+
+    /* an int array, on a 1D grid: its texels are ivec4 */
+    enum { X = 24, ROWS = 6 };
+    int32_t m[X * ROWS], expect[X], got[X];
+    for (int i = 0; i < X * ROWS; i++)
+        m[i] = (i * 11) % 17 - 8;
+    for (int x = 0; x < X; x++) {
+        expect[x] = 0;
+        for (int i = 0; i < ROWS; i++)
+            expect[x] += m[i * X + x] * (i + 1);
+    }
+    ck_assert_gpuc_ok(gpuc_create_kernel(gpu,
+                                         "int weighted(int m[][]) {\n"
+                                         "    int s = 0;\n"
+                                         "    for (int i = 0; i < constants.rows; i++)\n"
+                                         "        s += m[i][thread.x] * (i + 1);\n"
+                                         "    return s;\n"
+                                         "}\n",
+                                         &(gpuc_kernel_desc){.output = {X}, .constants = {{"rows", ROWS}}}, &k));
+    assert_described(k, "(`m` read a texel for 4 neighbouring cells)");
+    if (jams())
+        ck_assert_msg(strstr(gpuc_kernel_glsl(k), "ivec4 gpuc_texels_0_0 = gpuc_texel_m(i, thread.x);"), "%s",
+                      gpuc_kernel_glsl(k));
+    for (int run = 0; run < 3; run++) {
+        gpuc_array *r;
+        ck_assert_gpuc_ok(gpuc_run(k, (gpuc_arg[]){gpuc_arg_host_i32(m, (gpuc_dims){X, ROWS})}, 1, &r));
+        ck_assert_gpuc_ok(gpuc_array_read_i32(r, got, X));
+        gpuc_array_free(r);
+        for (int i = 0; i < X; i++)
+            ck_assert_msg(got[i] == expect[i], "run %d, cell %d: %d, expected %d", run, i, got[i], expect[i]);
+    }
+    gpuc_kernel_free(k);
+}
+END_TEST
+
 /* 8 cells of 9,000 iterations would pass llvmpipe's budget of 65,535 in one invocation: groups of 4. */
 START_TEST(loop_budget_chooses_smaller_groups)
 {
@@ -320,6 +431,7 @@ START_TEST(javascript_kernel)
                                             &(gpuc_kernel_desc){.output = {16, 4}, .arg_types = "float[][],float[][]"},
                                             &k));
     assert_described(k, "computed by one call of the body with its loops fused");
+    assert_described(k, "(`b` read a texel for 4 neighbouring cells)"); /* its name as the user wrote it */
     run_matmul(k, 16, 4, 9, 5);
     gpuc_kernel_free(k);
 }
@@ -444,6 +556,7 @@ Suite *suite_jam(void)
     tcase_add_test(tc, a_defined_size_bounds_a_fused_loop);
     tcase_add_test(tc, loops_kept_per_cell_beside_fused_ones);
     tcase_add_test(tc, vec3_and_int_results);
+    tcase_add_test(tc, neighbours_read_a_texel_at_a_time);
     tcase_add_test(tc, loop_budget_chooses_smaller_groups);
     tcase_add_test(tc, chunks_of_their_own_are_not_jammed);
     tcase_add_test(tc, javascript_kernel);

@@ -313,6 +313,21 @@ static void unjam(gpuc_kernel *k, const char *mask, const char *why)
     k->cells_per_invocation = cells_per_invocation(k, mask, k->grid_cells);
 }
 
+/* The arrays the jam may read a texel at a time (kernel_jam.h): those of one float or int per element,
+ * read through their rgba views; of[i] is texels[i]'s parameter. */
+static int jam_texel_arrays(const gpuc_kernel *k, kernel_jam_texels *texels, int *of)
+{
+    int n = 0;
+    for (int i = 0; !k->buffer_reads && i < k->sig.nparams; i++) {
+        const kernel_param *p = &k->sig.params[i];
+        if (p->rank > 0 && (p->type == GPUC_FLOAT || p->type == GPUC_INT)) {
+            texels[n] = (kernel_jam_texels){.name = p->name, .type = p->type == GPUC_INT ? "ivec4" : "vec4"};
+            of[n++] = i;
+        }
+    }
+    return n;
+}
+
 /* Whether the output size and grid can be uniforms set at each run rather than constants compiled in,
  * so that one program serves every size (the algorithm drivers make kernels for each length they are
  * given): when the grid is 1D, and the kernel's source never names outputSize (a constant there may
@@ -345,11 +360,17 @@ static char *program_text(gpuc_kernel *k, const char *source, const char *mask, 
         text = wrapped;
     }
     char *jammed = NULL;
+    memset(k->texel_reads, 0, sizeof k->texel_reads);
     if (text && k->jammed) {
         const char *why = NULL;
-        jammed = kernel_jam(text, k->sig.name, k->lane_cells, &why);
+        kernel_jam_texels texels[GPUC_MAX_ARGS];
+        bool used[GPUC_MAX_ARGS];
+        int of[GPUC_MAX_ARGS], ntexels = jam_texel_arrays(k, texels, of);
+        jammed = kernel_jam(text, k->sig.name, k->lane_cells, texels, ntexels, used, &why);
         if (!jammed)
             unjam(k, mask, why);
+        for (int i = 0; jammed && i < ntexels; i++)
+            k->texel_reads[of[i]] = used[i];
     }
     codegen_shape shape = {.output = k->output,
                            .grid = k->grid,
@@ -366,7 +387,8 @@ static char *program_text(gpuc_kernel *k, const char *source, const char *mask, 
                            .loop_caps = k->loop_caps > 0,
                            .local_size = k->gpu->device_profile.local_size,
                            .buffer_reads = k->buffer_reads,
-                           .jam_function = jammed};
+                           .jam_function = jammed,
+                           .texel_reads = k->texel_reads};
     char *glsl = text ? codegen_program(&k->sig, text, shape, constants, nconstants) : NULL;
     free(text);
     free(jammed);

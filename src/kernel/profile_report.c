@@ -55,6 +55,14 @@ static void describe(const gpuc_kernel *k, strbuf *sb)
     else if (k->jam_refused)
         strbuf_printf(sb, "; one cell per call of the body (loops not fused: %s)", k->jam_refused);
     strbuf_printf(sb, "; arrays read from %s", k->buffer_reads ? "storage buffers" : "image views");
+    int texel_arrays = 0; /* source/kernel_jam.h's texel reads */
+    for (int i = 0; k->jammed && i < k->sig.nparams; i++)
+        if (k->texel_reads[i]) {
+            const kernel_param *p = &k->sig.params[i];
+            strbuf_printf(sb, "%s`%s`", texel_arrays++ ? ", " : " (", p->shown[0] ? p->shown : p->name);
+        }
+    if (texel_arrays)
+        strbuf_puts(sb, " read a texel for 4 neighbouring cells)");
     if (k->pipeline)
         strbuf_puts(sb, "; pipeline");
     if (k->twin) /* kernel/small_calls.c */

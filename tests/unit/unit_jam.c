@@ -12,7 +12,7 @@
 static char *jammed(const char *src, const char *name, int cells)
 {
     const char *why = "";
-    char *text = kernel_jam(src, name, cells, &why);
+    char *text = kernel_jam(src, name, cells, NULL, 0, NULL, &why);
     ck_assert_msg(text != NULL, "refused: %s", why);
     ck_assert_ptr_null(why);
     return text;
@@ -22,7 +22,7 @@ static char *jammed(const char *src, const char *name, int cells)
 static const char *refusal(const char *src, const char *name)
 {
     const char *why = NULL;
-    char *text = kernel_jam(src, name, 4, &why);
+    char *text = kernel_jam(src, name, 4, NULL, 0, NULL, &why);
     ck_assert_msg(text == NULL, "jammed:\n%s", text ? text : "");
     ck_assert_ptr_nonnull(why);
     return why;
@@ -159,6 +159,91 @@ START_TEST(jam_accepts_consts_structs_and_prototypes) /* a global const bounds a
 }
 END_TEST
 
+/* The jammed text of src's kernel `name` (8 cells) where arrays a, b (float) and m (int) may be read a
+ * texel at a time; used[] says which were. */
+static char *jammed_texels(const char *src, const char *name, bool used[3])
+{
+    static const kernel_jam_texels texels[] = {{"a", "vec4"}, {"b", "vec4"}, {"m", "ivec4"}};
+    const char *why = "";
+    char *text = kernel_jam(src, name, 8, texels, 3, used, &why);
+    ck_assert_msg(text != NULL, "refused: %s", why);
+    return text;
+}
+
+START_TEST(jam_reads_neighbours_a_texel_at_a_time)
+{
+    bool used[3];
+    char *t = jammed_texels("float matmul() {\n"
+                            "    float sum = 0.0;\n"
+                            "    for (int i = 0; i < constants.n; i++)\n"
+                            "        sum += a(thread.y, i) * b(i, thread.x);\n"
+                            "    return sum;\n"
+                            "}\n", "matmul", used);
+    /* once for the eight cells, before their copies, inside the loop */
+    ck_assert(strstr(t, "for (int i = 0; i < constants.n; i++) {\n"
+                        "vec4 gpuc_texels_0_0 = gpuc_texel_b(i, thread.x);\n"
+                        "vec4 gpuc_texels_0_1 = gpuc_texel_b(i, thread.x + 4);\n"
+                        "gpuc_j0_sum += a(thread.y, i) * gpuc_texels_0_0.x;\n"));
+    ck_assert(strstr(t, "gpuc_j6_sum += a(thread.y, i) * gpuc_texels_0_1.z;"));
+    ck_assert_int_eq(count(t, "gpuc_texel_"), 2);
+    ck_assert(!used[0] && used[1] && !used[2]);
+    free(t);
+
+    /* the leading arguments anything every cell computes alike: counters of loops around, gpuc's
+     * constants, calls of those; one argument (a flat read); an int array's texels; inside a call */
+    t = jammed_texels("float h(int c) { return float(c); }\n"
+                      "float k() {\n"
+                      "    float s = 0.0;\n"
+                      "    for (int i = 0; i < 4; i++)\n"
+                      "        for (int j = 0; j < 2; j++) {\n"
+                      "            s += h(i * 2) * b(max(i - j, 0) * constants.n, thread.x);\n"
+                      "            s += float(m(thread.x)) + max(b(j, thread.x), 0.0);\n"
+                      "        }\n"
+                      "    return s;\n"
+                      "}\n", "k", used);
+    ck_assert(strstr(t, "vec4 gpuc_texels_0_1 = gpuc_texel_b(max(i - j, 0) * constants.n, thread.x + 4);"));
+    ck_assert(strstr(t, "ivec4 gpuc_texels_1_0 = gpuc_texel_m(thread.x);"));
+    ck_assert(strstr(t, "vec4 gpuc_texels_2_1 = gpuc_texel_b(j, thread.x + 4);"));
+    ck_assert(strstr(t, "gpuc_j5_s += float(gpuc_texels_1_1.y) + max(gpuc_texels_2_1.y, 0.0);"));
+    ck_assert(!used[0] && used[1] && used[2]);
+    free(t);
+
+    /* read per cell: the last argument not thread.x itself, a leading one that differs between cells or
+     * that a cell may change, a read outside the fused loops, thread.x not a whole argument */
+    t = jammed_texels("float k() {\n"
+                      "    float s = b(0, thread.x);\n"
+                      "    int q = 1;\n"
+                      "    for (int i = 0; i < 4; i++) {\n"
+                      "        s += b(i, thread.x + 1) + b(i, (thread.x)) + b(thread.x, thread.x);\n"
+                      "        s += b(q, thread.x) + b(i + thread.y % 2, thread.x - 0) + a(q++, thread.x);\n"
+                      "        s += a(i, thread.x) * b(i, thread.x);\n" /* shares the loop: jammed */
+                      "    }\n"
+                      "    return s;\n"
+                      "}\n", "k", used);
+    ck_assert(strstr(t, "float gpuc_j3_s = b(0, (thread.x + 3));"));
+    ck_assert(strstr(t, "b(i, (thread.x + 3) + 1) + b(i, ((thread.x + 3))) + b((thread.x + 3), (thread.x + 3))"));
+    ck_assert(strstr(t, "b(gpuc_j2_q, (thread.x + 2)) + b(i + thread.y % 2, (thread.x + 2) - 0) + "
+                        "a(gpuc_j2_q++, (thread.x + 2))"));
+    ck_assert_int_eq(count(t, "gpuc_texel_"), 4); /* the last line's two reads */
+    free(t);
+
+    /* fewer than four cells, or no arrays given: every read per cell */
+    const char *why = "";
+    static const kernel_jam_texels b_only[] = {{"b", "vec4"}};
+    const char *src = "float k() { float s = 0.0; for (int i = 0; i < 4; i++) s += b(i, thread.x); return s; }";
+    t = kernel_jam(src, "k", 2, b_only, 1, used, &why);
+    ck_assert(t && !strstr(t, "gpuc_texel") && !used[0]);
+    free(t);
+    t = kernel_jam(src, "k", 8, b_only, 0, NULL, &why);
+    ck_assert(t && !strstr(t, "gpuc_texel"));
+    free(t);
+    /* a refused jam says no array is read so */
+    used[0] = true;
+    ck_assert_ptr_null(kernel_jam("float k() { return b(0, thread.x); }", "k", 8, b_only, 1, used, &why));
+    ck_assert(!used[0]);
+}
+END_TEST
+
 Suite *unit_jam_suite(void)
 {
     Suite *s = suite_create("unit_jam");
@@ -169,6 +254,7 @@ Suite *unit_jam_suite(void)
     tcase_add_test(tc, jam_drops_what_follows_the_return);
     tcase_add_test(tc, jam_refusals);
     tcase_add_test(tc, jam_accepts_consts_structs_and_prototypes);
+    tcase_add_test(tc, jam_reads_neighbours_a_texel_at_a_time);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -71,7 +71,7 @@ static bool emit_buffer_param(strbuf *sb, const kernel_param *p, const char *bin
     return ok;
 }
 
-static bool emit_param(strbuf *sb, const kernel_param *p, int binding, bool buffer_reads)
+static bool emit_param(strbuf *sb, const kernel_param *p, int binding, bool buffer_reads, bool texel_reads)
 {
     const char *type = codegen_glsl_type(p->type);
     if (p->rank == 0) {
@@ -97,6 +97,14 @@ static bool emit_param(strbuf *sb, const kernel_param *p, int binding, bool buff
         ok = ok && glsl_emit(sb, gpuc_glsl_array_access, "read2", fields);
     if (p->rank >= 3)
         ok = ok && glsl_emit(sb, gpuc_glsl_array_access, "read3", fields);
+    if (texel_reads) { /* one float or int per element (kernel.c's jam_texel_arrays) */
+        const char *texel_fields[] = {"NAME", p->name, "TEXEL", p->type == GPUC_INT ? "ivec4" : "vec4", NULL};
+        ok = ok && glsl_emit(sb, gpuc_glsl_array_access, "texel_read1", texel_fields);
+        if (p->rank >= 2)
+            ok = ok && glsl_emit(sb, gpuc_glsl_array_access, "texel_read2", texel_fields);
+        if (p->rank >= 3)
+            ok = ok && glsl_emit(sb, gpuc_glsl_array_access, "texel_read3", texel_fields);
+    }
     return ok;
 }
 
@@ -248,7 +256,8 @@ char *codegen_program(const kernel_signature *sig, const char *user_source, code
     int first = codegen_first_input_binding(shape.buffer_reads, shape.fragment, shape.loop_guard || shape.loop_caps,
                                             shape.nmaps);
     for (int i = 0, binding = first; ok && i < sig->nparams; i++)
-        ok = emit_param(&sb, &sig->params[i], sig->params[i].rank ? binding++ : -1, shape.buffer_reads);
+        ok = emit_param(&sb, &sig->params[i], sig->params[i].rank ? binding++ : -1, shape.buffer_reads,
+                        shape.texel_reads && shape.texel_reads[i]);
 
     strbuf before = {0}, store = {0}, outs = {0};
     bool texels = shape.lane_cells > 0;

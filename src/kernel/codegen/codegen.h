@@ -53,6 +53,9 @@ typedef struct codegen_shape {
     /* With lane_cells: the jammed body (kernel/source/kernel_jam.h) computing a step's cells in one
      * call, placed before main(); NULL: main_texels calls the kernel once per cell. */
     const char *jam_function;
+    /* Per parameter (may be NULL): the jammed body reads array i a texel at a time too, through
+     * gpuc_texel_<name> (array_access.glsl's texel_read sections). */
+    const bool *texel_reads;
 } codegen_shape;
 
 /* The first binding of the array arguments: image unit 0 for image reads; with buffer reads the

@@ -33,7 +33,8 @@ bool kernel_specialisable(const gpuc_kernel *k)
  * view: when it fits one (GL_MAX_TEXTURE_BUFFER_SIZE counts texels: four times as many floats fit the
  * rgba view), and unless its rows are 4 wide: then a row is one texel, and a[j][0..3] with constant
  * columns (GPU.js's way of passing vec4 records) fold into one texel load with its width compiled in
- * (nbody's JavaScript: 0.61x the time of four one-component loads). */
+ * (nbody's JavaScript: 0.61x the time of four one-component loads). An array the jammed body reads a
+ * texel at a time (k->texel_reads) keeps its rgba view: those reads need its texels whole. */
 static void arg_sizes(const gpuc_kernel *k, const gpuc_arg *args, GLint sizes[][3], bool *scalar)
 {
     for (int i = 0; i < k->sig.nparams; i++) {
@@ -48,7 +49,7 @@ static void arg_sizes(const gpuc_kernel *k, const gpuc_arg *args, GLint sizes[][
         uint64_t cells = (uint64_t)sizes[i][0] * (uint64_t)sizes[i][1] * (uint64_t)sizes[i][2];
         bool rows_of_4 = sizes[i][0] == 4 && cells > 4;
         scalar[i] = !k->buffer_reads && (p->type == GPUC_FLOAT || p->type == GPUC_INT) && !rows_of_4 &&
-                    (cells + 3) / 4 * 4 <= (uint64_t)k->gpu->info.max_texture_buffer_size;
+                    !k->texel_reads[i] && (cells + 3) / 4 * 4 <= (uint64_t)k->gpu->info.max_texture_buffer_size;
     }
 }
 

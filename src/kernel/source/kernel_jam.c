@@ -13,6 +13,7 @@
 
 #define JAM_DEPTH_MAX 48  /* statements nested deeper are refused (the writer recurses) */
 #define JAM_SHARED_MAX 16 /* counters of fused loops in scope at once */
+#define JAM_HOISTED_MAX 32 /* texel reads made before one statement's copies (more are read per cell) */
 
 typedef struct token {
     size_t at, len;
@@ -23,6 +24,12 @@ typedef struct names {
     int *at; /* token indices, one per distinct name */
     int n, cap;
 } names;
+
+/* A call read a texel at a time before the copies of the statement that makes it. */
+typedef struct hoisted_read {
+    int call, close; /* the accessor's name and its closing parenthesis (tokens) */
+    int read;        /* the number of its texel read (naming its locals) */
+} hoisted_read;
 
 typedef struct jam {
     const char *text; /* comments and preprocessor lines blanked (source_mask) */
@@ -42,6 +49,12 @@ typedef struct jam {
     int nshared;
     int kernel_name, body_open, body_close; /* tokens */
     int shared_calls; /* calls in fused loops whose arguments the cells compute alike or as neighbours */
+    const kernel_jam_texels *texels; /* arrays that may be read a texel at a time */
+    int ntexels;
+    bool *texel_used;
+    int texel_reads; /* texel reads written so far (they number their locals) */
+    hoisted_read hoisted[JAM_HOISTED_MAX]; /* in the statement whose copies are being written */
+    int nhoisted;
     const char *why;
     strbuf out;
 } jam;
@@ -556,14 +569,29 @@ static int statement_end(const jam *j, int t, int end, int depth)
     return -1;
 }
 
+/* The entry of j->hoisted whose call starts at token t, or -1. */
+static int hoisted_at(const jam *j, int t)
+{
+    for (int h = 0; h < j->nhoisted; h++)
+        if (j->hoisted[h].call == t)
+            return h;
+    return -1;
+}
+
 /* Writes tokens first..end-1, with the text between them, as cell `cell` sees them (cell < 0: as they
- * are): its locals renamed, thread.x its own. */
+ * are): its locals renamed, thread.x its own, a call read before the copies its component of it. */
 static void put_tokens(jam *j, int first, int end, int cell)
 {
     for (int t = first; t < end; t++) {
         if (t > first)
             strbuf_append(&j->out, j->text + j->tok[t - 1].at + j->tok[t - 1].len,
                           j->tok[t].at - (j->tok[t - 1].at + j->tok[t - 1].len));
+        int h = cell >= 0 ? hoisted_at(j, t) : -1;
+        if (h >= 0) {
+            strbuf_printf(&j->out, "gpuc_texels_%d_%d.%c", j->hoisted[h].read, cell / 4, "xyzw"[cell % 4]);
+            t = j->hoisted[h].close;
+            continue;
+        }
         const token *k = &j->tok[t];
         if (cell >= 0 && k->ident && !is(j, t - 1, ".")) {
             if (is(j, t, "thread") && is(j, t + 2, "x")) {
@@ -581,6 +609,17 @@ static void put_tokens(jam *j, int first, int end, int cell)
         }
         strbuf_append(&j->out, j->text + k->at, k->len);
     }
+}
+
+/* Whether the name at token t (no fused counter, no type) is the same in every cell and never written
+ * in the kernel: thread.y or .z, gpuc's constants and sizes, a global const or #defined number,
+ * true or false; a local of the kernel's that shares the name is none of these. */
+static bool reads_global(const jam *j, int at)
+{
+    return !names_has(j, &j->locals, at) &&
+           ((is(j, at, "thread") && !is(j, at + 2, "x")) || is(j, at, "outputSize") || is(j, at, "constants") ||
+            starts_with(j, at, "gpuc_size_") || is(j, at, "true") || is(j, at, "false") ||
+            names_has(j, &j->consts, at) || is_macro(j, at));
 }
 
 /* Whether the loop at `for` token t (body first..end-1) runs the same iterations for every cell:
@@ -610,11 +649,7 @@ static bool fusable(jam *j, int t, int first, int end)
     for (int at = open + 1; at < close; at++) {
         if (!j->tok[at].ident || is(j, at - 1, ".") || is_type(j, at) || is_shared(j, at))
             continue;
-        bool global = !names_has(j, &j->locals, at) &&
-                      ((is(j, at, "thread") && !is(j, at + 2, "x")) || is(j, at, "outputSize") ||
-                       is(j, at, "constants") || starts_with(j, at, "gpuc_size_") || is(j, at, "true") ||
-                       is(j, at, "false") || names_has(j, &j->consts, at) || is_macro(j, at));
-        if (!global)
+        if (!reads_global(j, at))
             goto refused;
     }
     for (int d = 0; d < j->declared.n; d++) /* a counter declared again inside */
@@ -657,6 +692,78 @@ static bool shares_reads(const jam *j, int open)
     return counter;
 }
 
+/* Texel reads (kernel_jam.h) */
+
+/* The entry of j->texels whose accessor the name at token t calls, or -1. */
+static int texel_array(const jam *j, int t)
+{
+    if (!j->tok[t].ident || !is(j, t + 1, "(") || is(j, t - 1, ".") || names_has(j, &j->locals, t))
+        return -1;
+    for (int i = 0; i < j->ntexels; i++)
+        if (is(j, t, j->texels[i].name))
+            return i;
+    return -1;
+}
+
+/* Whether tokens first..end-1 compute the same value in every cell wherever they stand in the fused
+ * loops' bodies: numbers, operators other than writes, fused counters (never written there: fusable),
+ * what reads_global allows, constructors and calls of those (accessors and builtins compute from
+ * their arguments, and so do helpers: they see no `thread`, and there are no global variables). */
+static bool same_in_every_cell(const jam *j, int first, int end)
+{
+    for (int t = first; t < end; t++) {
+        if (is_assignment(j, t))
+            return false;
+        if (!j->tok[t].ident || is(j, t - 1, ".") || is_shared(j, t) || is_type(j, t))
+            continue;
+        if (names_has(j, &j->locals, t) || !(is(j, t + 1, "(") || reads_global(j, t)))
+            return false;
+    }
+    return true;
+}
+
+/* The closing token of the call at name token t where cell c's copy reads its element at
+ * thread.x + c (the last argument thread.x itself, the others the same in every cell), or -1. */
+static int texel_call_close(const jam *j, int t)
+{
+    int open = t + 1, close = match(j, open);
+    if (close < open + 4 || !is(j, close - 3, "thread") || !is(j, close - 2, ".") || !is(j, close - 1, "x"))
+        return -1;
+    int before = close - 4;
+    if (before == open)
+        return close;
+    if (!is(j, before, ",") || enclosing_open(j, before) != open)
+        return -1;
+    return same_in_every_cell(j, open + 1, before) ? close : -1;
+}
+
+/* Before the cells' copies of the statement t..end-1 inside fused loops: each call in it that reads
+ * the cells' neighbouring elements read once for the group, a texel per four cells; put_tokens then
+ * writes each cell's component in its place. The reads are made where the copies would make them,
+ * unconditionally (a read has no effect, and one outside the array reads 0). */
+static void hoist_texel_reads(jam *j, int t, int end)
+{
+    j->nhoisted = 0;
+    if (j->nshared == 0 || j->cells % 4 != 0)
+        return;
+    for (int at = t; at < end && j->nhoisted < JAM_HOISTED_MAX; at++) {
+        int array = texel_array(j, at), close = array < 0 ? -1 : texel_call_close(j, at);
+        if (close < 0)
+            continue;
+        int read = j->texel_reads++;
+        for (int q = 0; q < j->cells / 4; q++) {
+            strbuf_printf(&j->out, "%s gpuc_texels_%d_%d = gpuc_texel_%s(", j->texels[array].type, read, q,
+                          j->texels[array].name);
+            put_tokens(j, at + 2, close - 3, -1); /* the leading arguments and their comma, as they are */
+            strbuf_printf(&j->out, q ? "%sthread.x + %d);\n" : "%sthread.x);\n", close - 3 > at + 2 ? " " : "", 4 * q);
+        }
+        j->hoisted[j->nhoisted++] = (hoisted_read){.call = at, .close = close, .read = read};
+        if (j->texel_used)
+            j->texel_used[array] = true;
+        at = close;
+    }
+}
+
 static bool put_list(jam *j, int first, int end, bool top, int depth);
 
 static bool put_statement(jam *j, int t, int end, int depth)
@@ -688,10 +795,12 @@ static bool put_statement(jam *j, int t, int end, int depth)
     for (int at = t; at < end; at++)
         if (is(j, at, "return"))
             return refuse(j, "a return inside the kernel's statements");
+    hoist_texel_reads(j, t, end);
     for (int cell = 0; cell < j->cells; cell++) {
         put_tokens(j, t, end, cell);
         strbuf_puts(&j->out, "\n");
     }
+    j->nhoisted = 0;
     return true;
 }
 
@@ -716,9 +825,13 @@ static bool put_list(jam *j, int first, int end, bool top, int depth)
     return top ? refuse(j, "the kernel's body does not end in a return") : true;
 }
 
-char *kernel_jam(const char *text, const char *kernel, int cells, const char **why)
+char *kernel_jam(const char *text, const char *kernel, int cells, const kernel_jam_texels *texels, int ntexels,
+                 bool *texel_used, const char **why)
 {
-    jam j = {.kernel = kernel, .cells = cells, .source = text};
+    jam j = {.kernel = kernel, .cells = cells, .source = text, .texels = texels, .ntexels = ntexels,
+             .texel_used = texel_used};
+    for (int i = 0; texel_used && i < ntexels; i++)
+        texel_used[i] = false;
     char *comments = source_mask_comments(text), *mask = comments ? source_mask(text) : NULL;
     j.text = mask;
     char *result = NULL;
@@ -751,6 +864,8 @@ char *kernel_jam(const char *text, const char *kernel, int cells, const char **w
     free(j.declared.at);
     free(mask);
     free(comments);
+    for (int i = 0; !result && texel_used && i < ntexels; i++)
+        texel_used[i] = false;
     if (why)
         *why = result ? NULL : j.why ? j.why : "the kernel";
     return result;

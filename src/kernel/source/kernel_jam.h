@@ -39,11 +39,31 @@
 /* The name of the function kernel_jam writes: void gpuc_jam(out T gpuc_jam_0, ..., out T gpuc_jam_<C-1>). */
 #define KERNEL_JAM_FUNCTION "gpuc_jam"
 
+/* Texel reads. An array whose elements are one float or int each, read through its rgba view, holds
+ * four neighbouring elements in one texel: where the cells' copies of a statement in a fused loop
+ * each call its accessor with the same leading arguments and thread.x last (matmul's b(i, thread.x),
+ * cell c reading element x + c of the row), the jam reads the group's texels once before the copies,
+ * gpuc_texel_<name>(<the same arguments>, thread.x + 4q) for q = 0 .. cells/4 - 1, and cell c takes
+ * component c % 4 of texel c / 4: one load for four cells where each cell's read was a gather of its
+ * own on llvmpipe (matmul 512: 0.26-0.34x the time; docs/performance/cpu-runtimes.md). Right because
+ * thread.x is a multiple of 4 (the caller's guarantee below), the leading arguments read nothing a
+ * cell may change or that differs between cells (what a fused loop's header may read, helpers'
+ * results and constructors of those), and gpuc_texel_<name> returns exactly the four elements
+ * <name> returns at x .. x + 3 (array_access.glsl's texel_read: one texel load where the array's
+ * rows are whole texels, four element reads where they are not). */
+typedef struct kernel_jam_texels {
+    const char *name; /* the array's accessor (its parameter's name in the program) */
+    const char *type; /* its texel's GLSL type: vec4 or ivec4 */
+} kernel_jam_texels;
+
 /* The text of gpuc_jam (caller frees) for the kernel function `kernel` of `text` (comments may be
  * present; the program's user part, after gpuc's rewrites, where array reads call gpuc's accessors),
  * computing in one call the results of the `cells` cells thread.x + 0 .. thread.x + cells - 1, which
- * the caller guarantees lie in one row (thread.y and .z the same). NULL when refused or out of
- * memory, with the reason in *why (a static string). */
-char *kernel_jam(const char *text, const char *kernel, int cells, const char **why);
+ * the caller guarantees lie in one row (thread.y and .z the same) with thread.x a multiple of
+ * `cells`. Reads of the ntexels arrays of `texels` may be made a texel at a time (above; cells a
+ * multiple of 4); texel_used[i] (when given) says whether the text calls gpuc_texel_ of texels[i].
+ * NULL when refused or out of memory, with the reason in *why (a static string). */
+char *kernel_jam(const char *text, const char *kernel, int cells, const kernel_jam_texels *texels, int ntexels,
+                 bool *texel_used, const char **why);
 
 #endif
