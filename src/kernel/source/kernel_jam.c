@@ -755,7 +755,10 @@ static void hoist_texel_reads(jam *j, int t, int end)
             strbuf_printf(&j->out, "%s gpuc_texels_%d_%d = gpuc_texel_%s(", j->texels[array].type, read, q,
                           j->texels[array].name);
             put_tokens(j, at + 2, close - 3, -1); /* the leading arguments and their comma, as they are */
-            strbuf_printf(&j->out, q ? "%sthread.x + %d);\n" : "%sthread.x);\n", close - 3 > at + 2 ? " " : "", 4 * q);
+            strbuf_puts(&j->out, close - 3 > at + 2 ? " thread.x" : "thread.x");
+            if (q)
+                strbuf_printf(&j->out, " + %d", 4 * q);
+            strbuf_puts(&j->out, ");\n");
         }
         j->hoisted[j->nhoisted++] = (hoisted_read){.call = at, .close = close, .read = read};
         if (j->texel_used)
