@@ -34,7 +34,10 @@ bool kernel_specialisable(const gpuc_kernel *k)
  * rgba view), and unless its rows are 4 wide: then a row is one texel, and a[j][0..3] with constant
  * columns (GPU.js's way of passing vec4 records) fold into one texel load with its width compiled in
  * (nbody's JavaScript: 0.61x the time of four one-component loads). An array the jammed body reads a
- * texel at a time (k->texel_reads) keeps its rgba view: those reads need its texels whole. */
+ * texel at a time (k->texel_reads) keeps its rgba view where its rows are whole texels (a 1D array's
+ * texel reads start at multiples of 4): a texel read is then one load. Where they are not, its
+ * texel reads are four element reads (array_access.glsl's texel_read2), which the one-component view
+ * makes cheaper, and specialised_text makes its 1D texel read four element reads too. */
 static void arg_sizes(const gpuc_kernel *k, const gpuc_arg *args, GLint sizes[][3], bool *scalar)
 {
     for (int i = 0; i < k->sig.nparams; i++) {
@@ -48,8 +51,10 @@ static void arg_sizes(const gpuc_kernel *k, const gpuc_arg *args, GLint sizes[][
         kernel_array_size(p, kernel_arg_type(p, a), dims, sizes[i]);
         uint64_t cells = (uint64_t)sizes[i][0] * (uint64_t)sizes[i][1] * (uint64_t)sizes[i][2];
         bool rows_of_4 = sizes[i][0] == 4 && cells > 4;
+        bool whole_texels = p->rank == 1 || sizes[i][0] % 4 == 0;
         scalar[i] = !k->buffer_reads && (p->type == GPUC_FLOAT || p->type == GPUC_INT) && !rows_of_4 &&
-                    !k->texel_reads[i] && (cells + 3) / 4 * 4 <= (uint64_t)k->gpu->info.max_texture_buffer_size;
+                    !(k->texel_reads[i] && whole_texels) &&
+                    (cells + 3) / 4 * 4 <= (uint64_t)k->gpu->info.max_texture_buffer_size;
     }
 }
 
@@ -85,7 +90,7 @@ static char *specialised_text(const gpuc_kernel *k, GLint sizes[][3], const bool
         const kernel_param *p = &k->sig.params[i];
         if (p->rank == 0)
             continue;
-        char from[KERNEL_NAME_MAX + 96], to[KERNEL_NAME_MAX + 96];
+        char from[6 * KERNEL_NAME_MAX + 96], to[6 * KERNEL_NAME_MAX + 96]; /* room for texel_read1 naming it 5 times */
         snprintf(from, sizeof from, "uniform ivec3 gpuc_size_%s;", p->name);
         snprintf(to, sizeof to, "const ivec3 gpuc_size_%s = ivec3(%d, %d, %d);", p->name, sizes[i][0], sizes[i][1],
                  sizes[i][2]);
@@ -101,6 +106,13 @@ static char *specialised_text(const gpuc_kernel *k, GLint sizes[][3], const bool
         snprintf(from, sizeof from, "imageLoad(gpuc_array_%s, i >> 2)[i & 3]", p->name);
         snprintf(to, sizeof to, "imageLoad(gpuc_array_%s, i).x", p->name);
         ok = ok && replace_once(&text, from, to);
+        if (ok && k->texel_reads[i]) { /* rows not whole texels (arg_sizes): a texel's elements one by one */
+            snprintf(from, sizeof from, "gpuc_texel_%s(int i) { return imageLoad(gpuc_array_%s, i >> 2); }", p->name,
+                     p->name);
+            snprintf(to, sizeof to, "gpuc_texel_%s(int i) { return %s(%s(i), %s(i + 1), %s(i + 2), %s(i + 3)); }",
+                     p->name, is_int ? "ivec4" : "vec4", p->name, p->name, p->name, p->name);
+            ok = replace_once(&text, from, to);
+        }
     }
     if (!ok) {
         free(text);
