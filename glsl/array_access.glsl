@@ -48,20 +48,20 @@ $TYPE $NAME(int z, int y, int x)
 $TEXEL gpuc_texel_$NAME(int i) { return imageLoad(gpuc_array_$NAME, i >> 2); }
 
 //@ texel_read2
-// x is a multiple of 4, so where rows are whole texels (a width compiled in folds the test) the four
-// elements from y * width + x on are one texel; elsewhere they are read one by one, as $NAME reads.
-$TEXEL gpuc_texel_$NAME(int y, int x)
+// The four elements from flat index i on, i a row's start plus a multiple of 4: where rows are whole
+// texels (a width compiled in folds the test) i is a texel's first element and they are one texel;
+// elsewhere they are read one by one, as $NAME reads them.
+$TEXEL gpuc_texel_rows_$NAME(int i)
 {
-    int i = y * gpuc_size_$NAME.x + x;
     return (gpuc_size_$NAME.x & 3) == 0 ? gpuc_texel_$NAME(i) : $TEXEL($NAME(i), $NAME(i + 1), $NAME(i + 2), $NAME(i + 3));
 }
+$TEXEL gpuc_texel_$NAME(int y, int x) { return gpuc_texel_rows_$NAME(y * gpuc_size_$NAME.x + x); }
 
 //@ texel_read3
 $TEXEL gpuc_texel_$NAME(int z, int y, int x)
 {
     ivec3 s = gpuc_size_$NAME;
-    int i = (z * s.y + y) * s.x + x;
-    return (s.x & 3) == 0 ? gpuc_texel_$NAME(i) : $TEXEL($NAME(i), $NAME(i + 1), $NAME(i + 2), $NAME(i + 3));
+    return gpuc_texel_rows_$NAME((z * s.y + y) * s.x + x);
 }
 
 //@ read_vec2

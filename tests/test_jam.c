@@ -329,6 +329,11 @@ START_TEST(neighbours_read_a_texel_at_a_time)
     check_texel_rows(k, W, H, N, 10, 6, 20, 10, 7);  /* rows of 10: element reads */
     check_texel_rows(k, W, H, N, 20, 2, 16, 12, 3);  /* b's last rows and v's past their ends */
     gpuc_kernel_free(k);
+    /* a kernel's first calls run its generic program in the context (later small calls may run on
+     * the calling-thread twin): rows of 10 there too, where the width is a uniform */
+    ck_assert_gpuc_ok(gpuc_create_kernel(gpu, texel_source, &(gpuc_kernel_desc){.output = {W, H}, .constants = {{"n", N}}}, &k));
+    check_texel_rows(k, W, H, N, 10, 6, 20, 10, 7);
+    gpuc_kernel_free(k);
 
     /* an int array, on a 1D grid: its texels are ivec4 */
     enum { X = 24, ROWS = 6 };

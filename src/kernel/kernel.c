@@ -321,7 +321,7 @@ static int jam_texel_arrays(const gpuc_kernel *k, kernel_jam_texels *texels, int
     for (int i = 0; !k->buffer_reads && i < k->sig.nparams; i++) {
         const kernel_param *p = &k->sig.params[i];
         if (p->rank > 0 && (p->type == GPUC_FLOAT || p->type == GPUC_INT)) {
-            texels[n] = (kernel_jam_texels){.name = p->name, .type = p->type == GPUC_INT ? "ivec4" : "vec4"};
+            texels[n] = (kernel_jam_texels){.name = p->name, .type = codegen_texel_type(p->type)};
             of[n++] = i;
         }
     }

@@ -56,8 +56,8 @@ struct gpuc_kernel {
      * counted loops fused; else why the jam was refused (NULL where it was never tried). */
     bool jammed;
     const char *jam_refused;
-    /* Array i's reads in the jammed body are partly a texel at a time (gpuc_texel_<name>: the rgba
-     * view stays bound to it, also in the program specialised to its sizes). */
+    /* Array i's reads in the jammed body are partly a texel at a time (gpuc_texel_<name>; the program
+     * specialised to its sizes keeps its rgba view where its rows are whole texels: kernel_specialise.c). */
     bool texel_reads[GPUC_MAX_ARGS];
     size_t cells_per_dispatch;            /* grid cells; a multiple of 1024 (keeps range offsets aligned) */
     /* llvmpipe's loop budget (kernel_loops.c): whether the loops are guarded at run time, and how

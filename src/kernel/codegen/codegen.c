@@ -6,6 +6,11 @@
 #include <stdio.h>
 #include <string.h>
 
+const char *codegen_texel_type(gpuc_type t)
+{
+    return t == GPUC_INT ? "ivec4" : "vec4";
+}
+
 const char *codegen_glsl_type(gpuc_type t)
 {
     switch (t) {
@@ -98,7 +103,7 @@ static bool emit_param(strbuf *sb, const kernel_param *p, int binding, bool buff
     if (p->rank >= 3)
         ok = ok && glsl_emit(sb, gpuc_glsl_array_access, "read3", fields);
     if (texel_reads) { /* one float or int per element (kernel.c's jam_texel_arrays) */
-        const char *texel_fields[] = {"NAME", p->name, "TEXEL", p->type == GPUC_INT ? "ivec4" : "vec4", NULL};
+        const char *texel_fields[] = {"NAME", p->name, "TEXEL", codegen_texel_type(p->type), NULL};
         ok = ok && glsl_emit(sb, gpuc_glsl_array_access, "texel_read1", texel_fields);
         if (p->rank >= 2)
             ok = ok && glsl_emit(sb, gpuc_glsl_array_access, "texel_read2", texel_fields);

@@ -69,6 +69,10 @@ const char *codegen_thread_section(gpuc_dims grid);
 /* The GLSL name of a cell type. */
 const char *codegen_glsl_type(gpuc_type t);
 
+/* The GLSL type of a 16-byte texel holding values of type t (main_texels' stores, the jam's texel
+ * reads): ivec4 for int, vec4 for every float type. */
+const char *codegen_texel_type(gpuc_type t);
+
 /* Cells a step of main_texels computes: the fewest whose values fill whole 16-byte texels of every
  * output (4 for float, int and vec3 cells, 2 for vec2, 1 for vec4; the most any output needs). */
 int codegen_lane_cells(gpuc_type result, const codegen_map *maps, int nmaps);

@@ -51,15 +51,10 @@ static void value_name(char *out, size_t len, const texel_output *o, int k)
         snprintf(out, len, "gpuc_kept_%d_%d", o->index, k);
 }
 
-static const char *texel_type(gpuc_type t)
-{
-    return t == GPUC_INT ? "ivec4" : "vec4";
-}
-
 /* The element type of an output's storage block. */
 static const char *block_type(gpuc_type t, codegen_shape shape)
 {
-    return shape.store_pairs ? "u64vec2" : texel_type(t);
+    return shape.store_pairs ? "u64vec2" : codegen_texel_type(t);
 }
 
 /* Cell k of a step: declares every output's value as 0, then (inside the range) computes the cell
@@ -147,7 +142,7 @@ static bool emit_stores(strbuf *sb, const texel_output *o, int cells, bool pairs
         snprintf(ts, sizeof ts, "%d", texels);
         snprintf(cs, sizeof cs, "%d", cell);
         strbuf value = {0};
-        strbuf_printf(&value, "%s%s(%s)%s", pairs ? "gpuc_pairs(" : "", texel_type(o->type),
+        strbuf_printf(&value, "%s%s(%s)%s", pairs ? "gpuc_pairs(" : "", codegen_texel_type(o->type),
                       parts.data ? parts.data : "", pairs ? ")" : "");
         const char *fields[] = {"BLOCK", o->block, "TEXELS", ts, "J", js, "CELL", cs,
                                 "VALUE", value.data ? value.data : "", NULL};

@@ -2,6 +2,7 @@
  * array_access.glsl's declarations of each array edited (matched exactly: any miss keeps the generic
  * program), so it needs nothing of the kernel's creation but the program it made. */
 #include "kernel/codegen/kernel_specialise.h"
+#include "kernel/codegen/codegen.h"
 #include "kernel/kernel_args.h"
 #include "kernel/program/program_cache.h"
 #include "util/strbuf.h"
@@ -110,7 +111,7 @@ static char *specialised_text(const gpuc_kernel *k, GLint sizes[][3], const bool
             snprintf(from, sizeof from, "gpuc_texel_%s(int i) { return imageLoad(gpuc_array_%s, i >> 2); }", p->name,
                      p->name);
             snprintf(to, sizeof to, "gpuc_texel_%s(int i) { return %s(%s(i), %s(i + 1), %s(i + 2), %s(i + 3)); }",
-                     p->name, is_int ? "ivec4" : "vec4", p->name, p->name, p->name, p->name);
+                     p->name, codegen_texel_type(p->type), p->name, p->name, p->name, p->name);
             ok = replace_once(&text, from, to);
         }
     }
