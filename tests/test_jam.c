@@ -369,6 +369,91 @@ START_TEST(neighbours_read_a_texel_at_a_time)
 }
 END_TEST
 
+/* Reads of a row's neighbours at thread.x plus an offset (kernel_jam.h's windows): a stencil whose
+ * window loop the jam unrolls (offsets -2 .. 2 through a local; rows and columns outside read as
+ * GPU.js reads them: a column past a row's end runs into the next row, an index outside the array
+ * reads 0), a guarded read as the zoo's conv5 makes it, and offsets written in the call on 1D and 3D
+ * arrays in a loop not unrolled; widths whose rows are whole texels and not. */
+static const char *const window_source = "float stencil(float img[][], float w[][], float c[], float v[][][]) {\n"
+                                         "    float sum = 0.0;\n"
+                                         "    for (int j = 0; j < 3; j++)\n"
+                                         "        for (int i = -2; i <= 2; i++) {\n"
+                                         "            int yy = thread.y + j - 1, xx = thread.x + i;\n"
+                                         "            sum += img[yy][xx] * w[j][i + 2];\n"
+                                         "            if (xx >= 0 && xx < outputSize.x)\n"
+                                         "                sum += img[yy][xx] * 0.5;\n"
+                                         "        }\n"
+                                         "    for (int i = 0; i < constants.n; i++)\n"
+                                         "        sum += c[thread.x - 3] * float(i) + v[i][1][thread.x + 5] * w[0][i];\n"
+                                         "    return sum;\n"
+                                         "}\n";
+
+static void check_windows(gpuc_kernel *k, int w, int h, int n, int iw, int ih, int cw, int vw, int vh, int vd)
+{
+    float *img = malloc((size_t)(iw * ih) * sizeof *img), *c = malloc((size_t)cw * sizeof *c);
+    float *v = malloc((size_t)(vw * vh * vd) * sizeof *v), weights[15];
+    float *expect = malloc((size_t)(w * h) * sizeof *expect);
+    ck_assert(img && c && v && expect);
+    for (int i = 0; i < iw * ih; i++)
+        img[i] = value(i, 1);
+    for (int i = 0; i < cw; i++)
+        c[i] = value(i, 2);
+    for (int i = 0; i < vw * vh * vd; i++)
+        v[i] = value(i, 3);
+    for (int i = 0; i < 15; i++)
+        weights[i] = value(i, 4);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            float sum = 0.0f;
+            for (int j = 0; j < 3; j++)
+                for (int i = -2; i <= 2; i++) {
+                    int yy = y + j - 1, xx = x + i;
+                    float e = flat_read(img, iw * ih, yy * iw + xx);
+                    sum += e * weights[j * 5 + i + 2];
+                    if (xx >= 0 && xx < w)
+                        sum += e * 0.5f;
+                }
+            for (int i = 0; i < n; i++)
+                sum += flat_read(c, cw, x - 3) * (float)i + flat_read(v, vw * vh * vd, (i * vh + 1) * vw + x + 5) * weights[i];
+            expect[y * w + x] = sum;
+        }
+    gpuc_arg args[] = {gpuc_arg_host_f32(img, (gpuc_dims){(uint32_t)iw, (uint32_t)ih}),
+                       gpuc_arg_host_f32(weights, (gpuc_dims){5, 3}), gpuc_arg_host_f32(c, (gpuc_dims){(uint32_t)cw}),
+                       gpuc_arg_host_f32(v, (gpuc_dims){(uint32_t)vw, (uint32_t)vh, (uint32_t)vd})};
+    run_and_compare(k, args, 4, expect, (size_t)w * (size_t)h);
+    assert_described(k, "program specialised to the argument sizes");
+    free(img);
+    free(c);
+    free(v);
+    free(expect);
+}
+
+START_TEST(neighbours_read_a_window_of_texels)
+{
+    enum { W = 16, H = 3, N = 4 };
+    const gpuc_kernel_desc desc = {.output = {W, H}, .constants = {{"n", N}}};
+    gpuc_kernel *k;
+    ck_assert_gpuc_ok(gpuc_create_kernel(gpu, window_source, &desc, &k));
+    assert_described(k, "8 neighbouring cells stored as texels, computed by one call");
+    assert_described(k, "(`img`, `c`, `v` read a texel for 4 neighbouring cells)");
+    if (jams()) { /* the window loop unrolled, each trip's img window read once; c's and v's in the loop */
+        const char *glsl = gpuc_kernel_glsl(k);
+        ck_assert_msg(strstr(glsl, "const int i = -2;") && strstr(glsl, "const int i = 2;") &&
+                          strstr(glsl, "gpuc_texel_img(gpuc_j0_yy, thread.x + (int(0 + i) & ~3) + 8)") &&
+                          strstr(glsl, "gpuc_texel_c(thread.x + (int(0 - 3) & ~3)") &&
+                          strstr(glsl, "gpuc_texel_v(i, 1, thread.x + (int(0 + 5) & ~3) + 4)"),
+                      "%s", glsl);
+    }
+    check_windows(k, W, H, N, 16, 4, 24, 16, 4, 5); /* rows of whole texels */
+    check_windows(k, W, H, N, 10, 5, 12, 10, 3, 3); /* rows of 10: element reads; c and v short */
+    check_windows(k, W, H, N, 20, 2, 16, 12, 2, 4); /* img's rows past its end */
+    gpuc_kernel_free(k);
+    ck_assert_gpuc_ok(gpuc_create_kernel(gpu, window_source, &desc, &k)); /* rows of 10 on the first program */
+    check_windows(k, W, H, N, 10, 5, 12, 10, 3, 3);
+    gpuc_kernel_free(k);
+}
+END_TEST
+
 /* 8 cells of 9,000 iterations would pass llvmpipe's budget of 65,535 in one invocation: groups of 4. */
 START_TEST(loop_budget_chooses_smaller_groups)
 {
@@ -564,6 +649,7 @@ Suite *suite_jam(void)
     tcase_add_test(tc, loops_kept_per_cell_beside_fused_ones);
     tcase_add_test(tc, vec3_and_int_results);
     tcase_add_test(tc, neighbours_read_a_texel_at_a_time);
+    tcase_add_test(tc, neighbours_read_a_window_of_texels);
     tcase_add_test(tc, loop_budget_chooses_smaller_groups);
     tcase_add_test(tc, chunks_of_their_own_are_not_jammed);
     tcase_add_test(tc, javascript_kernel);

@@ -208,21 +208,22 @@ START_TEST(jam_reads_neighbours_a_texel_at_a_time)
     ck_assert(!used[0] && used[1] && used[2]);
     free(t);
 
-    /* read per cell: the last argument not thread.x itself, a leading one that differs between cells or
-     * that a cell may change, a read outside the fused loops, thread.x not a whole argument */
+    /* read per cell: the last argument thread.x plus what a cell may change or what is not compiled in,
+     * a leading argument that differs between cells or that a cell may change, a read outside the fused
+     * loops, thread.x not a whole argument */
     t = jammed_texels("float k() {\n"
                       "    float s = b(0, thread.x);\n"
                       "    int q = 1;\n"
                       "    for (int i = 0; i < 4; i++) {\n"
-                      "        s += b(i, thread.x + 1) + b(i, (thread.x)) + b(thread.x, thread.x);\n"
-                      "        s += b(q, thread.x) + b(i + thread.y % 2, thread.x - 0) + a(q++, thread.x);\n"
+                      "        s += b(i, thread.x + q) + b(i, (thread.x)) + b(thread.x, thread.x);\n"
+                      "        s += b(q, thread.x) + b(i + thread.y % 2, thread.x - constants.n) + a(q++, thread.x);\n"
                       "        s += a(i, thread.x) * b(i, thread.x);\n" /* shares the loop: jammed */
                       "    }\n"
                       "    return s;\n"
                       "}\n", "k", used);
     ck_assert(strstr(t, "float gpuc_j3_s = b(0, (thread.x + 3));"));
-    ck_assert(strstr(t, "b(i, (thread.x + 3) + 1) + b(i, ((thread.x + 3))) + b((thread.x + 3), (thread.x + 3))"));
-    ck_assert(strstr(t, "b(gpuc_j2_q, (thread.x + 2)) + b(i + thread.y % 2, (thread.x + 2) - 0) + "
+    ck_assert(strstr(t, "b(i, (thread.x + 3) + gpuc_j3_q) + b(i, ((thread.x + 3))) + b((thread.x + 3), (thread.x + 3))"));
+    ck_assert(strstr(t, "b(gpuc_j2_q, (thread.x + 2)) + b(i + thread.y % 2, (thread.x + 2) - constants.n) + "
                         "a(gpuc_j2_q++, (thread.x + 2))"));
     ck_assert_int_eq(count(t, "gpuc_texel_"), 4); /* the last line's two reads */
     free(t);
@@ -244,6 +245,103 @@ START_TEST(jam_reads_neighbours_a_texel_at_a_time)
 }
 END_TEST
 
+/* Reads of a row's neighbours at thread.x plus an offset compiled in (a stencil's img(yy, xx),
+ * xx = thread.x + i - 2): the group's window of texels read once, each cell's element picked from it;
+ * a fused loop of a few literal trips unrolled where that makes the offset compiled in. */
+START_TEST(jam_reads_a_window_of_neighbours)
+{
+    bool used[3];
+    char *t = jammed_texels("const int R = 1;\n"
+                            "float k() {\n"
+                            "    float s = 0.0;\n"
+                            "    for (int j = 0; j < 3; j++)\n"
+                            "        for (int i = -2; i <= 2; i++) {\n"
+                            "            const int yy = thread.y + j - R;\n"
+                            "            int xx = thread.x + i - R, r = yy * 2;\n"
+                            "            s += b(yy, xx) * a(j, i + 2) + float(m(r, thread.x));\n"
+                            "        }\n"
+                            "    return s;\n"
+                            "}\n", "k", used);
+    /* i unrolled (five blocks, its value a const in each), j fused */
+    ck_assert(strstr(t, "for (int j = 0; j < 3; j++) {\n{\nconst int i = -2;\n"));
+    ck_assert(strstr(t, "}\n{\nconst int i = 2;\n"));
+    ck_assert_int_eq(count(t, "const int i ="), 5);
+    /* the window: 3 texels from thread.x + (e & ~3), e = i - R; the locals every cell computes alike
+     * as cell 0 has them */
+    ck_assert(strstr(t, "int gpuc_shift_0 = int(0 + i - R) & 3;\n"
+                        "vec4 gpuc_window_0[3] = vec4[3](gpuc_texel_b(gpuc_j0_yy, thread.x + (int(0 + i - R) & ~3)), "
+                        "gpuc_texel_b(gpuc_j0_yy, thread.x + (int(0 + i - R) & ~3) + 4), "
+                        "gpuc_texel_b(gpuc_j0_yy, thread.x + (int(0 + i - R) & ~3) + 8));\n"));
+    ck_assert(strstr(t, "ivec4 gpuc_texels_1_1 = gpuc_texel_m(gpuc_j0_r, thread.x + 4);"));
+    ck_assert(strstr(t, "gpuc_j6_s += gpuc_window_0[(gpuc_shift_0 + 6) >> 2][(gpuc_shift_0 + 6) & 3] * a(j, i + 2) + "
+                        "float(gpuc_texels_1_1.z);"));
+    ck_assert_int_eq(count(t, "gpuc_window_4["), 9); /* the fifth trip's: declared once, picked by 8 cells */
+    ck_assert(!used[0] && used[1] && used[2]);
+    free(t);
+
+    /* thread.x plus a compiled-in offset written in the call, in a loop not unrolled (its bound a
+     * constant); 1D and 3D */
+    t = jammed_texels("float k() {\n"
+                      "    float s = 0.0;\n"
+                      "    for (int i = 0; i < constants.n; i++)\n"
+                      "        s += b(thread.x - 3) * a(i, 0) + b(i, 1, thread.x + 2 * 3 - 1);\n"
+                      "    return s;\n"
+                      "}\n", "k", used);
+    ck_assert(!strstr(t, "const int i"));
+    ck_assert(strstr(t, "int gpuc_shift_0 = int(0 - 3) & 3;\nvec4 gpuc_window_0[3] = vec4[3](gpuc_texel_b(thread.x + "
+                        "(int(0 - 3) & ~3)), "));
+    ck_assert(strstr(t, "gpuc_texel_b(i, 1, thread.x + (int(0 + 2 * 3 - 1) & ~3) + 8));"));
+    free(t);
+
+    /* per cell: the offset not compiled in (a loop of 9 trips, one stepping by 2, one bounded by an
+     * octal number, one by a constant), a local written later, thread.x scaled, a tail that binds less than +, a local
+     * declared twice, a float local; no loop unrolled */
+    t = jammed_texels("float k() {\n"
+                      "    float s = 0.0;\n"
+                      "    int q = 1;\n"
+                      "    for (int j = 0; j < 2; j++) {\n"
+                      "        int xw = thread.x + j;\n"
+                      "        xw = xw + 1;\n"
+                      "        for (int i = 0; i < 9; i++)\n"
+                      "            s += b(j, thread.x + i);\n"
+                      "        for (int i = 0; i < 3; i += 2)\n"
+                      "            s += b(j, thread.x + i);\n"
+                      "        for (int i = 0; i < 07; i++)\n" /* octal: whole numbers are decimal only */
+                      "            s += b(j, thread.x + i);\n"
+                      "        for (int i = 0; i < constants.n; i++) {\n"
+                      "            int x2 = thread.x + i, x3 = thread.x * 2 + 1, x4 = thread.x + 1 & 3;\n"
+                      "            s += b(j, x2) + b(j, x3) + b(j, x4) + b(j, xw) + b(j, thread.x + q) + a(j, i);\n"
+                      "        }\n"
+                      "        for (int i = 0; i < 2; i++) {\n"
+                      "            int x2 = thread.x + 1;\n"
+                      "            s += b(j, x2) + a(j, i);\n"
+                      "        }\n"
+                      "    }\n"
+                      "    return s;\n"
+                      "}\n", "k", used);
+    ck_assert(!strstr(t, "const int") && !strstr(t, "gpuc_window") && !strstr(t, "gpuc_texel"));
+    ck_assert(strstr(t, "gpuc_j3_s += b(j, (thread.x + 3) + i);"));
+    ck_assert(strstr(t, "gpuc_j3_s += b(j, gpuc_j3_x2) + b(j, gpuc_j3_x3) + b(j, gpuc_j3_x4) + b(j, gpuc_j3_xw) + "
+                        "b(j, (thread.x + 3) + gpuc_j3_q) + a(j, i);"));
+    ck_assert(!used[0] && !used[1] && !used[2]);
+    free(t);
+
+    /* a local every cell computes alike is one only from its declaration on, in its block */
+    t = jammed_texels("float k() {\n"
+                      "    float s = 0.0;\n"
+                      "    for (int i = 0; i < 4; i++) {\n"
+                      "        int r = i + 1, x = thread.x + 1, u = r * 2, v = x;\n"
+                      "        s += b(u, thread.x) + b(v, thread.x) + b(r, x) + a(i, 0);\n"
+                      "    }\n"
+                      "    return s;\n"
+                      "}\n", "k", used);
+    ck_assert(strstr(t, "gpuc_j2_s += b(gpuc_j2_u, (thread.x + 2)) + b(gpuc_j2_v, (thread.x + 2)) + "
+                        "gpuc_window_0[(gpuc_shift_0 + 2) >> 2][(gpuc_shift_0 + 2) & 3] + a(i, 0);"));
+    ck_assert(strstr(t, "gpuc_texel_b(gpuc_j0_r, thread.x + (int(0 + 1) & ~3)"));
+    free(t);
+}
+END_TEST
+
 Suite *unit_jam_suite(void)
 {
     Suite *s = suite_create("unit_jam");
@@ -255,6 +353,7 @@ Suite *unit_jam_suite(void)
     tcase_add_test(tc, jam_refusals);
     tcase_add_test(tc, jam_accepts_consts_structs_and_prototypes);
     tcase_add_test(tc, jam_reads_neighbours_a_texel_at_a_time);
+    tcase_add_test(tc, jam_reads_a_window_of_neighbours);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -14,6 +14,9 @@
 #define JAM_DEPTH_MAX 48  /* statements nested deeper are refused (the writer recurses) */
 #define JAM_SHARED_MAX 16 /* counters of fused loops in scope at once */
 #define JAM_HOISTED_MAX 32 /* texel reads made before one statement's copies (more are read per cell) */
+#define JAM_LOCALS_MAX 32  /* locals known to be the same in every cell or thread.x plus such (more are a cell's own) */
+#define JAM_UNROLL_MAX 8   /* trips of a fused loop unrolled for its window reads */
+#define JAM_UNROLL_TOKENS 256 /* the largest loop body unrolled */
 
 typedef struct token {
     size_t at, len;
@@ -29,7 +32,17 @@ typedef struct names {
 typedef struct hoisted_read {
     int call, close; /* the accessor's name and its closing parenthesis (tokens) */
     int read;        /* the number of its texel read (naming its locals) */
+    bool window;     /* read at thread.x + e (e not known to be a multiple of 4): a window of texels */
 } hoisted_read;
+
+/* A local of the kernel's that every cell computes alike (`int yy = thread.y + j - 2`), or as
+ * thread.x plus what every cell computes alike (`int xx = thread.x + i - 2`: cell c's is cell 0's
+ * plus c). Declared once in the kernel, never written; known from its declaration on. */
+typedef struct cell_local {
+    int name;           /* its declaration (token) */
+    bool offset;        /* thread.x plus the tokens rest .. rest_end - 1 (an additive tail, maybe none) */
+    int rest, rest_end;
+} cell_local;
 
 typedef struct jam {
     const char *text; /* comments and preprocessor lines blanked (source_mask) */
@@ -55,6 +68,10 @@ typedef struct jam {
     int texel_reads; /* texel reads written so far (they number their locals) */
     hoisted_read hoisted[JAM_HOISTED_MAX]; /* in the statement whose copies are being written */
     int nhoisted;
+    cell_local cell_locals[JAM_LOCALS_MAX];
+    int ncell_locals;
+    int unrolled[JAM_SHARED_MAX]; /* counters of the fused loops around being written unrolled (consts) */
+    int nunrolled;
     const char *why;
     strbuf out;
 } jam;
@@ -587,6 +604,13 @@ static void put_tokens(jam *j, int first, int end, int cell)
             strbuf_append(&j->out, j->text + j->tok[t - 1].at + j->tok[t - 1].len,
                           j->tok[t].at - (j->tok[t - 1].at + j->tok[t - 1].len));
         int h = cell >= 0 ? hoisted_at(j, t) : -1;
+        if (h >= 0 && j->hoisted[h].window) {
+            int r = j->hoisted[h].read;
+            strbuf_printf(&j->out, "gpuc_window_%d[(gpuc_shift_%d + %d) >> 2][(gpuc_shift_%d + %d) & 3]", r, r, cell, r,
+                          cell);
+            t = j->hoisted[h].close;
+            continue;
+        }
         if (h >= 0) {
             strbuf_printf(&j->out, "gpuc_texels_%d_%d.%c", j->hoisted[h].read, cell / 4, "xyzw"[cell % 4]);
             t = j->hoisted[h].close;
@@ -705,16 +729,36 @@ static int texel_array(const jam *j, int t)
     return -1;
 }
 
+/* The local token t names, as the statement starting at token `at` sees it, where the jam knows it
+ * to be a cell_local: declared before that statement, in a block around it. NULL otherwise. */
+static const cell_local *cell_local_seen(const jam *j, int t, int at)
+{
+    if (!j->tok[t].ident || is(j, t - 1, "."))
+        return NULL;
+    for (int i = 0; i < j->ncell_locals; i++) {
+        const cell_local *l = &j->cell_locals[i];
+        if (same(j, l->name, t)) {
+            int open = enclosing_open(j, l->name);
+            return l->name < at && open >= 0 && is(j, open, "{") && match(j, open) > at ? l : NULL;
+        }
+    }
+    return NULL;
+}
+
 /* Whether tokens first..end-1 compute the same value in every cell wherever they stand in the fused
- * loops' bodies: numbers, operators other than writes, fused counters (never written there: fusable),
- * what reads_global allows, constructors and calls of those (accessors and builtins compute from
- * their arguments, and so do helpers: they see no `thread`, and there are no global variables). */
-static bool same_in_every_cell(const jam *j, int first, int end)
+ * loops' bodies of the statement starting at token `at`: numbers, operators other than writes, fused
+ * counters (never written there: fusable), what reads_global allows, locals every cell computes alike,
+ * constructors and calls of those (accessors and builtins compute from their arguments, and so do
+ * helpers: they see no `thread`, and there are no global variables). */
+static bool same_in_every_cell(const jam *j, int first, int end, int at)
 {
     for (int t = first; t < end; t++) {
         if (is_assignment(j, t))
             return false;
         if (!j->tok[t].ident || is(j, t - 1, ".") || is_shared(j, t) || is_type(j, t))
+            continue;
+        const cell_local *l = cell_local_seen(j, t, at);
+        if (l && !l->offset)
             continue;
         if (names_has(j, &j->locals, t) || !(is(j, t + 1, "(") || reads_global(j, t)))
             return false;
@@ -722,49 +766,255 @@ static bool same_in_every_cell(const jam *j, int first, int end)
     return true;
 }
 
-/* The closing token of the call at name token t where cell c's copy reads its element at
- * thread.x + c (the last argument thread.x itself, the others the same in every cell), or -1. */
-static int texel_call_close(const jam *j, int t)
+/* Whether tokens first..end-1 are a tail that adds to what stands before it: empty, or starting with
+ * + or - and holding no operator that binds less than they do outside brackets (thread.x + i - 2 is
+ * thread.x + (i - 2); thread.x + i & 3 is not). */
+static bool additive_tail(const jam *j, int first, int end)
 {
-    int open = t + 1, close = match(j, open);
-    if (close < open + 4 || !is(j, close - 3, "thread") || !is(j, close - 2, ".") || !is(j, close - 1, "x"))
+    static const char *const looser[] = {"<<", ">>", "<", ">", "<=", ">=", "==", "!=", "&", "^", "|", "&&", "||",
+                                         "^^", "?", ":", ",", NULL};
+    if (first == end)
+        return true;
+    if (!is(j, first, "+") && !is(j, first, "-"))
+        return false;
+    for (int t = first; t < end; t++) {
+        if (opens(j, t)) {
+            t = match(j, t);
+            if (t < 0 || t >= end)
+                return false;
+            continue;
+        }
+        if (is_assignment(j, t))
+            return false;
+        for (int i = 0; looser[i]; i++)
+            if (is(j, t, looser[i]))
+                return false;
+    }
+    return true;
+}
+
+/* Whether tokens first..end-1 are known when the program is compiled: numbers, operators other than
+ * writes, counters of unrolled loops (consts there), the source's global consts and #defined numbers. */
+static bool compiled_in(const jam *j, int first, int end)
+{
+    for (int t = first; t < end; t++) {
+        if (is_assignment(j, t))
+            return false;
+        if (!j->tok[t].ident || is(j, t - 1, ".") || is_type(j, t))
+            continue;
+        bool unrolled = false;
+        for (int u = 0; u < j->nunrolled; u++)
+            unrolled = unrolled || same(j, j->unrolled[u], t);
+        if (!unrolled && (names_has(j, &j->locals, t) || !(names_has(j, &j->consts, t) || is_macro(j, t))))
+            return false;
+    }
+    return true;
+}
+
+/* Where the call at name token t reads the cells' neighbouring elements (its leading arguments the
+ * same in every cell of the statement starting at `at`, its last thread.x + e with e the same in every
+ * cell): its closing token, with the last argument's first token in *last_arg and e's tokens in
+ * *rest .. *rest_end - 1 (e = 0 where they are none; thread.x + e written directly or as a
+ * cell_local), or -1. A read whose e is not compiled in is left
+ * to the cells: picking cell c's element of the window at a varying place costs more than the gathers
+ * it saves (docs/performance/cpu-runtimes.md). */
+static int texel_call_close(const jam *j, int t, int at, int *last_arg, int *rest, int *rest_end)
+{
+    int open = t + 1, close = match(j, open), last = open + 1;
+    if (close < 0)
         return -1;
-    int before = close - 4;
-    if (before == open)
-        return close;
-    if (!is(j, before, ",") || enclosing_open(j, before) != open)
+    for (int a = open + 1; a > 0 && a < close; a = opens(j, a) ? match(j, a) + 1 : a + 1)
+        if (is(j, a, ","))
+            last = a + 1;
+    if (last == close || (last > open + 1 && !same_in_every_cell(j, open + 1, last - 1, at)))
         return -1;
-    return same_in_every_cell(j, open + 1, before) ? close : -1;
+    *last_arg = last;
+    const cell_local *l = last + 1 == close ? cell_local_seen(j, last, at) : NULL;
+    if (l && l->offset) {
+        *rest = l->rest;
+        *rest_end = l->rest_end;
+    } else if (is(j, last, "thread") && is(j, last + 1, ".") && is(j, last + 2, "x") &&
+               additive_tail(j, last + 3, close) &&
+               same_in_every_cell(j, last + 3, close, at)) {
+        *rest = last + 3;
+        *rest_end = close;
+    } else {
+        return -1;
+    }
+    return *rest == *rest_end || compiled_in(j, *rest, *rest_end) ? close : -1;
 }
 
 /* Before the cells' copies of the statement t..end-1 inside fused loops: each call in it that reads
- * the cells' neighbouring elements read once for the group, a texel per four cells; put_tokens then
- * writes each cell's component in its place. The reads are made where the copies would make them,
- * unconditionally (a read has no effect, and one outside the array reads 0). */
+ * the cells' neighbouring elements read once for the group; put_tokens then writes each cell's
+ * element in its place. At thread.x (matmul's b(i, thread.x)) that is a texel per four cells, cell c
+ * taking component c % 4 of texel c / 4. At thread.x + e (conv5's img(yy, xx), xx = thread.x + i - 2)
+ * the elements from thread.x + e on start s = e & 3 into the texel at thread.x + (e & ~3) (thread.x
+ * is a multiple of 4): cells / 4 + 1 texels from there hold them, cell c's element s + c. The reads
+ * are made where the copies would make them, unconditionally (a read has no effect, and one outside
+ * the array reads 0, as the element would). */
 static void hoist_texel_reads(jam *j, int t, int end)
 {
     j->nhoisted = 0;
     if (j->nshared == 0 || j->cells % 4 != 0)
         return;
     for (int at = t; at < end && j->nhoisted < JAM_HOISTED_MAX; at++) {
-        int array = texel_array(j, at), close = array < 0 ? -1 : texel_call_close(j, at);
+        int last = -1, rest = -1, rest_end = -1;
+        int array = texel_array(j, at), close = array < 0 ? -1 : texel_call_close(j, at, t, &last, &rest, &rest_end);
         if (close < 0)
             continue;
         int read = j->texel_reads++;
-        for (int q = 0; q < j->cells / 4; q++) {
-            strbuf_printf(&j->out, "%s gpuc_texels_%d_%d = gpuc_texel_%s(", j->texels[array].type, read, q,
-                          j->texels[array].name);
-            put_tokens(j, at + 2, close - 3, -1); /* the leading arguments and their comma, as they are */
-            strbuf_puts(&j->out, close - 3 > at + 2 ? " thread.x" : "thread.x");
+        bool window = rest < rest_end;
+        const char *type = j->texels[array].type;
+        int texels = j->cells / 4 + (window ? 1 : 0);
+        if (window) {
+            strbuf_printf(&j->out, "int gpuc_shift_%d = int(0 ", read);
+            put_tokens(j, rest, rest_end, -1);
+            strbuf_printf(&j->out, ") & 3;\n%s gpuc_window_%d[%d] = %s[%d](", type, read, texels, type, texels);
+        }
+        for (int q = 0; q < texels; q++) {
+            if (window)
+                strbuf_printf(&j->out, "%s", q ? ", " : "");
+            else
+                strbuf_printf(&j->out, "%s gpuc_texels_%d_%d = ", type, read, q);
+            strbuf_printf(&j->out, "gpuc_texel_%s(", j->texels[array].name);
+            put_tokens(j, at + 2, last, 0); /* the leading arguments and their comma, as cell 0 sees them */
+            strbuf_puts(&j->out, last > at + 2 ? " thread.x" : "thread.x");
+            if (window) {
+                strbuf_puts(&j->out, " + (int(0 ");
+                put_tokens(j, rest, rest_end, -1);
+                strbuf_puts(&j->out, ") & ~3)");
+            }
             if (q)
                 strbuf_printf(&j->out, " + %d", 4 * q);
-            strbuf_puts(&j->out, ");\n");
+            strbuf_puts(&j->out, window ? ")" : ");\n");
         }
-        j->hoisted[j->nhoisted++] = (hoisted_read){.call = at, .close = close, .read = read};
+        if (window)
+            strbuf_puts(&j->out, ");\n");
+        j->hoisted[j->nhoisted++] = (hoisted_read){.call = at, .close = close, .read = read, .window = window};
         if (j->texel_used)
             j->texel_used[array] = true;
         at = close;
     }
+}
+
+/* The locals the declaration statement t..end-1 declares that every cell computes alike, or as
+ * thread.x plus such (int only): each declared nowhere else in the kernel and never written, its
+ * initialiser read from the statement's place. */
+static void note_cell_locals(jam *j, int t, int end)
+{
+    int type = t;
+    while (is_qualifier(j, type))
+        type++;
+    if (!declaration_at(j, type) || is(j, type + 1, "["))
+        return;
+    for (int name = type + 1; name > 0 && name < end - 1 && j->ncell_locals < JAM_LOCALS_MAX;) {
+        int stop = name + 1; /* the declarator's end: its comma or the semicolon */
+        while (stop > 0 && stop < end - 1 && !is(j, stop, ","))
+            stop = opens(j, stop) ? match(j, stop) + 1 : stop + 1;
+        if (stop <= 0)
+            return;
+        int declarations = 0;
+        for (int d = 0; d < j->declared.n; d++)
+            declarations += same(j, j->declared.at[d], name);
+        bool written = false;
+        for (int at = j->body_open + 1; !written && at < j->body_close; at++)
+            written = at != name && same(j, at, name) && !is(j, at - 1, ".") && written_at(j, at, at);
+        if (j->tok[name].ident && is(j, name + 1, "=") && declarations == 1 && !written) {
+            int init = name + 2;
+            cell_local l = {.name = name};
+            if (is(j, type, "int") && is(j, init, "thread") && is(j, init + 2, "x") && additive_tail(j, init + 3, stop) &&
+                same_in_every_cell(j, init + 3, stop, t))
+                l = (cell_local){.name = name, .offset = true, .rest = init + 3, .rest_end = stop};
+            if (l.offset || same_in_every_cell(j, init, stop, t))
+                j->cell_locals[j->ncell_locals++] = l;
+        }
+        name = stop + 1;
+    }
+}
+
+/* Unrolling. A fused loop `for (int c = A; c < B; c++)` (or <=, ++c, c += 1; A and B whole numbers)
+ * of at most JAM_UNROLL_MAX trips whose body has no loop is written once per trip, each copy in a
+ * block of its own that starts `const int c = <trip's value>;`, where the body reads a row's
+ * neighbours at an offset that is then compiled in (conv5's img(yy, thread.x + i - 2)): the window's
+ * place and each cell's element in it fold to constants. The same iterations in the same order (the
+ * body never writes c: fusable; break and continue are refused). */
+
+/* The whole number at *t (a minus sign allowed; decimal: 010 is octal in GLSL), moving *t past it. */
+static bool whole_number(const jam *j, int *t, long *value)
+{
+    bool minus = is(j, *t, "-");
+    int at = *t + (minus ? 1 : 0);
+    if (at >= j->ntok || j->tok[at].ident || j->tok[at].len > 6 ||
+        (j->tok[at].len > 1 && j->text[j->tok[at].at] == '0'))
+        return false;
+    long v = 0;
+    for (size_t i = 0; i < j->tok[at].len; i++) {
+        char c = j->text[j->tok[at].at + i];
+        if (!is_digit(c))
+            return false;
+        v = 10 * v + (c - '0');
+    }
+    *value = minus ? -v : v;
+    *t = at + 1;
+    return true;
+}
+
+/* Whether tokens first..end-1 name the counter at token c. */
+static bool mentions(const jam *j, int first, int end, int c)
+{
+    for (int t = first; t < end; t++)
+        if (same(j, t, c) && !is(j, t - 1, "."))
+            return true;
+    return false;
+}
+
+/* The trips of the fusable loop at `for` token t (body first..end-1) when it is unrolled, its first
+ * value in *from; 0 when it is not. */
+static int unroll_trips(const jam *j, int t, int first, int end, long *from)
+{
+    int c = t + 3, at = t + 5;
+    long to;
+    if (j->ntexels == 0 || j->cells % 4 != 0 || end - first > JAM_UNROLL_TOKENS || !is(j, t + 2, "int") ||
+        !j->tok[c].ident || !is(j, t + 4, "=") || !whole_number(j, &at, from) || !is(j, at, ";") ||
+        !same(j, at + 1, c) || !(is(j, at + 2, "<") || is(j, at + 2, "<=")))
+        return 0;
+    bool inclusive = is(j, at + 2, "<=");
+    at += 3;
+    if (!whole_number(j, &at, &to) || !is(j, at, ";"))
+        return 0;
+    at++;
+    if ((same(j, at, c) && is(j, at + 1, "++")) || (is(j, at, "++") && same(j, at + 1, c)))
+        at += 2;
+    else if (same(j, at, c) && is(j, at + 1, "+=") && is(j, at + 2, "1"))
+        at += 3;
+    else
+        return 0;
+    long trips = to - *from + (inclusive ? 1 : 0);
+    if (at != first - 1 || trips < 1 || trips > JAM_UNROLL_MAX)
+        return 0;
+    bool pays = false;
+    for (int b = first; b < end; b++) {
+        if (is(j, b, "for") || is(j, b, "while") || is(j, b, "do"))
+            return 0;
+        if (pays || texel_array(j, b) < 0)
+            continue;
+        int close = match(j, b + 1), last = b + 2;
+        for (int a = b + 2; a > 0 && a < close; a = opens(j, a) ? match(j, a) + 1 : a + 1)
+            if (is(j, a, ","))
+                last = a + 1;
+        pays = mentions(j, last, close, c) && is(j, last, "thread");
+        int name = -1, declarations = 0; /* or a local declared once as thread.x + e */
+        for (int d = 0; !pays && last + 1 == close && d < j->declared.n; d++)
+            if (same(j, j->declared.at[d], last) && declarations++ == 0)
+                name = j->declared.at[d];
+        if (declarations == 1 && is(j, name + 2, "thread")) {
+            int stop = name + 2;
+            while (stop > 0 && stop < end && !is(j, stop, ",") && !is(j, stop, ";"))
+                stop = opens(j, stop) ? match(j, stop) + 1 : stop + 1;
+            pays = stop > 0 && mentions(j, name + 2, stop, c);
+        }
+    }
+    return pays ? (int)trips : 0;
 }
 
 static bool put_list(jam *j, int first, int end, bool top, int depth);
@@ -786,11 +1036,24 @@ static bool put_statement(jam *j, int t, int end, int depth)
             for (int at = first; at + 1 < end; at++)
                 if (j->tok[at].ident && is(j, at + 1, "(") && shares_reads(j, at + 1))
                     j->shared_calls++;
-            put_tokens(j, t, first, -1);
-            strbuf_puts(&j->out, " {\n");
-            bool braced = is(j, first, "{");
-            bool ok = put_list(j, braced ? first + 1 : first, braced ? end - 1 : end, false, depth + 1);
-            strbuf_puts(&j->out, "}\n");
+            bool braced = is(j, first, "{"), ok = true;
+            long from = 0;
+            int trips = unroll_trips(j, t, first, end, &from);
+            if (trips > 0)
+                j->unrolled[j->nunrolled++] = t + 3;
+            for (int trip = 0; ok && trip < (trips > 0 ? trips : 1); trip++) {
+                if (trips > 0) {
+                    strbuf_printf(&j->out, "{\nconst int %.*s = %ld;\n", (int)j->tok[t + 3].len,
+                                  j->text + j->tok[t + 3].at, from + trip);
+                } else {
+                    put_tokens(j, t, first, -1);
+                    strbuf_puts(&j->out, " {\n");
+                }
+                ok = put_list(j, braced ? first + 1 : first, braced ? end - 1 : end, false, depth + 1);
+                strbuf_puts(&j->out, "}\n");
+            }
+            if (trips > 0)
+                j->nunrolled--;
             j->nshared = counters;
             return ok;
         }
@@ -799,6 +1062,7 @@ static bool put_statement(jam *j, int t, int end, int depth)
         if (is(j, at, "return"))
             return refuse(j, "a return inside the kernel's statements");
     hoist_texel_reads(j, t, end);
+    note_cell_locals(j, t, end);
     for (int cell = 0; cell < j->cells; cell++) {
         put_tokens(j, t, end, cell);
         strbuf_puts(&j->out, "\n");

@@ -50,7 +50,19 @@
  * cell may change or that differs between cells (what a fused loop's header may read, helpers'
  * results and constructors of those), and gpuc_texel_<name> returns exactly the four elements
  * <name> returns at x .. x + 3 (array_access.glsl's texel_read: one texel load where the array's
- * rows are whole texels, four element reads where they are not). */
+ * rows are whole texels, four element reads where they are not).
+ * Windows. Where the last argument is thread.x + e instead, e the same in every cell and compiled in
+ * (numbers, global consts, #defined numbers, counters of unrolled loops), written in the call or
+ * through a local `int xx = thread.x + e` (declared once, never written), cell c reads element
+ * thread.x + e + c: the jam reads the cells / 4 + 1 texels from thread.x + (e & ~3) once (a multiple
+ * of 4, as the texel read asks) and cell c takes element (e & 3) + c of them, both indices constants
+ * once the compiler folds e (conv5 1024^2: 0.55-0.6x the time; docs/performance/cpu-runtimes.md). A
+ * pick at an index not compiled in costs more than the gathers it saves, so such reads stay per cell.
+ * Leading arguments may name locals every cell computes alike (`int yy = thread.y + j - 2`: declared
+ * once, never written, initialised from what every cell computes alike), as cell 0 has them.
+ * To compile e in, a fused loop `for (int i = A; i < B; i++)` (<=, ++i, i += 1; A and B decimal whole
+ * numbers) of at most 8 trips, with no loop in its body, is unrolled where its body reads a window
+ * whose e names i: written once per trip, each copy a block that starts `const int i = <value>;`. */
 typedef struct kernel_jam_texels {
     const char *name; /* the array's accessor (its parameter's name in the program) */
     const char *type; /* its texel's GLSL type: vec4 or ivec4 */
