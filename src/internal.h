@@ -14,8 +14,9 @@
 #define GPUC_ERRMSG_MAX 2048
 /* Layers above the device that keep per-context state (program cache, fragment state, JS registry). */
 #define GPUC_MAX_CLOSE_HOOKS 8
-#define GPUC_SPARE_BUFFERS 4                    /* freed buffers kept per context, each ... */
-#define GPUC_SPARE_BUFFER_MAX_BYTES (256 * 1024) /* ... of at most this size */
+#define GPUC_SPARE_BUFFERS 8                    /* freed buffers kept per context: small ones ... */
+#define GPUC_SPARE_BUFFER_MAX_BYTES (256 * 1024) /* ... (at most this size) while a slot is free, */
+#define GPUC_SPARE_BYTES_MAX ((size_t)64 << 20)  /* larger ones while all kept hold at most this */
 
 typedef struct program_entry program_entry; /* kernel/program/program_table.h */
 typedef struct program_table program_table; /* kernel/program/program_table.c */
@@ -120,8 +121,9 @@ struct gpuc {
     const struct gpuc_kernel *fragment_attached; /* whose targets fragment_fbo holds; NULL: unknown */
     /* The word guarded kernels raise when llvmpipe cut a loop short (kernel/kernel_loops.c). */
     GLuint loop_status;
-    /* device/array.c: buffers of freed small arrays, kept for the next array of the same size (a
-     * small kernel call makes and frees its result every time; making a buffer costs a microsecond). */
+    /* device/array.c: buffers of freed arrays, kept for the next array of the same size (a kernel
+     * call makes and frees its result every time: making a buffer costs a microsecond, and llvmpipe
+     * zero-fills a new one, whose fresh pages fault in: conv5's 4 MiB result took 4-15 ms a call). */
     struct { GLuint buffer; size_t bytes; } spare_buffers[GPUC_SPARE_BUFFERS];
     /* Small calls (kernel/small_calls.c, algo/algo_twin.c): a context with llvmpipe's default threads
      * runs a kernel's small calls, and small algorithm calls whole, on `twin`, a context of its own

@@ -65,35 +65,62 @@ START_TEST(new_is_zero_filled_and_writable)
 }
 END_TEST
 
-/* A freed small array's buffer is kept for the next array of its size: that array must still read as
- * a new one, zero-filled (gpuc_array_new) and with zeros past its values (read as vec4 cells: the
- * padding of its last texel), whatever the freed array held. */
+/* A freed array's buffer is kept for the next array of its size (small ones, and large ones up to a
+ * budget): that array must still read as a new one, zero-filled (gpuc_array_new) and with zeros past
+ * its values (read as vec4 cells: the padding of its last texel), whatever the freed array held; a
+ * kernel's result in a kept buffer holds only what the kernel wrote. Sizes: 2 texels, and 1 MiB. */
 START_TEST(recycled_buffers_read_as_new)
 {
-    float ones[8] = {1, 2, 3, 4, 5, 6, 7, 8}, got[8];
-    for (int round = 0; round < 3; round++) {
-        gpuc_array *full, *fresh;
-        ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, ones, (gpuc_dims){8}, &full));
-        gpuc_array_free(full);
-        ck_assert_gpuc_ok(gpuc_array_new(gpu, GPUC_FLOAT, (gpuc_dims){7}, &fresh)); /* the same 2 texels */
-        ck_assert_gpuc_ok(gpuc_array_read_f32(fresh, got, 7));
-        for (int i = 0; i < 7; i++)
-            ck_assert_float_eq(got[i], 0.0f);
-        gpuc_array_free(fresh);
-        ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, ones, (gpuc_dims){8}, &full));
-        gpuc_array_free(full);
-        gpuc_array *five;
-        ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, ones, (gpuc_dims){5}, &five));
-        gpuc_kernel *k;
-        ck_assert_gpuc_ok(gpuc_create_kernel(gpu, "float pad(vec4 a[]) { return a[1].x + a[1].y + a[1].z + a[1].w; }",
-                                             &(gpuc_kernel_desc){.output = {1}}, &k));
-        gpuc_array *r;
-        ck_assert_gpuc_ok(gpuc_run(k, (gpuc_arg[]){gpuc_arg_array(five)}, 1, &r));
-        ck_assert_gpuc_ok(gpuc_array_read_f32(r, got, 1));
-        ck_assert_float_eq(got[0], 5.0f); /* value 5, then three zeros of padding */
-        gpuc_array_free(r);
-        gpuc_kernel_free(k);
-        gpuc_array_free(five);
+    static const size_t sizes[] = {8, (size_t)1 << 18};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        size_t n = sizes[s];
+        float *full_values = malloc(n * sizeof *full_values), *got = malloc(n * sizeof *got);
+        ck_assert(full_values && got);
+        for (size_t i = 0; i < n; i++)
+            full_values[i] = (float)(i % 1000) + 1.0f;
+        gpuc_kernel *pad, *copy;
+        ck_assert_gpuc_ok(gpuc_create_kernel(gpu,
+                                             "float pad(vec4 a[]) { int t = constants.t;"
+                                             " return a[t].x + a[t].y + a[t].z + a[t].w; }",
+                                             &(gpuc_kernel_desc){.output = {1}, .constants = {{"t", (double)(n / 4 - 1)}}},
+                                             &pad));
+        ck_assert_gpuc_ok(gpuc_create_kernel(gpu, "float copy(float a[]) { return a[thread.x] * 2.0; }",
+                                             &(gpuc_kernel_desc){.output = {(uint32_t)n - 3}}, &copy));
+        for (int round = 0; round < 3; round++) {
+            gpuc_array *full, *fresh;
+            ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, full_values, (gpuc_dims){(uint32_t)n}, &full));
+            gpuc_array_free(full);
+            ck_assert_gpuc_ok(gpuc_array_new(gpu, GPUC_FLOAT, (gpuc_dims){(uint32_t)n - 1}, &fresh)); /* same texels */
+            ck_assert_gpuc_ok(gpuc_array_read_f32(fresh, got, n - 1));
+            for (size_t i = 0; i < n - 1; i++)
+                ck_assert_msg(got[i] == 0.0f, "size %zu, value %zu: %g", n, i, (double)got[i]);
+            gpuc_array_free(fresh);
+            ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, full_values, (gpuc_dims){(uint32_t)n}, &full));
+            gpuc_array_free(full);
+            gpuc_array *short_one;
+            ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, full_values, (gpuc_dims){(uint32_t)n - 3}, &short_one));
+            gpuc_array *r;
+            ck_assert_gpuc_ok(gpuc_run(pad, (gpuc_arg[]){gpuc_arg_array(short_one)}, 1, &r));
+            ck_assert_gpuc_ok(gpuc_array_read_f32(r, got, 1));
+            ck_assert_float_eq(got[0], full_values[n - 4]); /* its last value, then three zeros of padding */
+            gpuc_array_free(r);
+            /* a result (its values written by the kernel, its padding cleared) in the buffer of a freed
+             * array of its size, read through the pad kernel too */
+            ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, full_values, (gpuc_dims){(uint32_t)n}, &full));
+            gpuc_array_free(full);
+            gpuc_array *doubled;
+            ck_assert_gpuc_ok(gpuc_run(copy, (gpuc_arg[]){gpuc_arg_array(short_one)}, 1, &doubled));
+            ck_assert_gpuc_ok(gpuc_run(pad, (gpuc_arg[]){gpuc_arg_array(doubled)}, 1, &r));
+            ck_assert_gpuc_ok(gpuc_array_read_f32(r, got, 1));
+            ck_assert_float_eq(got[0], 2.0f * full_values[n - 4]);
+            gpuc_array_free(r);
+            gpuc_array_free(doubled);
+            gpuc_array_free(short_one);
+        }
+        gpuc_kernel_free(pad);
+        gpuc_kernel_free(copy);
+        free(full_values);
+        free(got);
     }
 }
 END_TEST

@@ -82,10 +82,16 @@ static GLuint take_spare_buffer(gpuc *gpu, size_t bytes)
     return 0;
 }
 
-/* Keeps a freed array's buffer for the next array of its size when it is small and a slot is free. */
+/* Keeps a freed array's buffer for the next array of its size when a slot is free and it is small or
+ * the kept buffers, it with them, hold at most GPUC_SPARE_BYTES_MAX. */
 static bool keep_spare_buffer(gpuc *gpu, GLuint buffer, size_t bytes)
 {
-    for (int i = 0; bytes <= GPUC_SPARE_BUFFER_MAX_BYTES && i < GPUC_SPARE_BUFFERS; i++)
+    size_t kept = bytes;
+    for (int i = 0; i < GPUC_SPARE_BUFFERS; i++)
+        kept += gpu->spare_buffers[i].buffer ? gpu->spare_buffers[i].bytes : 0;
+    if (bytes > GPUC_SPARE_BUFFER_MAX_BYTES && kept > GPUC_SPARE_BYTES_MAX)
+        return false;
+    for (int i = 0; i < GPUC_SPARE_BUFFERS; i++)
         if (!gpu->spare_buffers[i].buffer) {
             gpu->spare_buffers[i].buffer = buffer;
             gpu->spare_buffers[i].bytes = bytes;
