@@ -602,7 +602,10 @@ GPUC_API size_t gpuc_array_values(const gpuc_array *a); /* cells * components pe
 
 /* Releases an array. NULL is ignored; an array freed before is refused with a message on its context
  * (HANDLES). May be called on any thread: where another thread holds the context, the array is queued
- * and its memory released at that thread's next call (THREADS, above). */
+ * and its memory released at that thread's next call (THREADS, above). Its device buffer may be kept
+ * for the context's next array of the same size (a result made and freed at every call, as gpuc_run's
+ * are, then costs no allocation: llvmpipe zero-fills a new buffer page by page); a context keeps at
+ * most 8 such buffers, those over 256 KiB while all it keeps hold at most 64 MiB, until gpuc_close. */
 GPUC_API void gpuc_array_free(gpuc_array *a);
 
 /* ---------------------------------------------------------------------------------------------- */
