@@ -56,7 +56,7 @@
  * through a local `int xx = thread.x + e` (declared once, never written), cell c reads element
  * thread.x + e + c: the jam reads the cells / 4 + 1 texels from thread.x + (e & ~3) once (a multiple
  * of 4, as the texel read asks) and cell c takes element (e & 3) + c of them, both indices constants
- * once the compiler folds e (conv5 1024^2: 0.55-0.6x the time; docs/performance/cpu-runtimes.md). A
+ * once the compiler folds e (conv5 1024^2: 0.5-0.7x the time; docs/performance/cpu-runtimes.md). A
  * pick at an index not compiled in costs more than the gathers it saves, so such reads stay per cell.
  * Leading arguments may name locals every cell computes alike (`int yy = thread.y + j - 2`: declared
  * once, never written, initialised from what every cell computes alike), as cell 0 has them.
