@@ -85,12 +85,14 @@ help:
 	@echo "  make check           first src/kernel/'s folder rule (scripts/check-kernel-rooms.sh: source/ and loops/ are GL-free)"
 	@echo "                       and the GL-free unit tests of those readers (tests/unit/, build/tests/gpuc-unit, milliseconds);"
 	@echo "                       then build and run the Check test suites on the default device, on both backends"
-	@echo "                       (compute, then fragment; GPUC_BACKEND=fragment make check runs one): a line per suite with"
+	@echo "                       (compute and fragment; GPUC_BACKEND=fragment make check runs one): a line per suite with"
 	@echo "                       its time, then one for both (make check: PASSED: compute 43 suites, ...); CK_VERBOSITY=normal: Check's own"
 	@echo "                       output. It includes examples/check (a Check suite of a user's kernel, gpuc_check.h), gpuc.h"
 	@echo "                       built as C++11-20 (tests/cxx/), README.md's C/C++ blocks compiled (scripts/check-readme-code.sh)"
 	@echo "                       and the paths and functions src/README.md names checked (scripts/check-doc-paths.sh);"
-	@echo "                       CHECK_SUITES='kernels errors' runs only those suites (names in tests/suites.h)"
+	@echo "                       CHECK_SUITES='kernels errors' runs only those suites (names in tests/suites.h);"
+	@echo "                       the backends run side by side, the fragment backend's lines after the compute"
+	@echo "                       backend's (CHECK_PARALLEL=0: one after the other, each line as it comes)"
 	@echo "  make check SANITIZE=1  the same with ASan + UBSan (leak detection on), in build/sanitize/"
 	@echo "  make check-hardware-profile  every suite that holds under GPUC_DEVICE_PROFILE=hardware on llvmpipe"
 	@echo "  make check-mpi-hosts the MPI examples and calls across two network-namespace hosts over TCP (root; skipped otherwise)"
@@ -367,19 +369,38 @@ HARDWARE_PROFILE_SUITES := device device_profile arrays kernels errors scatter t
 CHECK_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:intercept_tls_get_addr=0 UBSAN_OPTIONS=print_stacktrace=1 \
 	GPUC_EXAMPLES_DIR=$(BUILD)/examples GPUC_CLI=$(CLI_BIN) GPUC_BENCH=$(BENCH_BIN)
 # The mpi suite runs $(MPI_WORKER) and the MPI examples under mpirun where Open MPI is present
-# (GPUC_MPIRUN empty: it says it was skipped). Every backend runs even when one fails; the test program
-# appends each run's totals to $(CHECK_TOTALS), and the last line sums them up. CHECK_SUITES names suites
+# (GPUC_MPIRUN empty: it says it was skipped). Every backend runs even when one fails; each run writes
+# its totals to $(CHECK_TOTALS).<backend>, and the last line sums them up. CHECK_SUITES names suites
 # to run instead of all.
+# The backends run side by side, each a process of its own (CHECK_PARALLEL=0: one after the other): a
+# run keeps about one core busy (Mesa's shader compiles, Check's fork per test, the tests' C oracles;
+# llvmpipe's threads only in the few large dispatches), so on two cores both take little longer than
+# one (the sanitizer build's run had taken 33-62 minutes one after the other). The first backend's lines
+# stream as they come; the others' follow from $(BUILD)/tests/check-<backend>.log when it ends.
 CHECK_TOTALS = $(BUILD)/tests/check-totals
+CHECK_PARALLEL ?= 1
 check: $(UNIT_BIN) $(TEST_BIN) $(EXAMPLE_BIN) $(CHECK_EXAMPLE_BIN) $(CXX_BINS) $(CLI_BIN) $(BENCH_BIN) $(if $(HAVE_MPI),$(MPI_EXAMPLE_BIN) $(MPI_WORKER))
 	@scripts/check-kernel-rooms.sh && $(UNIT_BIN)
-	@rm -f $(CHECK_TOTALS); touch $(CHECK_TOTALS); start=$$(date +%s); status=0; \
-	for backend in $(CHECK_BACKENDS); do \
-		echo "==== backend $$backend"; \
-		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:intercept_tls_get_addr=0 UBSAN_OPTIONS=print_stacktrace=1 GPUC_BACKEND=$$backend \
-			GPUC_EXAMPLES_DIR=$(BUILD)/examples GPUC_CLI=$(CLI_BIN) GPUC_BENCH=$(BENCH_BIN) GPUC_CHECK_TOTALS=$(CHECK_TOTALS) \
-			$(MPIRUN_ENV) GPUC_MPIRUN="$(if $(HAVE_MPI),$(MPIRUN) $(MPIRUN_FLAGS))" GPUC_MPI_WORKER=$(MPI_WORKER) $(TEST_BIN) $(CHECK_SUITES) || status=1; \
-	done; \
+	@rm -f $(CHECK_TOTALS) $(CHECK_TOTALS).*; start=$$(date +%s); status=0; later=""; \
+	run_backend() { \
+		echo "==== backend $$1"; \
+		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:intercept_tls_get_addr=0 UBSAN_OPTIONS=print_stacktrace=1 GPUC_BACKEND=$$1 \
+			GPUC_EXAMPLES_DIR=$(BUILD)/examples GPUC_CLI=$(CLI_BIN) GPUC_BENCH=$(BENCH_BIN) GPUC_CHECK_TOTALS=$(CHECK_TOTALS).$$1 \
+			$(MPIRUN_ENV) GPUC_MPIRUN="$(if $(HAVE_MPI),$(MPIRUN) $(MPIRUN_FLAGS))" GPUC_MPI_WORKER=$(MPI_WORKER) $(TEST_BIN) $(CHECK_SUITES); \
+	}; \
+	first=$(firstword $(CHECK_BACKENDS)); \
+	if [ "$(CHECK_PARALLEL)" != 0 ]; then \
+		for backend in $(wordlist 2,$(words $(CHECK_BACKENDS)),$(CHECK_BACKENDS)); do \
+			run_backend $$backend > $(BUILD)/tests/check-$$backend.log 2>&1 & later="$$later $$backend:$$!"; \
+		done; \
+		run_backend $$first || status=1; \
+		for job in $$later; do \
+			wait $${job#*:} || status=1; cat $(BUILD)/tests/check-$${job%%:*}.log; \
+		done; \
+	else \
+		for backend in $(CHECK_BACKENDS); do run_backend $$backend || status=1; done; \
+	fi; \
+	for backend in $(CHECK_BACKENDS); do cat $(CHECK_TOTALS).$$backend 2>/dev/null; done > $(CHECK_TOTALS); \
 	awk -v want=$(words $(CHECK_BACKENDS)) -v rc=$$status -v t=$$(( $$(date +%s) - start )) ' \
 		{ runs = runs sep $$1 " " $$2 ($$2 == 1 ? " suite" : " suites"); sep = ", "; checks += $$3; fails += $$4; n++ } \
 		END { ok = rc == 0 && n == want && fails == 0; \
