@@ -21,7 +21,10 @@
 // texel that starts past the range is not stored.
 // A kernel with counted loops gets main_texels too where its body is jammed (src/kernel/source/kernel_jam.h):
 // jam_cells computes a step's $LANE_CELLS cells, which lie in one row, in one call whose fused loops make
-// each read the cells share once (llvmpipe gathers every read per lane, also at one address).
+// each read the cells share once (llvmpipe gathers every read per lane, also at one address). Where the
+// grid's rows do not split into whole steps (a width of 4k + 1..3; a 1D grid's last step), jam_cells_tails
+// calls the jammed body for a step that lies in one row and in the range, and computes a step that
+// crosses a row's end or the range's cell by cell, as lane_cell does (cells past the range keep 0).
 
 //@ main
 layout(local_size_x = $LOCAL_SIZE) in;
@@ -136,6 +139,16 @@ $CELLS$STORES    }
             int cell = gpuc_first;
             $THREAD
             $FUNCTION($VALUES);
+        }
+
+//@ jam_cells_tails
+        {
+            int cell = gpuc_first;
+            $THREAD
+            if (thread.x + $LANE_CELLS <= gpuc_grid.x && local_cell + $LANE_CELLSu <= gpuc_cell_count) {
+                $FUNCTION($VALUES);
+            } else {
+$TAIL_CELLS            }
         }
 
 //@ lane_value

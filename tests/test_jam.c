@@ -95,7 +95,7 @@ static void run_matmul(gpuc_kernel *k, int w, int h, int n, int salt)
 }
 
 /* matmul at width w (the output's rows): 24 and 16 split into groups of 8, 20 into groups of 4, 10 not
- * at all. */
+ * at all (shorter than two groups of 8: not jammed). */
 static void check_matmul(int w, const char *described)
 {
     gpuc_kernel *k;
@@ -119,6 +119,111 @@ START_TEST(matmul_in_groups_of_cells)
         gpuc_kernel_free(k);
     }
     check_matmul(10, "cell");
+}
+END_TEST
+
+/* Rows of 4k + 1..3 cells do not split into groups: the jam still computes a group that lies in one
+ * row in one call, and a group that crosses a row's end (or the grid's) cell by cell, with no texel
+ * reads on a 2D grid (a group's first thread.x is not a multiple of 4 there). On a 1D grid only the
+ * last group crosses, and the texel reads stay. Widths 17 and 30 (one crossing group per row, at
+ * different places; 17 x 5 ends in a group past the grid), a vec3 result at width 19, and 1D
+ * lengths 37 and 1001 (past one range of 1024 cells: 2 steps per invocation). */
+static const char *const crossing_words = "loops fused (cell by cell where a step crosses the end of a row)";
+
+static void check_crossing_vec3(int w, int h)
+{
+    enum { N = 6 };
+    float *v = malloc((size_t)(4 * w * h) * sizeof *v), *expect = malloc((size_t)(3 * w * h) * sizeof *expect);
+    ck_assert(v && expect);
+    for (int i = 0; i < 4 * w * h; i++)
+        v[i] = value(i, 12);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            for (int c = 0; c < 3; c++) {
+                float s = 0.0f;
+                for (int i = 0; i < N; i++)
+                    s += v[(y * w + i) * 4 + c] * v[(y * w + x) * 4 + 3];
+                expect[(y * w + x) * 3 + c] = s;
+            }
+    gpuc_array *b;
+    ck_assert_gpuc_ok(gpuc_array_new(gpu, GPUC_VEC4, (gpuc_dims){(uint32_t)w, (uint32_t)h}, &b));
+    ck_assert_gpuc_ok(gpuc_array_write_f32(b, v, (size_t)(4 * w * h)));
+    gpuc_kernel *k;
+    ck_assert_gpuc_ok(gpuc_create_kernel(gpu,
+                                         "vec3 scaled(vec4 v[][]) {\n"
+                                         "    vec3 s = vec3(0.0);\n"
+                                         "    for (int i = 0; i < constants.n; i++)\n"
+                                         "        s += v[thread.y][i].xyz * v[thread.y][thread.x].w;\n"
+                                         "    return s;\n"
+                                         "}\n",
+                                         &(gpuc_kernel_desc){.output = {(uint32_t)w, (uint32_t)h}, .constants = {{"n", N}}},
+                                         &k));
+    assert_described(k, crossing_words);
+    run_and_compare(k, (gpuc_arg[]){gpuc_arg_array(b)}, 1, expect, (size_t)(3 * w * h));
+    gpuc_kernel_free(k);
+    gpuc_array_free(b);
+    free(v);
+    free(expect);
+}
+
+static void check_crossing_1d(int x_cells)
+{
+    enum { ROWS = 5 };
+    int32_t *m = malloc((size_t)(x_cells * ROWS) * sizeof *m), *expect = malloc((size_t)x_cells * sizeof *expect);
+    int32_t *got = malloc((size_t)x_cells * sizeof *got);
+    ck_assert(m && expect && got);
+    for (int i = 0; i < x_cells * ROWS; i++)
+        m[i] = (i * 13) % 23 - 11;
+    for (int x = 0; x < x_cells; x++) {
+        expect[x] = 0;
+        for (int i = 0; i < ROWS; i++)
+            expect[x] += m[i * x_cells + x] * (i + 2);
+    }
+    gpuc_kernel *k;
+    ck_assert_gpuc_ok(gpuc_create_kernel(gpu,
+                                         "int weighted(int m[][]) {\n"
+                                         "    int s = 0;\n"
+                                         "    for (int i = 0; i < constants.rows; i++)\n"
+                                         "        s += m[i][thread.x] * (i + 2);\n"
+                                         "    return s;\n"
+                                         "}\n",
+                                         &(gpuc_kernel_desc){.output = {(uint32_t)x_cells}, .constants = {{"rows", ROWS}}},
+                                         &k));
+    assert_described(k, crossing_words);
+    assert_described(k, "(`m` read a texel for 4 neighbouring cells)");
+    for (int run = 0; run < 3; run++) {
+        gpuc_array *r;
+        ck_assert_gpuc_ok(gpuc_run(k, (gpuc_arg[]){gpuc_arg_host_i32(m, (gpuc_dims){(uint32_t)x_cells, ROWS})}, 1, &r));
+        ck_assert_uint_eq(gpuc_array_values(r), (size_t)x_cells);
+        ck_assert_gpuc_ok(gpuc_array_read_i32(r, got, (size_t)x_cells));
+        gpuc_array_free(r);
+        for (int i = 0; i < x_cells; i++)
+            ck_assert_msg(got[i] == expect[i], "length %d, run %d, cell %d: %d, expected %d", x_cells, run, i, got[i],
+                          expect[i]);
+    }
+    gpuc_kernel_free(k);
+    free(m);
+    free(expect);
+    free(got);
+}
+
+START_TEST(rows_that_do_not_split_cross_cell_by_cell)
+{
+    check_matmul(17, crossing_words);
+    check_matmul(30, crossing_words);
+    if (jams()) { /* a crossing group's cells are computed one by one, and no texel is read on 2D grids */
+        gpuc_kernel *k;
+        ck_assert_gpuc_ok(gpuc_create_kernel(gpu, matmul_source,
+                                             &(gpuc_kernel_desc){.output = {17, 5}, .constants = {{"n", 13}}}, &k));
+        const char *glsl = gpuc_kernel_glsl(k);
+        ck_assert_msg(strstr(glsl, "if (thread.x + 8 <= gpuc_grid.x && local_cell + 8u <= gpuc_cell_count)"),
+                      "no test for a crossing step in the program");
+        ck_assert_msg(!strstr(glsl, "gpuc_texels_"), "the program reads texels");
+        gpuc_kernel_free(k);
+    }
+    check_crossing_vec3(19, 4);
+    check_crossing_1d(37);
+    check_crossing_1d(1001);
 }
 END_TEST
 
@@ -645,6 +750,7 @@ Suite *suite_jam(void)
     Suite *s = suite_create("jam");
     TCase *tc = fixture_tcase("jam");
     tcase_add_test(tc, matmul_in_groups_of_cells);
+    tcase_add_test(tc, rows_that_do_not_split_cross_cell_by_cell);
     tcase_add_test(tc, a_defined_size_bounds_a_fused_loop);
     tcase_add_test(tc, loops_kept_per_cell_beside_fused_ones);
     tcase_add_test(tc, vec3_and_int_results);

@@ -270,20 +270,30 @@ static int lane_cells(const gpuc_kernel *k, const char *mask)
 
 /* Cells of a row one call of the jammed body computes (kernel/source/kernel_jam.h), or 0: under a
  * profile that jams, an ordinary compute kernel with loops the reader counted (not guarded, not capped:
- * their status words count per call of the body), without maps, whose grid's rows split into whole
- * groups of cells (the cells of a group then share thread.y and .z), and whose group's loops, run once
- * per cell where they cannot be fused, stay within llvmpipe's loop budget: the profile's count, or
- * the most, a power of two, those allow. */
-static int jam_cells(const gpuc_kernel *k, const char *mask)
+ * their status words count per call of the body), without maps, whose group's loops, run once per
+ * cell where they cannot be fused, stay within llvmpipe's loop budget: the profile's count, or the
+ * most, a power of two, the budget allows, halved down to 4 where that splits the grid's rows into
+ * whole groups (the cells of a group then share thread.y and .z). Rows that do not split even into
+ * groups of 4 (a width of 4k + 1..3) take the budget's count with *tails set: a step that crosses a
+ * row's end (or the range's) computes its cells one by one (codegen_texels.c). Rows shorter than two
+ * groups are not jammed: most of their steps would cross. */
+static int jam_cells(const gpuc_kernel *k, const char *mask, bool *tails)
 {
     int cells = k->gpu->device_profile.jam_cells;
     int64_t budget = k->gpu->info.loop_budget;
+    *tails = false;
     if (k->fragment || k->scatter || k->graphical || k->nmaps || k->loop_guard || k->loop_caps || k->dynamic_output ||
         !has_loops(mask) || k->loop_most == LOOP_UNBOUNDED)
         return 0;
-    while (cells >= 4 && (k->grid.x % (uint32_t)cells != 0 || (budget > 0 && (int64_t)cells * k->loop_most + 1 > budget)))
-        cells /= 2; /* the most, a power of two, that the rows and the budget allow */
-    return cells >= 4 ? cells : 0; /* main_texels stores whole texels: 4 cells fill them for every type */
+    while (cells >= 4 && budget > 0 && (int64_t)cells * k->loop_most + 1 > budget)
+        cells /= 2; /* the most, a power of two, that the budget allows */
+    if (cells < 4)
+        return 0; /* main_texels stores whole texels: 4 cells fill them for every type */
+    for (int whole = cells; whole >= 4; whole /= 2)
+        if (k->grid.x % (uint32_t)whole == 0)
+            return whole;
+    *tails = k->grid.x >= 2u * (uint32_t)cells;
+    return *tails ? cells : 0;
 }
 
 /* Whether the loop reader proves every occurrence of `thread` in every function a read (its list of
@@ -308,16 +318,21 @@ static bool thread_only_read(const char *mask, const loop_scan *scan, bool reada
 static void unjam(gpuc_kernel *k, const char *mask, const char *why)
 {
     k->jammed = false;
+    k->jam_tails = false;
     k->jam_refused = why;
     k->lane_cells = lane_cells(k, mask);
     k->cells_per_invocation = cells_per_invocation(k, mask, k->grid_cells);
 }
 
 /* The arrays the jam may read a texel at a time (kernel_jam.h): those of one float or int per element,
- * read through their rgba views; of[i] is texels[i]'s parameter. */
+ * read through their rgba views; of[i] is texels[i]'s parameter. None where a jammed step's first
+ * thread.x may be other than a multiple of 4, as the texel reads ask: rows of 4k + 1..3 cells (from the
+ * second row on). A 1D grid's step starts at a multiple of lane_cells, tails or not. */
 static int jam_texel_arrays(const gpuc_kernel *k, kernel_jam_texels *texels, int *of)
 {
     int n = 0;
+    if (k->jam_tails && gpuc_dims_rank(k->grid) > 1)
+        return 0;
     for (int i = 0; !k->buffer_reads && i < k->sig.nparams; i++) {
         const kernel_param *p = &k->sig.params[i];
         if (p->rank > 0 && (p->type == GPUC_FLOAT || p->type == GPUC_INT)) {
@@ -388,6 +403,7 @@ static char *program_text(gpuc_kernel *k, const char *source, const char *mask, 
                            .local_size = k->gpu->device_profile.local_size,
                            .buffer_reads = k->buffer_reads,
                            .jam_function = jammed,
+                           .jam_tails = jammed && k->jam_tails,
                            .texel_reads = k->texel_reads};
     char *glsl = text ? codegen_program(&k->sig, text, shape, constants, nconstants) : NULL;
     free(text);
@@ -510,12 +526,14 @@ static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_
             goto done;
         }
     }
-    int jam = jam_cells(k, mask);
+    bool tails;
+    int jam = jam_cells(k, mask, &tails);
     if (jam > 0 && !thread_only_read(mask, &scan, readable)) {
         jam = 0;
         k->jam_refused = "the loop reader could not prove every use of thread a read";
     }
     k->jammed = jam > 0;
+    k->jam_tails = k->jammed && tails;
     k->lane_cells = k->jammed ? jam : lane_cells(k, mask);
     k->cells_per_invocation = k->fragment ? 1 : cells_per_invocation(k, mask, k->grid_cells);
     st = compile_program(k, source, mask, &scan, constants, nconstants);

@@ -56,6 +56,10 @@ struct gpuc_kernel {
      * counted loops fused; else why the jam was refused (NULL where it was never tried). */
     bool jammed;
     const char *jam_refused;
+    /* Jammed though the grid's rows (a 1D grid: the grid) do not split into whole groups of lane_cells:
+     * a step that crosses a row's end or the range's computes its cells one by one (kernel.c's
+     * jam_cells; compute_main.glsl's jam_cells_tails). */
+    bool jam_tails;
     /* Array i's reads in the jammed body are partly a texel at a time (gpuc_texel_<name>; the program
      * specialised to its sizes keeps its rgba view where its rows are whole texels: kernel_specialise.c). */
     bool texel_reads[GPUC_MAX_ARGS];

@@ -53,6 +53,9 @@ typedef struct codegen_shape {
     /* With lane_cells: the jammed body (kernel/source/kernel_jam.h) computing a step's cells in one
      * call, placed before main(); NULL: main_texels calls the kernel once per cell. */
     const char *jam_function;
+    /* With jam_function: the grid's rows (a 1D grid: the grid) do not split into whole steps, so a step
+     * that crosses a row's end or the range's computes its cells one by one (jam_cells_tails). */
+    bool jam_tails;
     /* Per parameter (may be NULL): the jammed body reads array i a texel at a time too, through
      * gpuc_texel_<name> (array_access.glsl's texel_read sections). */
     const bool *texel_reads;
