@@ -4,7 +4,9 @@
  * does is the jam suite's (tests/test_jam.c), on the device against C. */
 #include "unit.h"
 #include "kernel/source/kernel_jam.h"
+#include "util/strbuf.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -132,11 +134,46 @@ START_TEST(jam_refusals)
          "no read in a fused loop that its cells share"},
         {"float k() { float s = 0.0; int b = thread.x * 64; for (int i = 0; i < 64; i++) s += a(b + i); return s; }",
          "no read in a fused loop that its cells share"},
+        /* text that does not compile: the reader pairs brackets first */
+        {"float k() { float s = 0.0; for (int i = 0; i < 4; i++) { s += a(i); return s; }", "an unmatched bracket"},
+        {"float k() { float s = 0.0; for (int i = 0; i < 4; i++) s += a(i)); return s; }", "an unmatched bracket"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const char *why = refusal(cases[i].src, "k");
         ck_assert_msg(strstr(why, cases[i].reason), "case %zu: \"%s\", expected \"%s\"", i, why, cases[i].reason);
     }
+}
+END_TEST
+
+/* A kernel of many locals (the reader finds names by a hash of their text): every one renamed in
+ * every cell, the counter fused, and a local written after its declaration (w7) still its cell's own
+ * where it stands in a read (the read stays per cell: w7 differs between cells once written). */
+START_TEST(jam_follows_many_locals)
+{
+    enum { LOCALS = 600 };
+    strbuf sb = {0};
+    strbuf_puts(&sb, "float k() {\n    float s = 0.0;\n");
+    for (int i = 0; i < LOCALS; i++)
+        strbuf_printf(&sb, "    int w%d = thread.y + %d;\n", i, i);
+    strbuf_puts(&sb, "    w7 += thread.x;\n    for (int i = 0; i < 4; i++) {\n        s += a(thread.y, i) + a(w7, i);\n");
+    for (int i = 0; i < LOCALS; i += 37)
+        strbuf_printf(&sb, "        s += float(w%d);\n", i);
+    strbuf_puts(&sb, "    }\n    return s;\n}\n");
+    char *src = strbuf_take(&sb);
+    ck_assert_ptr_nonnull(src);
+    char *text = jammed(src, "k", 4);
+    ck_assert_int_eq(count(text, "for (int i = 0; i < 4; i++)"), 1);
+    for (int c = 0; c < 4; c++) {
+        char name[32];
+        snprintf(name, sizeof name, "int gpuc_j%d_w%d = ", c, LOCALS - 1);
+        ck_assert_msg(count(text, name) == 1, "%s", name);
+        snprintf(name, sizeof name, "float(gpuc_j%d_w592)", c);
+        ck_assert_msg(count(text, name) == 1, "%s", name);
+        snprintf(name, sizeof name, "a(gpuc_j%d_w7, i)", c);
+        ck_assert_msg(count(text, name) == 1, "%s", name);
+    }
+    free(text);
+    free(src);
 }
 END_TEST
 
@@ -351,6 +388,7 @@ Suite *unit_jam_suite(void)
     tcase_add_test(tc, jam_fuses_a_loop_bounded_by_a_defined_number);
     tcase_add_test(tc, jam_drops_what_follows_the_return);
     tcase_add_test(tc, jam_refusals);
+    tcase_add_test(tc, jam_follows_many_locals);
     tcase_add_test(tc, jam_accepts_consts_structs_and_prototypes);
     tcase_add_test(tc, jam_reads_neighbours_a_texel_at_a_time);
     tcase_add_test(tc, jam_reads_a_window_of_neighbours);

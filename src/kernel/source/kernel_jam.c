@@ -23,9 +23,13 @@ typedef struct token {
     bool ident;
 } token;
 
+/* Names (by their text) and where the jam met them: a list in the order added, indexed by a hash of
+ * the text so that asking for a name costs the same with three locals or thousands. */
 typedef struct names {
-    int *at; /* token indices, one per distinct name */
+    int *at;    /* token indices, in the order added */
     int n, cap;
+    int *slot;  /* open addressing: an index into at of each distinct name, or -1 */
+    int nslots; /* 0, or a power of two more than twice n */
 } names;
 
 /* A call read a texel at a time before the copies of the statement that makes it. */
@@ -49,6 +53,8 @@ typedef struct jam {
     const char *source; /* as given (the same offsets) */
     token *tok;
     int ntok;
+    int *pair;   /* per token: a bracket's partner, -1 for other tokens (pair_brackets) */
+    int *parent; /* per token: the bracket that encloses it, -1 at the top level */
     int cells;
     const char *kernel;
     names functions;    /* every function the source defines or declares */
@@ -58,6 +64,7 @@ typedef struct jam {
     int nmacros;
     names locals;       /* names the kernel's body declares (renamed per cell) */
     names declared;     /* every declaration of them, by position (for shadowing) */
+    names written;      /* those of them the body writes somewhere other than in a declaration */
     int shared[JAM_SHARED_MAX]; /* counters of the fused loops around what is being written */
     int nshared;
     int kernel_name, body_open, body_close; /* tokens */
@@ -168,31 +175,84 @@ static bool closes(const jam *j, int t)
     return is(j, t, ")") || is(j, t, "]") || is(j, t, "}");
 }
 
+/* Pairs every bracket with its partner and notes the bracket around each token, so that match,
+ * match_back and enclosing_open answer by a look-up: the reader asks them at every turn, and a scan
+ * for each made a kernel of thousands of lines cost seconds. Brackets that do not pair up (text that
+ * does not compile) are refused. */
+static bool pair_brackets(jam *j)
+{
+    size_t n = j->ntok > 0 ? (size_t)j->ntok : 1;
+    int *open = malloc(n * sizeof *open), depth = 0;
+    j->pair = malloc(n * sizeof *j->pair);
+    j->parent = malloc(n * sizeof *j->parent);
+    if (!open || !j->pair || !j->parent) {
+        free(open);
+        return refuse(j, "out of memory");
+    }
+    for (int t = 0; t < j->ntok; t++) {
+        j->parent[t] = depth > 0 ? open[depth - 1] : -1;
+        j->pair[t] = -1;
+        if (opens(j, t)) {
+            open[depth++] = t;
+        } else if (closes(j, t)) {
+            if (depth == 0)
+                break;
+            j->pair[t] = open[--depth];
+            j->pair[open[depth]] = t;
+        }
+    }
+    bool paired = depth == 0;
+    for (int t = 0; paired && t < j->ntok; t++)
+        paired = !closes(j, t) || j->pair[t] >= 0;
+    free(open);
+    return paired || refuse(j, "an unmatched bracket");
+}
+
 /* The token closing the bracket at t, or -1. */
 static int match(const jam *j, int t)
 {
-    for (int depth = 0; t < j->ntok; t++) {
-        depth += opens(j, t) ? 1 : closes(j, t) ? -1 : 0;
-        if (depth == 0)
-            return t;
-    }
-    return -1;
+    return t >= 0 && t < j->ntok && opens(j, t) ? j->pair[t] : -1;
 }
 
 /* The token opening the bracket closed at t, or -1. */
 static int match_back(const jam *j, int t)
 {
-    for (int depth = 0; t >= 0; t--) {
-        depth += closes(j, t) ? 1 : opens(j, t) ? -1 : 0;
-        if (depth == 0)
-            return t;
-    }
-    return -1;
+    return t >= 0 && t < j->ntok && closes(j, t) ? j->pair[t] : -1;
 }
 
 /* Names */
 
-static bool names_add(names *n, int t)
+static unsigned name_hash(const jam *j, int t)
+{
+    unsigned h = 2166136261u; /* FNV-1a */
+    for (size_t i = 0; i < j->tok[t].len; i++)
+        h = (h ^ (unsigned char)j->text[j->tok[t].at + i]) * 16777619u;
+    return h;
+}
+
+/* The slot of n->slot that holds the name at token t, or the free slot where it would go. */
+static int name_slot(const jam *j, const names *n, int t)
+{
+    int s = (int)(name_hash(j, t) & (unsigned)(n->nslots - 1));
+    while (n->slot[s] >= 0 && !same(j, n->at[n->slot[s]], t))
+        s = (s + 1) & (n->nslots - 1);
+    return s;
+}
+
+static bool names_has(const jam *j, const names *n, int t)
+{
+    return n->nslots > 0 && n->slot[name_slot(j, n, t)] >= 0;
+}
+
+/* Indexes at[i] unless its name is there already (a name may be listed more than once: j->declared). */
+static void names_index(const jam *j, names *n, int i)
+{
+    int s = name_slot(j, n, n->at[i]);
+    if (n->slot[s] < 0)
+        n->slot[s] = i;
+}
+
+static bool names_add(const jam *j, names *n, int t)
 {
     if (n->n == n->cap) {
         int cap = n->cap ? 2 * n->cap : 16;
@@ -202,16 +262,28 @@ static bool names_add(names *n, int t)
         n->at = grown;
         n->cap = cap;
     }
-    n->at[n->n++] = t;
+    if (2 * (n->n + 1) >= n->nslots) { /* index every name again in a table twice the size */
+        int nslots = n->nslots ? 2 * n->nslots : 64;
+        int *slot = malloc((size_t)nslots * sizeof *slot);
+        if (!slot)
+            return false;
+        for (int s = 0; s < nslots; s++)
+            slot[s] = -1;
+        free(n->slot);
+        n->slot = slot;
+        n->nslots = nslots;
+        for (int i = 0; i < n->n; i++)
+            names_index(j, n, i);
+    }
+    n->at[n->n] = t;
+    names_index(j, n, n->n++);
     return true;
 }
 
-static bool names_has(const jam *j, const names *n, int t)
+static void names_free(names *n)
 {
-    for (int i = 0; i < n->n; i++)
-        if (same(j, n->at[i], t))
-            return true;
-    return false;
+    free(n->at);
+    free(n->slot);
 }
 
 static bool is_macro(const jam *j, int t)
@@ -275,15 +347,7 @@ static bool is_writing_builtin(const jam *j, int t)
 /* The bracket that encloses token t (the nearest unmatched one before it), or -1. */
 static int enclosing_open(const jam *j, int t)
 {
-    for (t--; t >= 0; t--) {
-        if (closes(j, t))
-            t = match_back(j, t);
-        else if (opens(j, t))
-            return t;
-        if (t < 0)
-            return -1;
-    }
-    return -1;
+    return t >= 0 && t < j->ntok ? j->parent[t] : -1;
 }
 
 /* Whether the expression of tokens first..last may be written by the call it is passed to: it is a
@@ -339,14 +403,14 @@ static bool check_declaration(jam *j, int first, int semi)
     if (is(j, first, "const")) { /* its names may bound a fused loop */
         for (int t = first + 1, depth = 0; t < semi; t++) {
             if (depth == 0 && j->tok[t].ident && !is_type(j, t) && !is_qualifier(j, t) &&
-                (is_type(j, t - 1) || is(j, t - 1, "]") || is(j, t - 1, ",")) && !names_add(&j->consts, t))
+                (is_type(j, t - 1) || is(j, t - 1, "]") || is(j, t - 1, ",")) && !names_add(j, &j->consts, t))
                 return refuse(j, "out of memory");
             depth += opens(j, t) ? 1 : closes(j, t) ? -1 : 0;
         }
         return true;
     }
     if (is(j, first, "struct") && j->tok[first + 1].ident && is(j, first + 2, "{") && match(j, first + 2) == semi - 1)
-        return names_add(&j->structs, first + 1) || refuse(j, "out of memory");
+        return names_add(j, &j->structs, first + 1) || refuse(j, "out of memory");
     if (is(j, semi - 1, ")")) {
         int open = match_back(j, semi - 1);
         bool plain = open > first && j->tok[open - 1].ident;
@@ -354,7 +418,7 @@ static bool check_declaration(jam *j, int first, int semi)
             plain = j->tok[t].ident && !is(j, t, "uniform") && !is(j, t, "buffer") && !is(j, t, "shared") &&
                     !is(j, t, "layout") && !is(j, t, "in") && !is(j, t, "out");
         if (plain)
-            return names_add(&j->functions, open - 1) || refuse(j, "out of memory");
+            return names_add(j, &j->functions, open - 1) || refuse(j, "out of memory");
     }
     return refuse(j, "a global variable");
 }
@@ -395,7 +459,7 @@ static bool scan_top(jam *j)
                     if (open <= first || !j->tok[open - 1].ident)
                         return refuse(j, "a function the reader does not follow");
                     int name = open - 1;
-                    if (!names_add(&j->functions, name))
+                    if (!names_add(j, &j->functions, name))
                         return refuse(j, "out of memory");
                     if (is(j, name, j->kernel) && j->kernel_name < 0 && close == j->ntok - 1) {
                         j->kernel_name = name;
@@ -505,7 +569,7 @@ static bool add_declared(jam *j, int t)
         if (depth == 0 && j->tok[at].ident && (is(j, at - 1, ",") || at == t + 1 || is(j, at - 1, "]"))) {
             if (is(j, at, "thread") || starts_with(j, at, "gpuc_"))
                 return refuse(j, "a local named thread or gpuc_");
-            if ((!names_has(j, &j->locals, at) && !names_add(&j->locals, at)) || !names_add(&j->declared, at))
+            if ((!names_has(j, &j->locals, at) && !names_add(j, &j->locals, at)) || !names_add(j, &j->declared, at))
                 return refuse(j, "out of memory");
         }
         if (opens(j, at))
@@ -514,6 +578,22 @@ static bool add_declared(jam *j, int t)
             break;
         else if (depth == 0 && is(j, at, ";"))
             break;
+    }
+    return true;
+}
+
+/* Notes the locals the body writes other than where it declares them (an initialiser writes its own
+ * declarator), once for all the readers that ask. */
+static bool note_written(jam *j)
+{
+    int d = 0; /* j->declared holds the declarators in the order of the text */
+    for (int t = j->body_open + 1; t < j->body_close; t++) {
+        while (d < j->declared.n && j->declared.at[d] < t)
+            d++;
+        bool declarator = d < j->declared.n && j->declared.at[d] == t;
+        if (!declarator && j->tok[t].ident && !is(j, t - 1, ".") && names_has(j, &j->locals, t) &&
+            !names_has(j, &j->written, t) && written_at(j, t, t) && !names_add(j, &j->written, t))
+            return refuse(j, "out of memory");
     }
     return true;
 }
@@ -542,7 +622,7 @@ static bool check_body(jam *j)
         if (declaration_at(j, t) && !add_declared(j, t))
             return false;
     }
-    return true;
+    return note_written(j);
 }
 
 /* Statements */
@@ -718,6 +798,41 @@ static bool shares_reads(const jam *j, int open)
 
 /* Texel reads (kernel_jam.h) */
 
+/* The first token of the last argument of the call whose parentheses are open .. close (open + 1
+ * where it has one argument, or none). */
+static int last_argument(const jam *j, int open, int close)
+{
+    int last = open + 1;
+    for (int a = open + 1; a > 0 && a < close; a = opens(j, a) ? match(j, a) + 1 : a + 1)
+        if (is(j, a, ","))
+            last = a + 1;
+    return last;
+}
+
+/* The end of the declarator whose name is token `name` (`int a = f(x, y), b;`): its comma or the
+ * statement's semicolon, brackets skipped; -1 where neither comes before token `limit`. */
+static int declarator_end(const jam *j, int name, int limit)
+{
+    int t = name + 1;
+    while (t > 0 && t < limit && !is(j, t, ",") && !is(j, t, ";"))
+        t = opens(j, t) ? match(j, t) + 1 : t + 1;
+    return t > 0 && t < limit ? t : -1;
+}
+
+/* The one declaration in the kernel's body of the name at token t (a token of j->declared), or -1
+ * where it has none or several. */
+static int declaration_of(const jam *j, int t)
+{
+    int found = -1;
+    for (int d = 0; d < j->declared.n; d++)
+        if (same(j, j->declared.at[d], t)) {
+            if (found >= 0)
+                return -1;
+            found = j->declared.at[d];
+        }
+    return found;
+}
+
 /* The entry of j->texels whose accessor the name at token t calls, or -1. */
 static int texel_array(const jam *j, int t)
 {
@@ -820,12 +935,10 @@ static bool compiled_in(const jam *j, int first, int end)
  * it saves (docs/performance/cpu-runtimes.md). */
 static int texel_call_close(const jam *j, int t, int at, int *last_arg, int *rest, int *rest_end)
 {
-    int open = t + 1, close = match(j, open), last = open + 1;
+    int open = t + 1, close = match(j, open);
     if (close < 0)
         return -1;
-    for (int a = open + 1; a > 0 && a < close; a = opens(j, a) ? match(j, a) + 1 : a + 1)
-        if (is(j, a, ","))
-            last = a + 1;
+    int last = last_argument(j, open, close);
     if (last == close || (last > open + 1 && !same_in_every_cell(j, open + 1, last - 1, at)))
         return -1;
     *last_arg = last;
@@ -908,18 +1021,11 @@ static void note_cell_locals(jam *j, int t, int end)
     if (!declaration_at(j, type) || is(j, type + 1, "["))
         return;
     for (int name = type + 1; name > 0 && name < end - 1 && j->ncell_locals < JAM_LOCALS_MAX;) {
-        int stop = name + 1; /* the declarator's end: its comma or the semicolon */
-        while (stop > 0 && stop < end - 1 && !is(j, stop, ","))
-            stop = opens(j, stop) ? match(j, stop) + 1 : stop + 1;
-        if (stop <= 0)
+        int stop = declarator_end(j, name, end);
+        if (stop < 0)
             return;
-        int declarations = 0;
-        for (int d = 0; d < j->declared.n; d++)
-            declarations += same(j, j->declared.at[d], name);
-        bool written = false;
-        for (int at = j->body_open + 1; !written && at < j->body_close; at++)
-            written = at != name && same(j, at, name) && !is(j, at - 1, ".") && written_at(j, at, at);
-        if (j->tok[name].ident && is(j, name + 1, "=") && declarations == 1 && !written) {
+        if (j->tok[name].ident && is(j, name + 1, "=") && declaration_of(j, name) == name &&
+            !names_has(j, &j->written, name)) {
             int init = name + 2;
             cell_local l = {.name = name};
             if (is(j, type, "int") && is(j, init, "thread") && is(j, init + 2, "x") && additive_tail(j, init + 3, stop) &&
@@ -998,19 +1104,11 @@ static int unroll_trips(const jam *j, int t, int first, int end, long *from)
             return 0;
         if (pays || texel_array(j, b) < 0)
             continue;
-        int close = match(j, b + 1), last = b + 2;
-        for (int a = b + 2; a > 0 && a < close; a = opens(j, a) ? match(j, a) + 1 : a + 1)
-            if (is(j, a, ","))
-                last = a + 1;
+        int close = match(j, b + 1), last = last_argument(j, b + 1, close);
         pays = mentions(j, last, close, c) && is(j, last, "thread");
-        int name = -1, declarations = 0; /* or a local declared once as thread.x + e */
-        for (int d = 0; !pays && last + 1 == close && d < j->declared.n; d++)
-            if (same(j, j->declared.at[d], last) && declarations++ == 0)
-                name = j->declared.at[d];
-        if (declarations == 1 && is(j, name + 2, "thread")) {
-            int stop = name + 2;
-            while (stop > 0 && stop < end && !is(j, stop, ",") && !is(j, stop, ";"))
-                stop = opens(j, stop) ? match(j, stop) + 1 : stop + 1;
+        int name = !pays && last + 1 == close ? declaration_of(j, last) : -1; /* or a local declared once as thread.x + e */
+        if (name >= 0 && is(j, name + 2, "thread")) {
+            int stop = declarator_end(j, name, end);
             pays = stop > 0 && mentions(j, name + 2, stop, c);
         }
     }
@@ -1104,7 +1202,7 @@ char *kernel_jam(const char *text, const char *kernel, int cells, const kernel_j
     char *result = NULL;
     if (!mask)
         refuse(&j, "out of memory");
-    else if (cells >= 2 && tokenize(&j) && scan_top(&j) && check_directives(&j, comments) && check_body(&j)) {
+    else if (cells >= 2 && tokenize(&j) && pair_brackets(&j) && scan_top(&j) && check_directives(&j, comments) && check_body(&j)) {
         int type_first = j.kernel_name - 1; /* the return type, with its qualifiers */
         while (type_first > 0 && j.tok[type_first - 1].ident)
             type_first--;
@@ -1124,11 +1222,14 @@ char *kernel_jam(const char *text, const char *kernel, int cells, const kernel_j
     }
     strbuf_free(&j.out);
     free(j.tok);
-    free(j.functions.at);
-    free(j.structs.at);
-    free(j.consts.at);
-    free(j.locals.at);
-    free(j.declared.at);
+    free(j.pair);
+    free(j.parent);
+    names_free(&j.functions);
+    names_free(&j.structs);
+    names_free(&j.consts);
+    names_free(&j.locals);
+    names_free(&j.declared);
+    names_free(&j.written);
     free(mask);
     free(comments);
     for (int i = 0; !result && texel_used && i < ntexels; i++)
