@@ -24,7 +24,8 @@
 // each read the cells share once (llvmpipe gathers every read per lane, also at one address). Where the
 // grid's rows do not split into whole steps (a width of 4k + 1..3; a 1D grid's last step), jam_cells_tails
 // calls the jammed body for a step that lies in one row and in the range, and computes a step that
-// crosses a row's end or the range's cell by cell, as lane_cell does (cells past the range keep 0).
+// crosses a row's end or the range's cell by cell in a loop (cells past the range keep 0; a loop, not
+// copies: llvmpipe runs both sides of the if under a mask, and a loop with every lane off ends at once).
 
 //@ main
 layout(local_size_x = $LOCAL_SIZE) in;
@@ -148,8 +149,18 @@ $CELLS$STORES    }
             if (thread.x + $LANE_CELLS <= gpuc_grid.x && local_cell + $LANE_CELLSu <= gpuc_cell_count) {
                 $FUNCTION($VALUES);
             } else {
-$TAIL_CELLS            }
+                int gpuc_cells = int(min(gpuc_cell_count - local_cell, $LANE_CELLSu));
+                for (int gpuc_c = 0; gpuc_c < gpuc_cells; gpuc_c++) {
+                    int cell = gpuc_first + gpuc_c;
+                    $THREAD
+                    $RETURN_TYPE result = $KERNEL();
+$PICKS                }
+            }
         }
+
+//@ tail_pick
+                    if (gpuc_c == $K)
+                        $VAR = result;
 
 //@ lane_value
         $TYPE $VAR = $TYPE(0);

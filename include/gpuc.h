@@ -336,11 +336,13 @@ typedef enum gpuc_backend {
  * views (an SSBO load is a scalar loop over the SIMD lanes there), up to 8 steps per invocation of
  * loop-free kernels and 16 of kernels with counted loops, neighbouring cells stored as whole 16-byte
  * texels (two 64-bit words where GL_ARB_gpu_shader_int64 is offered), kernels with counted loops
- * computing up to 8 neighbouring cells of a row in one call of their body with its loops fused, so
- * that a read the cells share is made once and the cells' reads of neighbouring elements (matmul's
- * b[i][thread.x]; a stencil's img[yy][xx] with xx = thread.x + i - 2, its window loop of a few literal
- * trips unrolled) a 16-byte texel for 4 cells (see gpuc_kernel_describe: "computed by one call of the
- * body with its loops fused", or why not), work groups of 64, and llvmpipe's loop budget guarded
+ * computing up to 8 neighbouring cells of a row in one call of their body with its loops fused (rows
+ * that do not split into groups of 4 too, from 16 cells: a step that crosses a row's end computes its
+ * cells one by one), so that a read the cells share is made once and the cells' reads of neighbouring
+ * elements (matmul's b[i][thread.x]; a stencil's img[yy][xx] with xx = thread.x + i - 2, its window
+ * loop of a few literal trips unrolled) a 16-byte texel for 4 cells (see gpuc_kernel_describe:
+ * "computed by one call of the body with its loops fused", or why not), work groups of 64, and
+ * llvmpipe's loop budget guarded
  * (LOOPS AND LLVMPIPE'S LOOP BUDGET). Both give the same answers. AUTO takes the
  * driver's own (gpuc_info.software); forcing HARDWARE on llvmpipe exists to test that path there. The
  * loop budget is not part of the profile: it follows the driver (gpuc_info.loop_budget), so a forced

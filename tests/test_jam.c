@@ -584,6 +584,38 @@ START_TEST(loop_budget_chooses_smaller_groups)
     }
     run_and_compare(k, (gpuc_arg[]){gpuc_arg_host_f32(w, (gpuc_dims){4})}, 1, expect, W);
     gpuc_kernel_free(k);
+
+    /* With tails (21 cells: the third group of 8 crosses the end), a step's lanes may run the jammed
+     * body and the loop over its cells one by one together, under masks: the budget counts both. A
+     * loop whose bound differs between cells is not fused (one copy per cell): 8 cells would run
+     * 8 x 6000 iterations in the jammed body and 5 x 6000 in the crossing step's loop, past the
+     * budget, where llvmpipe would cut them short; 4 cells stay within it. */
+    enum { TAIL_W = 21, TAIL_STEPS = 6000 };
+    float tail_expect[TAIL_W];
+    ck_assert_gpuc_ok(gpuc_create_kernel(gpu,
+                                         "float steps(float w[]) {\n"
+                                         "    float s = 0.0;\n"
+                                         "    for (int i = 0; i < constants.steps && i < thread.x + constants.steps; i++)\n"
+                                         "        s += (i % 3 == 0) ? w[i % 4] : 1.0;\n"
+                                         "    for (int j = 0; j < 4; j++)\n"
+                                         "        s += w[j] * float(thread.x);\n"
+                                         "    return s;\n"
+                                         "}\n",
+                                         &(gpuc_kernel_desc){.output = {TAIL_W}, .constants = {{"steps", TAIL_STEPS}}},
+                                         &k));
+    if (gpuc_get_info(gpu)->loop_budget > 0)
+        assert_described(k, "4 neighbouring cells stored as texels, computed by one call of the body with its loops "
+                            "fused (cell by cell");
+    for (int x = 0; x < TAIL_W; x++) {
+        float s = 0.0f;
+        for (int i = 0; i < TAIL_STEPS; i++)
+            s += (i % 3 == 0) ? w[i % 4] : 1.0f;
+        for (int j = 0; j < 4; j++)
+            s += w[j] * (float)x;
+        tail_expect[x] = s;
+    }
+    run_and_compare(k, (gpuc_arg[]){gpuc_arg_host_f32(w, (gpuc_dims){4})}, 1, tail_expect, TAIL_W);
+    gpuc_kernel_free(k);
 }
 END_TEST
 

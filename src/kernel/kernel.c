@@ -228,6 +228,17 @@ static bool has_loops(const char *mask)
     return false;
 }
 
+/* The loop iterations of one step of main() computing `cells` cells, at most, as llvmpipe's budget
+ * counts them (per invocation, over the loops its lanes run together): the step's loops (a jammed
+ * step's copies of loops it cannot fuse run once per cell) and one trip of main()'s. A step with
+ * tails (jam_cells) runs the jammed body and its loop over the cells one by one on the same lanes,
+ * both under masks where the lanes disagree, and so counts both. */
+static int64_t step_trips(const gpuc_kernel *k, int cells, bool tails)
+{
+    int64_t body = (int64_t)cells * k->loop_most;
+    return tails ? 2 * body + cells + 1 : body + 1;
+}
+
 /* Steps each invocation takes (each step computes lane_cells cells, or one), fewer for small grids so
  * that at least ~32 work groups keep every core busy; one on hardware (the device profile's most_steps).
  * Under the software profile a loop-free kernel takes up to 8: on llvmpipe an
@@ -245,9 +256,7 @@ static int cells_per_invocation(const gpuc_kernel *k, const char *mask, size_t g
     if (has_loops(mask)) {
         if (k->loop_guard || budget <= 0 || k->loop_most == LOOP_UNBOUNDED)
             return 1;
-        /* a step's loops (a jammed step's copies of loops it cannot fuse run once per cell), and one
-         * trip of main()'s */
-        per_cell = (k->jammed ? k->lane_cells : 1) * k->loop_most + 1;
+        per_cell = step_trips(k, k->jammed ? k->lane_cells : 1, k->jam_tails);
         most = profile->most_steps_with_loops;
     }
     size_t room = grid_cells / (32 * (size_t)profile->local_size * kernel_step_cells(k));
@@ -271,29 +280,31 @@ static int lane_cells(const gpuc_kernel *k, const char *mask)
 /* Cells of a row one call of the jammed body computes (kernel/source/kernel_jam.h), or 0: under a
  * profile that jams, an ordinary compute kernel with loops the reader counted (not guarded, not capped:
  * their status words count per call of the body), without maps, whose group's loops, run once per
- * cell where they cannot be fused, stay within llvmpipe's loop budget: the profile's count, or the
- * most, a power of two, the budget allows, halved down to 4 where that splits the grid's rows into
- * whole groups (the cells of a group then share thread.y and .z). Rows that do not split even into
- * groups of 4 (a width of 4k + 1..3) take the budget's count with *tails set: a step that crosses a
- * row's end (or the range's) computes its cells one by one (codegen_texels.c). Rows shorter than two
- * groups are not jammed: most of their steps would cross. */
+ * cell where they cannot be fused, stay within llvmpipe's loop budget (step_trips): the profile's
+ * count, or the most, a power of two, that splits the grid's rows into whole groups (the cells of a
+ * group then share thread.y and .z) and that the budget allows. Rows that do not split even into
+ * groups of 4 (a width of 4k + 1..3) take the most the budget allows with *tails set: a step that
+ * crosses a row's end (or the range's) computes its cells one by one (codegen_texels.c). Such rows
+ * shorter than two of the profile's groups are not jammed: most of their steps would cross. */
 static int jam_cells(const gpuc_kernel *k, const char *mask, bool *tails)
 {
-    int cells = k->gpu->device_profile.jam_cells;
+    int most = k->gpu->device_profile.jam_cells;
     int64_t budget = k->gpu->info.loop_budget;
     *tails = false;
     if (k->fragment || k->scatter || k->graphical || k->nmaps || k->loop_guard || k->loop_caps || k->dynamic_output ||
         !has_loops(mask) || k->loop_most == LOOP_UNBOUNDED)
         return 0;
-    while (cells >= 4 && budget > 0 && (int64_t)cells * k->loop_most + 1 > budget)
-        cells /= 2; /* the most, a power of two, that the budget allows */
-    if (cells < 4)
-        return 0; /* main_texels stores whole texels: 4 cells fill them for every type */
-    for (int whole = cells; whole >= 4; whole /= 2)
-        if (k->grid.x % (uint32_t)whole == 0)
-            return whole;
-    *tails = k->grid.x >= 2u * (uint32_t)cells;
-    return *tails ? cells : 0;
+    /* the most, a power of two, that the rows and the budget allow; main_texels stores whole texels,
+     * and 4 cells fill them for every type */
+    for (int cells = most; cells >= 4; cells /= 2)
+        if (k->grid.x % (uint32_t)cells == 0 && (budget <= 0 || step_trips(k, cells, false) <= budget))
+            return cells;
+    for (int cells = most; cells >= 4 && k->grid.x % 4 != 0 && k->grid.x >= 2u * (uint32_t)most; cells /= 2)
+        if (budget <= 0 || step_trips(k, cells, true) <= budget) {
+            *tails = true;
+            return cells;
+        }
+    return 0;
 }
 
 /* Whether the loop reader proves every occurrence of `thread` in every function a read (its list of

@@ -57,34 +57,23 @@ static const char *block_type(gpuc_type t, codegen_shape shape)
     return shape.store_pairs ? "u64vec2" : codegen_texel_type(t);
 }
 
-/* Declares every output's value of the step's cell k as 0. */
-static bool emit_cell_values(strbuf *sb, const texel_output *outs, int nouts, int k)
-{
-    bool ok = true;
-    for (int o = 0; ok && o < nouts; o++) {
-        char var[48];
-        value_name(var, sizeof var, &outs[o], k);
-        const char *fields[] = {"TYPE", codegen_glsl_type(outs[o].type), "VAR", var, NULL};
-        ok = glsl_emit(sb, gpuc_glsl_compute_main, "lane_value", fields);
-    }
-    return ok;
-}
-
-/* Cell k of a step, its values declared: (inside the range) computes the cell by a call of the kernel
+/* Cell k of a step: declares every output's value as 0, then (inside the range) computes the cell
  * and keeps its values. */
-static bool emit_cell_call(strbuf *sb, const kernel_signature *sig, codegen_shape shape, const texel_output *outs,
-                           int nouts, int k)
+static bool emit_cell(strbuf *sb, const kernel_signature *sig, codegen_shape shape, const texel_output *outs,
+                      int nouts, int k)
 {
     bool ok = true;
     strbuf before = {0}, saves = {0}, call = {0}, thread = {0};
     for (int o = 0; ok && o < nouts; o++) {
         char var[48];
         value_name(var, sizeof var, &outs[o], k);
+        const char *type = codegen_glsl_type(outs[o].type);
+        const char *fields[] = {"TYPE", type, "VAR", var, NULL};
+        ok = glsl_emit(sb, gpuc_glsl_compute_main, "lane_value", fields);
         if (o == 0) {
             strbuf_printf(&saves, "%s = result;", var);
             continue;
         }
-        const char *type = codegen_glsl_type(outs[o].type);
         char index[16];
         snprintf(index, sizeof index, "%d", outs[o].index);
         const char *map_fields[] = {"INDEX", index, "TYPE", type, NULL};
@@ -109,39 +98,37 @@ static bool emit_cell_call(strbuf *sb, const kernel_signature *sig, codegen_shap
     return ok;
 }
 
-/* Cell k of a step: declares every output's value as 0, then (inside the range) computes the cell
- * and keeps its values. */
-static bool emit_cell(strbuf *sb, const kernel_signature *sig, codegen_shape shape, const texel_output *outs,
-                      int nouts, int k)
-{
-    return emit_cell_values(sb, outs, nouts, k) && emit_cell_call(sb, sig, shape, outs, nouts, k);
-}
-
 /* The step's cells computed by one call of the jammed body (no maps: kernel.c's jam_cells): each
  * cell's value declared, `thread` the first cell's. Where the rows split into whole steps the step lies
  * in one row, whole (its cells are all inside the range); with shape.jam_tails a step that crosses a
- * row's end or the range's computes its cells one by one, by calls of the kernel as emit_cell's do. */
-static bool emit_jammed_cells(strbuf *sb, const kernel_signature *sig, codegen_shape shape, const texel_output *outs,
-                              int nouts)
+ * row's end or the range's computes its cells one by one, in a loop rather than in copies: llvmpipe
+ * runs both sides of an `if` under a mask in every step, and a loop whose lanes are all off ends at
+ * once (eight copies cost life 509^2 1.6x the time of one cell per call; docs/performance/cpu-runtimes.md). */
+static bool emit_jammed_cells(strbuf *sb, const kernel_signature *sig, codegen_shape shape)
 {
-    strbuf values = {0}, thread = {0}, tails = {0};
+    texel_output result = {.index = -1};
+    strbuf values = {0}, thread = {0}, picks = {0};
     bool ok = glsl_emit(&thread, gpuc_glsl_compute_main, codegen_thread_section(shape.grid), NULL);
     for (int k = 0; ok && k < shape.lane_cells; k++) {
-        char var[48];
-        value_name(var, sizeof var, &outs[0], k);
-        ok = emit_cell_values(sb, outs, nouts, k) && (!shape.jam_tails || emit_cell_call(&tails, sig, shape, outs, nouts, k));
+        char var[48], kt[16];
+        value_name(var, sizeof var, &result, k);
+        snprintf(kt, sizeof kt, "%d", k);
+        const char *fields[] = {"TYPE", codegen_glsl_type(sig->return_type), "VAR", var, "K", kt, NULL};
+        ok = glsl_emit(sb, gpuc_glsl_compute_main, "lane_value", fields) &&
+             (!shape.jam_tails || glsl_emit(&picks, gpuc_glsl_compute_main, "tail_pick", fields));
         strbuf_printf(&values, "%s%s", k ? ", " : "", var);
     }
-    ok = ok && !values.failed && !thread.failed && !tails.failed;
+    ok = ok && !values.failed && !thread.failed && !picks.failed;
     char lane[16];
     snprintf(lane, sizeof lane, "%d", shape.lane_cells);
     const char *fields[] = {"THREAD", thread.data ? thread.data : "", "FUNCTION", KERNEL_JAM_FUNCTION,
                             "VALUES", values.data ? values.data : "", "LANE_CELLS", lane,
-                            "TAIL_CELLS", tails.data ? tails.data : "", NULL};
+                            "RETURN_TYPE", codegen_glsl_type(sig->return_type), "KERNEL", sig->name,
+                            "PICKS", picks.data ? picks.data : "", NULL};
     ok = ok && glsl_emit(sb, gpuc_glsl_compute_main, shape.jam_tails ? "jam_cells_tails" : "jam_cells", fields);
     strbuf_free(&values);
     strbuf_free(&thread);
-    strbuf_free(&tails);
+    strbuf_free(&picks);
     return ok;
 }
 
@@ -184,7 +171,7 @@ bool codegen_texel_main(strbuf *sb, const kernel_signature *sig, codegen_shape s
     strbuf cells = {0}, stores = {0}, blocks = {0};
     bool ok = true;
     if (shape.jam_function)
-        ok = emit_jammed_cells(&cells, sig, shape, outs, nouts);
+        ok = emit_jammed_cells(&cells, sig, shape);
     for (int k = 0; ok && !shape.jam_function && k < shape.lane_cells; k++)
         ok = emit_cell(&cells, sig, shape, outs, nouts, k);
     for (int o = 0; ok && o < nouts; o++)
