@@ -127,7 +127,7 @@ END_TEST
  * reads on a 2D grid (a group's first thread.x is not a multiple of 4 there). On a 1D grid only the
  * last group crosses, and the texel reads stay. Widths 17 and 30 (one crossing group per row, at
  * different places; 17 x 5 ends in a group past the grid), a vec3 result at width 19, and 1D
- * lengths 37 and 1001 (past one range of 1024 cells: 2 steps per invocation). */
+ * lengths 37 and 1001 (126 steps of 8 cells, the last crossing the end). */
 static const char *const crossing_words = "loops fused (cell by cell where a step crosses the end of a row)";
 
 static void check_crossing_vec3(int w, int h)
@@ -166,7 +166,9 @@ static void check_crossing_vec3(int w, int h)
     free(expect);
 }
 
-static void check_crossing_1d(int x_cells)
+/* An int array read a texel for 4 cells on a 1D grid of x_cells (its texels are ivec4), described
+ * with `words`, against C. */
+static void check_weighted_1d(int x_cells, const char *words)
 {
     enum { ROWS = 5 };
     int32_t *m = malloc((size_t)(x_cells * ROWS) * sizeof *m), *expect = malloc((size_t)x_cells * sizeof *expect);
@@ -177,20 +179,23 @@ static void check_crossing_1d(int x_cells)
     for (int x = 0; x < x_cells; x++) {
         expect[x] = 0;
         for (int i = 0; i < ROWS; i++)
-            expect[x] += m[i * x_cells + x] * (i + 2);
+            expect[x] += m[i * x_cells + x] * (i + 1);
     }
     gpuc_kernel *k;
     ck_assert_gpuc_ok(gpuc_create_kernel(gpu,
                                          "int weighted(int m[][]) {\n"
                                          "    int s = 0;\n"
                                          "    for (int i = 0; i < constants.rows; i++)\n"
-                                         "        s += m[i][thread.x] * (i + 2);\n"
+                                         "        s += m[i][thread.x] * (i + 1);\n"
                                          "    return s;\n"
                                          "}\n",
                                          &(gpuc_kernel_desc){.output = {(uint32_t)x_cells}, .constants = {{"rows", ROWS}}},
                                          &k));
-    assert_described(k, crossing_words);
+    assert_described(k, words);
     assert_described(k, "(`m` read a texel for 4 neighbouring cells)");
+    if (jams())
+        ck_assert_msg(strstr(gpuc_kernel_glsl(k), "ivec4 gpuc_texels_0_0 = gpuc_texel_m(i, thread.x);"),
+                      "no texel read in the program");
     for (int run = 0; run < 3; run++) {
         gpuc_array *r;
         ck_assert_gpuc_ok(gpuc_run(k, (gpuc_arg[]){gpuc_arg_host_i32(m, (gpuc_dims){(uint32_t)x_cells, ROWS})}, 1, &r));
@@ -222,8 +227,8 @@ START_TEST(rows_that_do_not_split_cross_cell_by_cell)
         gpuc_kernel_free(k);
     }
     check_crossing_vec3(19, 4);
-    check_crossing_1d(37);
-    check_crossing_1d(1001);
+    check_weighted_1d(37, crossing_words);
+    check_weighted_1d(1001, crossing_words);
 }
 END_TEST
 
@@ -441,36 +446,7 @@ START_TEST(neighbours_read_a_texel_at_a_time)
     gpuc_kernel_free(k);
 
     /* an int array, on a 1D grid: its texels are ivec4 */
-    enum { X = 24, ROWS = 6 };
-    int32_t m[X * ROWS], expect[X], got[X];
-    for (int i = 0; i < X * ROWS; i++)
-        m[i] = (i * 11) % 17 - 8;
-    for (int x = 0; x < X; x++) {
-        expect[x] = 0;
-        for (int i = 0; i < ROWS; i++)
-            expect[x] += m[i * X + x] * (i + 1);
-    }
-    ck_assert_gpuc_ok(gpuc_create_kernel(gpu,
-                                         "int weighted(int m[][]) {\n"
-                                         "    int s = 0;\n"
-                                         "    for (int i = 0; i < constants.rows; i++)\n"
-                                         "        s += m[i][thread.x] * (i + 1);\n"
-                                         "    return s;\n"
-                                         "}\n",
-                                         &(gpuc_kernel_desc){.output = {X}, .constants = {{"rows", ROWS}}}, &k));
-    assert_described(k, "(`m` read a texel for 4 neighbouring cells)");
-    if (jams())
-        ck_assert_msg(strstr(gpuc_kernel_glsl(k), "ivec4 gpuc_texels_0_0 = gpuc_texel_m(i, thread.x);"), "%s",
-                      gpuc_kernel_glsl(k));
-    for (int run = 0; run < 3; run++) {
-        gpuc_array *r;
-        ck_assert_gpuc_ok(gpuc_run(k, (gpuc_arg[]){gpuc_arg_host_i32(m, (gpuc_dims){X, ROWS})}, 1, &r));
-        ck_assert_gpuc_ok(gpuc_array_read_i32(r, got, X));
-        gpuc_array_free(r);
-        for (int i = 0; i < X; i++)
-            ck_assert_msg(got[i] == expect[i], "run %d, cell %d: %d, expected %d", run, i, got[i], expect[i]);
-    }
-    gpuc_kernel_free(k);
+    check_weighted_1d(24, "8 neighbouring cells stored as texels, computed by one call");
 }
 END_TEST
 
