@@ -101,6 +101,7 @@ help:
 	@echo "  make abi-check       compare the libraries' public ABI with abi/*.abi (abidiff); fails on any change"
 	@echo "  make abi-baseline    rewrite abi/*.abi after an announced ABI change (README.md, ABI policy)"
 	@echo "  make check-zink      make check's suites on Mesa's zink over lavapipe (GL on Vulkan on the CPU), both backends"
+	@echo "                       side by side in one make check where they leave out the same suites"
 	@echo "                       (ZINK_BACKENDS=compute: one), but the open zink difference (README; ZINK_OPEN_compute=fork);"
 	@echo "                       fails unless GL_RENDERER is zink's (scripts/check-zink.sh)"
 	@echo "  make examples        build the example programs into build/examples/"
@@ -417,9 +418,18 @@ ALL_SUITES = $(shell sed -n 's/^ *GPUC_SUITE(\([a-z0-9_]*\)).*/\1/p' tests/suite
 ZINK_BACKENDS ?= $(if $(GPUC_BACKEND),$(GPUC_BACKEND),compute fragment)
 ZINK_OPEN_compute ?= fork
 ZINK_OPEN_fragment ?= fork
+# Where both backends run and leave out the same suites, one make check runs them side by side (as
+# make check does); otherwise each backend is a make check of its own.
+ZINK_SAME_OPEN = $(if $(filter-out $(ZINK_OPEN_compute),$(ZINK_OPEN_fragment))$(filter-out $(ZINK_OPEN_fragment),$(ZINK_OPEN_compute)),,1)
+ZINK_TOGETHER = $(and $(filter compute,$(ZINK_BACKENDS)),$(filter fragment,$(ZINK_BACKENDS)),$(ZINK_SAME_OPEN))
 check-zink: $(CLI_BIN)
+ifneq ($(ZINK_TOGETHER),)
+	scripts/check-zink.sh $(CLI_BIN) $(MAKE) --no-print-directory check GPUC_BACKEND= \
+		CHECK_SUITES="$(filter-out $(ZINK_OPEN_compute),$(ALL_SUITES))"
+else
 	$(foreach b,$(ZINK_BACKENDS),scripts/check-zink.sh $(CLI_BIN) $(MAKE) --no-print-directory check GPUC_BACKEND=$(b) \
 		CHECK_SUITES="$(filter-out $(ZINK_OPEN_$(b)),$(ALL_SUITES))" &&) true
+endif
 
 # The MPI layer across two hosts: network namespaces joined by veth, TCP only (scripts/check-mpi-hosts.sh;
 # as root, skipped with a message elsewhere). In .ci/run.
