@@ -879,7 +879,8 @@ GPUC_API gpuc_status gpuc_reset_kernel_stats(gpuc_kernel *k);
  * software profile: a kernel whose body uses break, continue, a return inside it, a global variable or
  * a helper that reads `thread`, among others, computes each cell alone, which is correct and up to
  * 2-4x slower on llvmpipe); how arrays are read (image views or storage buffers), and which a jammed
- * body reads a 16-byte texel for 4 neighbouring cells (matmul's `b[i][thread.x]`); pipeline. For example
+ * body reads a 16-byte texel for 4 neighbouring cells (matmul's `b[i][thread.x]`) or as a window of
+ * texels for each step's cells (a stencil's `img[yy][thread.x + i - 2]`); pipeline. For example
  *     "compute backend, llvmpipe's default workers; 1 loop, unguarded (proven under the loop budget:
  *      at most 257 iterations a cell, final tests counted); program specialised to the argument sizes;
  *      1 cell per invocation; arrays read from image views"

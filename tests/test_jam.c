@@ -516,7 +516,7 @@ START_TEST(neighbours_read_a_window_of_texels)
     gpuc_kernel *k;
     ck_assert_gpuc_ok(gpuc_create_kernel(gpu, window_source, &desc, &k));
     assert_described(k, "8 neighbouring cells stored as texels, computed by one call");
-    assert_described(k, "(`img`, `c`, `v` read a texel for 4 neighbouring cells)");
+    assert_described(k, "(`img`, `c`, `v` read a window of texels for each step's cells)");
     if (jams()) { /* the window loop unrolled, each trip's img window read once; c's and v's in the loop */
         const char *glsl = gpuc_kernel_glsl(k);
         ck_assert_msg(strstr(glsl, "const int i = -2;") && strstr(glsl, "const int i = 2;") &&
@@ -531,6 +531,19 @@ START_TEST(neighbours_read_a_window_of_texels)
     gpuc_kernel_free(k);
     ck_assert_gpuc_ok(gpuc_create_kernel(gpu, window_source, &desc, &k)); /* rows of 10 on the first program */
     check_windows(k, W, H, N, 10, 5, 12, 10, 3, 3);
+    gpuc_kernel_free(k);
+
+    /* describe tells the two kinds apart: b read at thread.x, c at thread.x + 1 */
+    ck_assert_gpuc_ok(gpuc_create_kernel(gpu,
+                                         "float both(float a[][], float b[][], float c[][]) {\n"
+                                         "    float s = 0.0;\n"
+                                         "    for (int i = 0; i < constants.n; i++)\n"
+                                         "        s += a[thread.y][i] * b[i][thread.x] + c[i][thread.x + 1];\n"
+                                         "    return s;\n"
+                                         "}\n",
+                                         &desc, &k));
+    assert_described(k, "(`b` read a texel for 4 neighbouring cells; `c` read a window of texels for each step's "
+                        "cells)");
     gpuc_kernel_free(k);
 }
 END_TEST

@@ -387,16 +387,19 @@ static char *program_text(gpuc_kernel *k, const char *source, const char *mask, 
     }
     char *jammed = NULL;
     memset(k->texel_reads, 0, sizeof k->texel_reads);
+    memset(k->window_reads, 0, sizeof k->window_reads);
     if (text && k->jammed) {
         const char *why = NULL;
         kernel_jam_texels texels[GPUC_MAX_ARGS];
-        bool used[GPUC_MAX_ARGS];
+        bool used[GPUC_MAX_ARGS], windows[GPUC_MAX_ARGS];
         int of[GPUC_MAX_ARGS], ntexels = jam_texel_arrays(k, texels, of);
-        jammed = kernel_jam(text, k->sig.name, k->lane_cells, texels, ntexels, used, &why);
+        jammed = kernel_jam(text, k->sig.name, k->lane_cells, texels, ntexels, used, windows, &why);
         if (!jammed)
             unjam(k, mask, why);
-        for (int i = 0; jammed && i < ntexels; i++)
+        for (int i = 0; jammed && i < ntexels; i++) {
             k->texel_reads[of[i]] = used[i];
+            k->window_reads[of[i]] = windows[i];
+        }
     }
     codegen_shape shape = {.output = k->output,
                            .grid = k->grid,

@@ -63,6 +63,7 @@ struct gpuc_kernel {
     /* Array i's reads in the jammed body are partly a texel at a time (gpuc_texel_<name>; the program
      * specialised to its sizes keeps its rgba view where its rows are whole texels: kernel_specialise.c). */
     bool texel_reads[GPUC_MAX_ARGS];
+    bool window_reads[GPUC_MAX_ARGS]; /* some of them a window of texels at an offset (gpuc_kernel_describe) */
     size_t cells_per_dispatch;            /* grid cells; a multiple of 1024 (keeps range offsets aligned) */
     /* llvmpipe's loop budget (kernel_loops.c): whether the loops are guarded at run time, and how
      * messages name each loop of the source (loop i reports id i + 1). */

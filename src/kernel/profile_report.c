@@ -56,14 +56,21 @@ static void describe(const gpuc_kernel *k, strbuf *sb)
     else if (k->jam_refused)
         strbuf_printf(sb, "; one cell per call of the body (loops not fused: %s)", k->jam_refused);
     strbuf_printf(sb, "; arrays read from %s", k->buffer_reads ? "storage buffers" : "image views");
-    int texel_arrays = 0; /* source/kernel_jam.h's texel reads */
-    for (int i = 0; k->jammed && i < k->sig.nparams; i++)
-        if (k->texel_reads[i]) {
-            const kernel_param *p = &k->sig.params[i];
-            strbuf_printf(sb, "%s`%s`", texel_arrays++ ? ", " : " (", p->shown[0] ? p->shown : p->name);
-        }
-    if (texel_arrays)
-        strbuf_puts(sb, " read a texel for 4 neighbouring cells)");
+    /* source/kernel_jam.h's texel reads: at thread.x, then windows at an offset */
+    int listed = 0;
+    for (int windows = 0; k->jammed && windows < 2; windows++) {
+        int arrays = 0;
+        for (int i = 0; i < k->sig.nparams; i++)
+            if (k->texel_reads[i] && k->window_reads[i] == (windows == 1)) {
+                const kernel_param *p = &k->sig.params[i];
+                strbuf_printf(sb, "%s`%s`", arrays++ ? ", " : listed ? "; " : " (", p->shown[0] ? p->shown : p->name);
+            }
+        if (arrays)
+            strbuf_puts(sb, windows ? " read a window of texels for each step's cells" : " read a texel for 4 neighbouring cells");
+        listed += arrays;
+    }
+    if (listed)
+        strbuf_puts(sb, ")");
     if (k->pipeline)
         strbuf_puts(sb, "; pipeline");
     if (k->twin) /* kernel/small_calls.c */

@@ -85,18 +85,19 @@ static void check_signature(const char *src, const char *mask, const kernel_sign
     require_same_lines(src, rewritten, len);
     const char *why = NULL;
     kernel_jam_texels texels[GPUC_MAX_ARGS]; /* every array may be read a texel at a time */
-    bool used[GPUC_MAX_ARGS];
+    bool used[GPUC_MAX_ARGS], windows[GPUC_MAX_ARGS];
     int ntexels = 0;
     for (int i = 0; i < sig->nparams; i++)
         if (sig->params[i].rank > 0)
             texels[ntexels++] = (kernel_jam_texels){.name = sig->params[i].name, .type = "vec4"};
-    char *jammed = kernel_jam(rewritten, sig->name, 4 << (len % 2), texels, ntexels, used, &why); /* text or reason */
+    char *jammed = kernel_jam(rewritten, sig->name, 4 << (len % 2), texels, ntexels, used, windows, &why); /* text or reason */
     REQUIRE((jammed != NULL) == (why == NULL));
     REQUIRE(!jammed || strstr(jammed, KERNEL_JAM_FUNCTION "(out "));
     for (int i = 0; i < ntexels; i++) { /* an array said to be read a texel at a time is, in the text */
         char call[KERNEL_NAME_MAX + 16];
         snprintf(call, sizeof call, "gpuc_texel_%s(", texels[i].name);
         REQUIRE(!used[i] || (jammed && strstr(jammed, call)));
+        REQUIRE(!windows[i] || (used[i] && strstr(jammed, "gpuc_window_"))); /* a window is a texel read */
     }
     free(jammed);
     free(rewritten);

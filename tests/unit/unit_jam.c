@@ -14,7 +14,7 @@
 static char *jammed(const char *src, const char *name, int cells)
 {
     const char *why = "";
-    char *text = kernel_jam(src, name, cells, NULL, 0, NULL, &why);
+    char *text = kernel_jam(src, name, cells, NULL, 0, NULL, NULL, &why);
     ck_assert_msg(text != NULL, "refused: %s", why);
     ck_assert_ptr_null(why);
     return text;
@@ -24,7 +24,7 @@ static char *jammed(const char *src, const char *name, int cells)
 static const char *refusal(const char *src, const char *name)
 {
     const char *why = NULL;
-    char *text = kernel_jam(src, name, 4, NULL, 0, NULL, &why);
+    char *text = kernel_jam(src, name, 4, NULL, 0, NULL, NULL, &why);
     ck_assert_msg(text == NULL, "jammed:\n%s", text ? text : "");
     ck_assert_ptr_nonnull(why);
     return why;
@@ -196,13 +196,16 @@ START_TEST(jam_accepts_consts_structs_and_prototypes) /* a global const bounds a
 }
 END_TEST
 
+/* Which of a, b and m the last jammed_texels read through a window (kernel_jam's window_used). */
+static bool windows_used[3];
+
 /* The jammed text of src's kernel `name` (8 cells) where arrays a, b (float) and m (int) may be read a
  * texel at a time; used[] says which were. */
 static char *jammed_texels(const char *src, const char *name, bool used[3])
 {
     static const kernel_jam_texels texels[] = {{"a", "vec4"}, {"b", "vec4"}, {"m", "ivec4"}};
     const char *why = "";
-    char *text = kernel_jam(src, name, 8, texels, 3, used, &why);
+    char *text = kernel_jam(src, name, 8, texels, 3, used, windows_used, &why);
     ck_assert_msg(text != NULL, "refused: %s", why);
     return text;
 }
@@ -269,15 +272,15 @@ START_TEST(jam_reads_neighbours_a_texel_at_a_time)
     const char *why = "";
     static const kernel_jam_texels b_only[] = {{"b", "vec4"}};
     const char *src = "float k() { float s = 0.0; for (int i = 0; i < 4; i++) s += b(i, thread.x); return s; }";
-    t = kernel_jam(src, "k", 2, b_only, 1, used, &why);
+    t = kernel_jam(src, "k", 2, b_only, 1, used, NULL, &why);
     ck_assert(t && !strstr(t, "gpuc_texel") && !used[0]);
     free(t);
-    t = kernel_jam(src, "k", 8, b_only, 0, NULL, &why);
+    t = kernel_jam(src, "k", 8, b_only, 0, NULL, NULL, &why);
     ck_assert(t && !strstr(t, "gpuc_texel"));
     free(t);
     /* a refused jam says no array is read so */
     used[0] = true;
-    ck_assert_ptr_null(kernel_jam("float k() { return b(0, thread.x); }", "k", 8, b_only, 1, used, &why));
+    ck_assert_ptr_null(kernel_jam("float k() { return b(0, thread.x); }", "k", 8, b_only, 1, used, NULL, &why));
     ck_assert(!used[0]);
 }
 END_TEST
@@ -314,6 +317,7 @@ START_TEST(jam_reads_a_window_of_neighbours)
                         "float(gpuc_texels_1_1.z);"));
     ck_assert_int_eq(count(t, "gpuc_window_4["), 9); /* the fifth trip's: declared once, picked by 8 cells */
     ck_assert(!used[0] && used[1] && used[2]);
+    ck_assert(!windows_used[0] && windows_used[1] && !windows_used[2]); /* m's reads are at thread.x + 4q */
     free(t);
 
     /* thread.x plus a compiled-in offset written in the call, in a loop not unrolled (its bound a

@@ -71,7 +71,7 @@ typedef struct jam {
     int shared_calls; /* calls in fused loops whose arguments the cells compute alike or as neighbours */
     const kernel_jam_texels *texels; /* arrays that may be read a texel at a time */
     int ntexels;
-    bool *texel_used;
+    bool *texel_used, *window_used;
     int texel_reads; /* texel reads written so far (they number their locals) */
     hoisted_read hoisted[JAM_HOISTED_MAX]; /* in the statement whose copies are being written */
     int nhoisted;
@@ -1006,6 +1006,8 @@ static void hoist_texel_reads(jam *j, int t, int end)
         j->hoisted[j->nhoisted++] = (hoisted_read){.call = at, .close = close, .read = read, .window = window};
         if (j->texel_used)
             j->texel_used[array] = true;
+        if (j->window_used && window)
+            j->window_used[array] = true;
         at = close;
     }
 }
@@ -1191,12 +1193,16 @@ static bool put_list(jam *j, int first, int end, bool top, int depth)
 }
 
 char *kernel_jam(const char *text, const char *kernel, int cells, const kernel_jam_texels *texels, int ntexels,
-                 bool *texel_used, const char **why)
+                 bool *texel_used, bool *window_used, const char **why)
 {
     jam j = {.kernel = kernel, .cells = cells, .source = text, .texels = texels, .ntexels = ntexels,
-             .texel_used = texel_used};
-    for (int i = 0; texel_used && i < ntexels; i++)
-        texel_used[i] = false;
+             .texel_used = texel_used, .window_used = window_used};
+    for (int i = 0; i < ntexels; i++) {
+        if (texel_used)
+            texel_used[i] = false;
+        if (window_used)
+            window_used[i] = false;
+    }
     char *comments = source_mask_comments(text), *mask = comments ? source_mask(text) : NULL;
     j.text = mask;
     char *result = NULL;
@@ -1232,8 +1238,12 @@ char *kernel_jam(const char *text, const char *kernel, int cells, const kernel_j
     names_free(&j.written);
     free(mask);
     free(comments);
-    for (int i = 0; !result && texel_used && i < ntexels; i++)
-        texel_used[i] = false;
+    for (int i = 0; !result && i < ntexels; i++) {
+        if (texel_used)
+            texel_used[i] = false;
+        if (window_used)
+            window_used[i] = false;
+    }
     if (why)
         *why = result ? NULL : j.why ? j.why : "the kernel";
     return result;

@@ -75,9 +75,9 @@ typedef struct kernel_jam_texels {
  * where it gives texels (nothing else here depends on where a group starts: kernel.c's jam_tails
  * groups start anywhere in a row, and get none). Reads of the ntexels arrays of `texels` may be made
  * a texel at a time (above; cells a multiple of 4); texel_used[i] (when given) says whether the text
- * calls gpuc_texel_ of texels[i].
+ * calls gpuc_texel_ of texels[i], window_used[i] (when given) whether one of those reads is a window.
  * NULL when refused or out of memory, with the reason in *why (a static string). */
 char *kernel_jam(const char *text, const char *kernel, int cells, const kernel_jam_texels *texels, int ntexels,
-                 bool *texel_used, const char **why);
+                 bool *texel_used, bool *window_used, const char **why);
 
 #endif
