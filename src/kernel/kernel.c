@@ -256,7 +256,7 @@ static int cells_per_invocation(const gpuc_kernel *k, const char *mask, size_t g
     if (has_loops(mask)) {
         if (k->loop_guard || budget <= 0 || k->loop_most == LOOP_UNBOUNDED)
             return 1;
-        per_cell = step_trips(k, k->jammed ? k->lane_cells : 1, k->jam_tails);
+        per_cell = step_trips(k, k->jammed ? k->lane_cells : 1, kernel_jam_tails(k));
         most = profile->most_steps_with_loops;
     }
     size_t room = grid_cells / (32 * (size_t)profile->local_size * kernel_step_cells(k));
@@ -283,14 +283,13 @@ static int lane_cells(const gpuc_kernel *k, const char *mask)
  * cell where they cannot be fused, stay within llvmpipe's loop budget (step_trips): the profile's
  * count, or the most, a power of two, that splits the grid's rows into whole groups (the cells of a
  * group then share thread.y and .z) and that the budget allows. Rows that do not split even into
- * groups of 4 (a width of 4k + 1..3) take the most the budget allows with *tails set: a step that
+ * groups of 4 (a width of 4k + 1..3) take the most the budget allows (kernel_jam_tails): a step that
  * crosses a row's end (or the range's) computes its cells one by one (codegen_texels.c). Such rows
  * shorter than two of the profile's groups are not jammed: most of their steps would cross. */
-static int jam_cells(const gpuc_kernel *k, const char *mask, bool *tails)
+static int jam_cells(const gpuc_kernel *k, const char *mask)
 {
     int most = k->gpu->device_profile.jam_cells;
     int64_t budget = k->gpu->info.loop_budget;
-    *tails = false;
     if (k->fragment || k->scatter || k->graphical || k->nmaps || k->loop_guard || k->loop_caps || k->dynamic_output ||
         !has_loops(mask) || k->loop_most == LOOP_UNBOUNDED)
         return 0;
@@ -300,10 +299,8 @@ static int jam_cells(const gpuc_kernel *k, const char *mask, bool *tails)
         if (k->grid.x % (uint32_t)cells == 0 && (budget <= 0 || step_trips(k, cells, false) <= budget))
             return cells;
     for (int cells = most; cells >= 4 && k->grid.x % 4 != 0 && k->grid.x >= 2u * (uint32_t)most; cells /= 2)
-        if (budget <= 0 || step_trips(k, cells, true) <= budget) {
-            *tails = true;
+        if (budget <= 0 || step_trips(k, cells, true) <= budget)
             return cells;
-        }
     return 0;
 }
 
@@ -329,7 +326,6 @@ static bool thread_only_read(const char *mask, const loop_scan *scan, bool reada
 static void unjam(gpuc_kernel *k, const char *mask, const char *why)
 {
     k->jammed = false;
-    k->jam_tails = false;
     k->jam_refused = why;
     k->lane_cells = lane_cells(k, mask);
     k->cells_per_invocation = cells_per_invocation(k, mask, k->grid_cells);
@@ -342,7 +338,7 @@ static void unjam(gpuc_kernel *k, const char *mask, const char *why)
 static int jam_texel_arrays(const gpuc_kernel *k, kernel_jam_texels *texels, int *of)
 {
     int n = 0;
-    if (k->jam_tails && gpuc_dims_rank(k->grid) > 1)
+    if (kernel_jam_tails(k) && gpuc_dims_rank(k->grid) > 1)
         return 0;
     for (int i = 0; !k->buffer_reads && i < k->sig.nparams; i++) {
         const kernel_param *p = &k->sig.params[i];
@@ -417,7 +413,7 @@ static char *program_text(gpuc_kernel *k, const char *source, const char *mask, 
                            .local_size = k->gpu->device_profile.local_size,
                            .buffer_reads = k->buffer_reads,
                            .jam_function = jammed,
-                           .jam_tails = jammed && k->jam_tails,
+                           .jam_tails = jammed && kernel_jam_tails(k),
                            .texel_reads = k->texel_reads};
     char *glsl = text ? codegen_program(&k->sig, text, shape, constants, nconstants) : NULL;
     free(text);
@@ -540,14 +536,12 @@ static gpuc_status build_program(gpuc_kernel *k, const char *source, const gpuc_
             goto done;
         }
     }
-    bool tails;
-    int jam = jam_cells(k, mask, &tails);
+    int jam = jam_cells(k, mask);
     if (jam > 0 && !thread_only_read(mask, &scan, readable)) {
         jam = 0;
         k->jam_refused = "the loop reader could not prove every use of thread a read";
     }
     k->jammed = jam > 0;
-    k->jam_tails = k->jammed && tails;
     k->lane_cells = k->jammed ? jam : lane_cells(k, mask);
     k->cells_per_invocation = k->fragment ? 1 : cells_per_invocation(k, mask, k->grid_cells);
     st = compile_program(k, source, mask, &scan, constants, nconstants);

@@ -56,10 +56,6 @@ struct gpuc_kernel {
      * counted loops fused; else why the jam was refused (NULL where it was never tried). */
     bool jammed;
     const char *jam_refused;
-    /* Jammed though the grid's rows (a 1D grid: the grid) do not split into whole groups of lane_cells:
-     * a step that crosses a row's end or the range's computes its cells one by one (kernel.c's
-     * jam_cells; compute_main.glsl's jam_cells_tails). */
-    bool jam_tails;
     /* Array i's reads in the jammed body are partly a texel at a time (gpuc_texel_<name>; the program
      * specialised to its sizes keeps its rgba view where its rows are whole texels: kernel_specialise.c). */
     bool texel_reads[GPUC_MAX_ARGS];
@@ -151,6 +147,14 @@ static inline gpuc_status kernel_enter(const gpuc_kernel *handle, const char *ca
 static inline bool kernel_loop_status(const gpuc_kernel *k)
 {
     return k->loop_guard || k->loop_caps > 0;
+}
+
+/* Jammed though the grid's rows (a 1D grid: the grid) do not split into whole groups of lane_cells:
+ * a step that crosses a row's end or the range's computes its cells one by one (kernel.c's jam_cells;
+ * compute_main.glsl's jam_cells_tails). */
+static inline bool kernel_jam_tails(const gpuc_kernel *k)
+{
+    return k->jammed && k->lane_cells > 0 && k->grid.x % (uint32_t)k->lane_cells != 0;
 }
 
 /* Cells one step of an invocation computes: lane_cells for a kernel storing texels, else one. */

@@ -52,7 +52,7 @@ static void describe(const gpuc_kernel *k, strbuf *sb)
                       k->cells_per_invocation == 1 ? "" : "s");
     if (k->jammed) /* source/kernel_jam.h */
         strbuf_printf(sb, ", computed by one call of the body with its loops fused%s",
-                      k->jam_tails ? " (cell by cell where a step crosses the end of a row)" : "");
+                      kernel_jam_tails(k) ? " (cell by cell where a step crosses the end of a row)" : "");
     else if (k->jam_refused)
         strbuf_printf(sb, "; one cell per call of the body (loops not fused: %s)", k->jam_refused);
     strbuf_printf(sb, "; arrays read from %s", k->buffer_reads ? "storage buffers" : "image views");

@@ -103,7 +103,7 @@ static bool emit_cell(strbuf *sb, const kernel_signature *sig, codegen_shape sha
  * in one row, whole (its cells are all inside the range); with shape.jam_tails a step that crosses a
  * row's end or the range's computes its cells one by one, in a loop rather than in copies: llvmpipe
  * runs both sides of an `if` under a mask in every step, and a loop whose lanes are all off ends at
- * once (eight copies cost life 509^2 1.6x the time of one cell per call; docs/performance/cpu-runtimes.md). */
+ * once (eight copies cost life 509^2 1.3x the time of one cell per call; docs/performance/cpu-runtimes.md). */
 static bool emit_jammed_cells(strbuf *sb, const kernel_signature *sig, codegen_shape shape)
 {
     texel_output result = {.index = -1};

@@ -189,23 +189,19 @@ static bool pair_brackets(jam *j)
         free(open);
         return refuse(j, "out of memory");
     }
-    for (int t = 0; t < j->ntok; t++) {
+    bool paired = true;
+    for (int t = 0; paired && t < j->ntok; t++) {
         j->parent[t] = depth > 0 ? open[depth - 1] : -1;
         j->pair[t] = -1;
         if (opens(j, t)) {
             open[depth++] = t;
-        } else if (closes(j, t)) {
-            if (depth == 0)
-                break;
+        } else if (closes(j, t) && (paired = depth > 0)) {
             j->pair[t] = open[--depth];
             j->pair[open[depth]] = t;
         }
     }
-    bool paired = depth == 0;
-    for (int t = 0; paired && t < j->ntok; t++)
-        paired = !closes(j, t) || j->pair[t] >= 0;
     free(open);
-    return paired || refuse(j, "an unmatched bracket");
+    return (paired && depth == 0) || refuse(j, "an unmatched bracket");
 }
 
 /* The token closing the bracket at t, or -1. */

@@ -72,7 +72,7 @@ typedef struct kernel_jam_texels {
  * present; the program's user part, after gpuc's rewrites, where array reads call gpuc's accessors),
  * computing in one call the results of the `cells` cells thread.x + 0 .. thread.x + cells - 1, which
  * the caller guarantees lie in one row (thread.y and .z the same), with thread.x a multiple of 4
- * where it gives texels (nothing else here depends on where a group starts: kernel.c's jam_tails
+ * where it gives texels (nothing else here depends on where a group starts: kernel.h's kernel_jam_tails
  * groups start anywhere in a row, and get none). Reads of the ntexels arrays of `texels` may be made
  * a texel at a time (above; cells a multiple of 4); texel_used[i] (when given) says whether the text
  * calls gpuc_texel_ of texels[i], window_used[i] (when given) whether one of those reads is a window.
