@@ -1169,20 +1169,24 @@ typedef struct gpuc_topk_desc {
  * ties by index) and keeps k. When more than 65,536 values are >= T (sorted input, heavy ties), T is
  * raised by bisection over the keys, each step one more count over the tiles that reach it, until at
  * most 65,536 are above it or T is the exact k-th key, whose ties are then gathered in index order,
- * only as many as needed. Where even tiles of 64 leave fewer tiles than k (n below about 64k), no tile
- * can be pruned and every value survives: the values are ordered on the host as they are (host data as
- * given; a device array's values read back once, 4 bytes each where gathering them took 16, with no
- * dispatch). Where many more than k candidates come back, the host finds the k-th key by two 16-bit
- * histograms and sorts only the k kept. Cost on random data: one pass over n, about k tiles read
- * again, 3 read backs (two floats per tile, an int per group of a surviving tile, one texel per gathered value; up to two
- * counts more when the bound meets ties) and 4 small uploads (tile list, gather slots, and the two
- * results, made from host memory, which they keep as their host copies: reading them reads nothing
- * back); adversarial data adds one count over the surviving tiles per bisection step (at most 32;
- * sorted 2^23 values took 3 more dispatches in all). Host memory: O(n / tile + 65,536). On llvmpipe (2
- * cores) the call on 2^23 random values with k = 512 took 3.3-4.6 ms on a loaded machine (its one pass
- * 1.2 ms of it; a one-thread C heap pass takes 3.1 ms); make bench's topk row, which adds a bias pass
- * over the 2^23 values before each call, runs at about 2.4x the C heap, most of it that pass (README,
- * "Performance").
+ * only as many as needed. Inputs of at most 131,072 values, and those where even tiles of 64 leave
+ * fewer tiles than k (n below about 64k, where no tile could be pruned), are selected on the host with
+ * no dispatch: host data as given, a device array's values read back once (4 bytes each). There the
+ * candidates are the values whose keys reach a bound taken from a sample of every (k / 64)-th key
+ * (k / 8 for 16 <= k < 128): about 1.4k of them on random data; every value where k < 16 or where the
+ * bound leaves fewer than k. The host finds the k-th key of the candidates (gathered or kept) by three
+ * histograms of 11, 11 and 10 bits and sorts only the k kept: about 2 ns a value on llvmpipe's
+ * 2-core machine, against 0.4 ms for the 3 dispatches and read backs of pruning at 2^16. Cost of
+ * pruning on random data: one pass over n, about k tiles read again, 3 read backs (two floats per
+ * tile, an int per group of a surviving tile, one texel per gathered value; up to two counts more when
+ * the bound meets ties) and 4 small uploads (tile list, gather slots, and the two results, made from
+ * host memory, which they keep as their host copies: reading them reads nothing back); adversarial
+ * data adds one count over the surviving tiles per bisection step (at most 32; sorted 2^23 values
+ * took 3 more dispatches in all). Host memory: O(n / tile + 65,536); 16 bytes a value where the host
+ * selects. On llvmpipe (2 cores) the call on 2^23 random values with k = 512 took 3.3-4.6 ms on a
+ * loaded machine (its one pass 1.2 ms of it; a one-thread C heap pass takes 3.1 ms); make bench's topk
+ * row, which adds a bias pass over the 2^23 values before each call, runs at about 2.4x the C heap,
+ * most of it that pass (README, "Performance").
  * For k > 32,768 (the counting path): a count kernel over contiguous chunks finds the k-th key by
  * bisection over the 32 key bits (33 counting passes over the data; each pass's per-chunk counts are
  * summed on the device, so one int comes back per step); survivor counts per group of 64 values and

@@ -187,11 +187,11 @@ END_TEST
 
 START_TEST(topk_device_input_pipeline)
 {
-    /* A device array in, results left on the device. Pruning reads back the tile maxima, one count per
-     * group of the tiles that reach the k-th largest maximum, and the few survivors: three read backs
-     * of far less than the input on random data. It uploads the tile list, the survivors' slots and
-     * the two results. */
-    enum { N = 50000, K = 300 };
+    /* A device array in, results left on the device. Pruning (above 131,072 values: smaller inputs are
+     * read back and selected on the host) reads back the tile maxima, one count per group of the tiles
+     * that reach the k-th largest maximum, and the few survivors: three read backs of far less than
+     * the input on random data. It uploads the tile list, the survivors' slots and the two results. */
+    enum { N = 200000, K = 300 };
     float *v = random_floats(N, 4242, -5.0f, 5.0f);
     gpuc_array *a;
     ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, v, (gpuc_dims){N}, &a));
@@ -264,6 +264,91 @@ START_TEST(topk_unprunable_small_inputs)
     }
     gpuc_array_free(a);
     gpuc_kernel_free(copy);
+    free(v);
+}
+END_TEST
+
+/* n values of which those at multiples of `stride` are the largest: a sample of every stride-th key
+ * sees only them, so the bound it gives leaves fewer than k, and the host selects over every value. */
+static float *sample_misleading(size_t n, size_t stride)
+{
+    float *v = random_floats(n, 555, -1.0f, 1.0f);
+    for (size_t i = 0; i < n; i += stride)
+        v[i] = 100.0f + (float)(i % 1000);
+    return v;
+}
+
+START_TEST(topk_host_selection)
+{
+    /* Inputs up to 131,072 values are selected on the host (a device array read back once, no
+     * dispatch): keys reaching a bound from a sample of every (k / 64)-th key (k / 8 for 16 <= k <
+     * 128; no sample below 16) are the candidates, or every value where the bound leaves fewer than k
+     * or is NaN's. Each case against the oracle, largest and smallest. */
+    enum { N = 40000 };
+    const size_t ks[] = {1, 15, 16, 100, 127, 128, 512, 4096};
+    float *v = random_floats(N, 4711, -50.0f, 50.0f);
+    for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
+        check_topk(v, N, ks[i], false);
+        check_topk(v, N, ks[i], true);
+    }
+    free(v);
+    /* The sample sees only the largest values: the bound leaves fewer than k (k / 64 = 8, k / 8 = 4). */
+    v = sample_misleading(N, 8);
+    check_topk(v, N, 512, false);
+    free(v);
+    v = sample_misleading(N, 4);
+    check_topk(v, N, 32, false);
+    free(v);
+    /* A few NaNs: above every bound among the largest, below it among the smallest. */
+    v = random_floats(N, 707, -2.0f, 2.0f);
+    for (size_t i = 13; i < N; i += N / 10)
+        v[i] = (i & 1) ? NAN : -NAN;
+    check_topk(v, N, 512, false);
+    check_topk(v, N, 512, true);
+    free(v);
+    /* Most values NaN: the bound is NaN's key for the largest; the k-th smallest is a NaN too. */
+    v = random_floats(N, 808, -2.0f, 2.0f);
+    for (size_t i = 0; i < N; i++)
+        if (i % 10 != 3)
+            v[i] = (i & 1) ? NAN : -NAN;
+    check_topk(v, N, 512, false);
+    check_topk(v, N, 512, true);
+    check_topk(v, N, 20000, true);
+    free(v);
+    /* The bound at zero, both signs of it tied around the k-th, and denormals beside it. */
+    v = random_floats(N, 909, -1.0f, 1.0f);
+    for (size_t i = 0; i < N; i += 3)
+        v[i] = (i % 2) ? 0.0f : -0.0f;
+    for (size_t i = 1; i < N; i += 97)
+        v[i] = (i % 2) ? 1e-40f : -1e-40f;
+    check_topk(v, N, N / 2, false);
+    check_topk(v, N, N / 2, true);
+    check_topk(v, N, 200, true);
+    free(v);
+    /* Either side of the bound the host takes, and the largest inputs with fewer tiles of 64 than k. */
+    const size_t sizes[] = {131072, 131073};
+    for (size_t i = 0; i < 2; i++) {
+        v = random_floats(sizes[i], 61 + (uint32_t)i, -9.0f, 9.0f);
+        for (size_t j = 0; j < sizes[i]; j += 5)
+            v[j] = 4.25f; /* ties at the k-th */
+        gpuc_array *a, *vals, *idx;
+        ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, v, (gpuc_dims){(uint32_t)sizes[i]}, &a));
+        gpuc_stats before, after;
+        ck_assert_gpuc_ok(gpuc_get_stats(gpu, &before));
+        ck_assert_gpuc_ok(gpuc_topk(gpu, gpuc_arg_array(a), &(gpuc_topk_desc){.k = 1000}, &vals, &idx));
+        ck_assert_gpuc_ok(gpuc_get_stats(gpu, &after));
+        if (i == 0)
+            ck_assert_uint_eq(after.dispatches, before.dispatches);
+        else
+            ck_assert_uint_gt(after.dispatches, before.dispatches);
+        check_results(vals, idx, v, sizes[i], 1000, false);
+        gpuc_array_free(vals);
+        gpuc_array_free(idx);
+        gpuc_array_free(a);
+        free(v);
+    }
+    v = random_floats(1000000, 62, -9.0f, 9.0f);
+    check_topk(v, 1000000, 20000, true); /* 15,625 tiles of 64: on the host */
     free(v);
 }
 END_TEST
@@ -400,6 +485,7 @@ Suite *suite_topk(void)
     tcase_add_test(tc, topk_last_bit_differences);
     tcase_add_test(tc, topk_device_input_pipeline);
     tcase_add_test(tc, topk_unprunable_small_inputs);
+    tcase_add_test(tc, topk_host_selection);
     tcase_add_test(tc, topk_large_k);
     tcase_add_test(tc, topk_pruning_adversaries);
     tcase_add_test(tc, topk_2p22_k512);

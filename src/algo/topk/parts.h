@@ -6,6 +6,7 @@
 #include "algo/algo_common.h"
 
 #include <stdint.h>
+#include <string.h>
 
 /* glsl/topk*.glsl, embedded at build time (split in files under the 4095-character string limit of
  * ISO C). topk.glsl holds the order key every kernel starts with. */
@@ -81,6 +82,33 @@ gpuc_status topk_collect(gpuc *gpu, const topk_input *in, size_t k, size_t padde
  * into k-cell host arrays. k <= TOPK_PRUNE_CAP / 2. Uploads in's host data (topk_input_upload) only
  * where a tile can be pruned. */
 gpuc_status topk_prune(gpuc *gpu, topk_input *in, size_t k, int32_t flip, float *values, int32_t *indices);
+
+/* The host's order key of a value (glsl/topk.glsl's topk_key): larger keys come first. Every NaN
+ * ranks above +inf, -0 ties +0. Written without branches, so that loops over values vectorise. */
+static inline uint32_t topk_host_key(float value, int32_t flip)
+{
+    uint32_t b;
+    memcpy(&b, &value, sizeof b);
+    b = b == 0x80000000u ? 0 : b;
+    uint32_t key = (b & 0x80000000u) ? ~b : (b | 0x80000000u);
+    return ((b & 0x7FFFFFFFu) > 0x7F800000u ? 0xFFFFFFFFu : key) ^ (uint32_t)flip;
+}
+
+/* The k-th largest of m keys (1 <= k <= m) into *kth, in time linear in m (host_select.c). */
+gpuc_status topk_kth_key(gpuc *gpu, const uint32_t *keys, size_t m, size_t k, uint32_t *kth);
+
+/* The k first of `count` candidates in topk order (key descending, ties by the lower index) into
+ * values_out / indices_out (k each): candidate j has keys[j], values[j] and indices[j] (its position j
+ * where indices is NULL), the indices ascending (checked: a bug in gpuc otherwise). Linear in count,
+ * plus a sort of the k kept. */
+gpuc_status topk_host_first(gpuc *gpu, const uint32_t *keys, const float *values, const int32_t *indices,
+                            size_t count, size_t k, float *values_out, int32_t *indices_out);
+
+/* The k first of n values (1 <= k <= n) in topk order, indices their positions: topk_host_first over
+ * the values whose keys reach a bound taken from a sample of the keys (about 1.4k of them on random
+ * data), or over all of them where k < 128 or the bound leaves fewer than k. */
+gpuc_status topk_host_select(gpuc *gpu, const float *values, size_t n, size_t k, int32_t flip, float *values_out,
+                             int32_t *indices_out);
 
 /* Sorts `indices` (a power-of-two count of ints, -1 padding) into topk order with a bitonic network.
  * On success *sorted is `indices` or its ping-pong partner, and the other one has been freed; on

@@ -97,29 +97,6 @@ static gpuc_status tile_maxima(pruner *p)
     return st;
 }
 
-/* The k-th largest of m keys (k <= m): a histogram of the high halves finds the bucket that holds it,
- * a histogram of the low halves inside that bucket finds the key. */
-static gpuc_status kth_largest(gpuc *gpu, const uint32_t *keys, size_t m, size_t k, uint32_t *kth)
-{
-    uint32_t *hist = malloc(65536 * sizeof *hist);
-    if (!hist)
-        return gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "gpuc_topk: out of host memory");
-    uint32_t prefix = 0;
-    for (int shift = 16; shift >= 0; shift -= 16) {
-        memset(hist, 0, 65536 * sizeof *hist);
-        for (size_t i = 0; i < m; i++)
-            if (shift == 16 || keys[i] >> 16 == prefix >> 16)
-                hist[keys[i] >> shift & 0xFFFF]++;
-        uint32_t bucket = 65535;
-        while (hist[bucket] < k) /* k stays >= 1 and the buckets hold at least k keys in all */
-            k -= hist[bucket--];
-        prefix |= bucket << shift;
-    }
-    free(hist);
-    *kth = prefix;
-    return GPUC_OK;
-}
-
 /* Counts the keys in [lo, hi] per group of the tiles whose maximum is >= lo: into p->list / p->counts,
  * and their sum into *total. */
 static gpuc_status group_counts(pruner *p, uint32_t lo, uint32_t hi, int64_t *total)
@@ -206,8 +183,9 @@ static gpuc_status choose_survivors(pruner *p, size_t k, uint32_t bound, int64_t
     return st;
 }
 
-/* The survivors with their values and indices: (value, index >> 16, index & 0xFFFF, 1) per slot. */
-static gpuc_status gather(pruner *p, const survivors *s, float **cells, size_t *count)
+/* The survivors with their values and indices: (value, index >> 16, index & 0xFFFF, 1) per slot, in two
+ * runs of ascending indices: the keys from s->from up, then the ties (*first_run the first's length). */
+static gpuc_status gather(pruner *p, const survivors *s, float **cells, size_t *count, size_t *first_run)
 {
     int32_t *slots = malloc(2 * TOPK_PRUNE_CAP * sizeof *slots);
     if (!slots)
@@ -219,6 +197,7 @@ static gpuc_status gather(pruner *p, const survivors *s, float **cells, size_t *
         st = group_counts(p, s->from, UINT32_MAX, &total);
         used = add_slots(p, false, slots, used, TOPK_PRUNE_CAP);
     }
+    *first_run = used;
     if (s->ties > 0 && st == GPUC_OK) {
         st = group_counts(p, s->tie, s->tie, &total);
         used = add_slots(p, true, slots, used, used + (size_t)s->ties);
@@ -243,134 +222,68 @@ static gpuc_status gather(pruner *p, const survivors *s, float **cells, size_t *
     return st;
 }
 
-/* The host's order key: topk_key of glsl/topk.glsl. */
-static uint32_t host_key(float value, int32_t flip)
-{
-    uint32_t b;
-    memcpy(&b, &value, sizeof b);
-    if ((b & 0x7FFFFFFFu) > 0x7F800000u)
-        return 0xFFFFFFFFu ^ (uint32_t)flip;
-    if (b == 0x80000000u)
-        b = 0;
-    return ((b & 0x80000000u) ? ~b : (b | 0x80000000u)) ^ (uint32_t)flip;
-}
+/* Small inputs, and those with fewer tiles than k even of TILE_MIN values (where the k-th tile maximum
+ * does not exist and no tile can be pruned): the values themselves are the candidates, selected on the
+ * host (host_select.c), the caller's host data as given or the device array read (its host copy when
+ * it has one). Up to HOST_SELECT_MOST values, reading 4 bytes of each back and selecting in about 2 ns
+ * a value beat the tile pass, count and gather: 3 dispatches and 3 read backs, 0.4 ms at 2^16 on
+ * llvmpipe's threads (docs/performance/topk.md, "The host's part"). */
+#define HOST_SELECT_MOST 131072
 
-typedef struct candidate {
-    uint32_t key;
-    int32_t index;
-    float value;
-} candidate;
-
-static int before(const void *a, const void *b)
-{
-    const candidate *x = a, *y = b;
-    if (x->key != y->key)
-        return x->key > y->key ? -1 : 1;
-    return (x->index > y->index) - (x->index < y->index);
-}
-
-/* Keeps in c[0..k) the k candidates that come first (key descending, ties by lower index), in order.
- * Sorting all `count` costs count log count on the host, and on small inputs (fewer tiles than k) the
- * pruner gathers every value: qsort of 16,384 candidates for k = 512 was most of the call. So where
- * many more than k were gathered, the k-th key is found first by kth_largest's histograms (linear),
- * the candidates above it and the first of its ties (by index) are kept, and only those k are sorted. */
-static gpuc_status keep_first(gpuc *gpu, candidate *c, size_t count, size_t k)
-{
-    if (count > 2 * k) {
-        uint32_t *keys = malloc(count * sizeof *keys);
-        if (!keys)
-            return gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "gpuc_topk: out of host memory");
-        for (size_t j = 0; j < count; j++)
-            keys[j] = c[j].key;
-        uint32_t kth = 0;
-        gpuc_status st = kth_largest(gpu, keys, count, k, &kth);
-        free(keys);
-        if (st != GPUC_OK)
-            return st;
-        size_t above = 0, ties = 0; /* the keys above kth move to the front; its ties follow them */
-        for (size_t j = 0; j < count; j++)
-            if (c[j].key > kth) {
-                candidate t = c[above];
-                c[above++] = c[j];
-                c[j] = t;
-            }
-        for (size_t j = above; j < count; j++)
-            if (c[j].key == kth) {
-                candidate t = c[above + ties];
-                c[above + ties++] = c[j];
-                c[j] = t;
-            }
-        /* above < k <= above + ties (kth is the k-th key); the ties are kept in index order */
-        qsort(c + above, ties, sizeof *c, before);
-        count = k;
-    }
-    qsort(c, count, sizeof *c, before);
-    return GPUC_OK;
-}
-
-/* The first k of the `count` candidates c (freed here) into the result arrays. */
-static gpuc_status deliver(gpuc *gpu, candidate *c, size_t count, size_t k, float *values, int32_t *indices)
-{
-    gpuc_status st = keep_first(gpu, c, count, k);
-    for (size_t j = 0; j < k && st == GPUC_OK; j++) {
-        values[j] = c[j].value;
-        indices[j] = c[j].index;
-    }
-    free(c);
-    return st;
-}
-
-/* Fewer tiles than k, even of TILE_MIN values: the k-th tile maximum does not exist, so no tile can be
- * pruned, and the gather would fetch every value (16 bytes each, after a tile pass and a count pass,
- * each read back). So the values themselves are the candidates: the caller's host data as given, or
- * the device array read (its host copy when it has one), ordered on the host as gathered ones are. */
 static gpuc_status order_every_value(gpuc *gpu, const topk_input *in, size_t k, int32_t flip, float *values,
                                      int32_t *indices)
 {
     size_t n = in->n;
     float *read = in->host ? NULL : malloc(n * sizeof *read);
-    candidate *c = malloc(n * sizeof *c);
-    gpuc_status st = c && (in->host || read) ? GPUC_OK
-                                             : gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "gpuc_topk: out of host memory");
+    gpuc_status st = in->host || read ? GPUC_OK
+                                      : gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "gpuc_topk: out of host memory");
     if (st == GPUC_OK && read)
         st = gpuc_array_read_f32(in->array, read, n);
-    const float *v = in->host ? in->host : read;
-    for (size_t j = 0; j < n && st == GPUC_OK; j++)
-        c[j] = (candidate){.key = host_key(v[j], flip), .index = (int32_t)j, .value = v[j]};
+    if (st == GPUC_OK)
+        st = topk_host_select(gpu, in->host ? in->host : read, n, k, flip, values, indices);
     free(read);
-    if (st != GPUC_OK) {
-        free(c);
-        return st;
-    }
-    return deliver(gpu, c, n, k, values, indices);
+    return st;
 }
 
-/* Orders the gathered cells and keeps the first k. */
-static gpuc_status order(gpuc *gpu, const float *cells, size_t count, size_t k, int32_t flip, float *values,
-                         int32_t *indices)
+/* Orders the gathered cells and keeps the first k: the two runs merged by index first, as
+ * topk_host_first takes its candidates. */
+static gpuc_status order(gpuc *gpu, const float *cells, size_t count, size_t first_run, size_t k, int32_t flip,
+                         float *values, int32_t *indices)
 {
     if (count < k)
         return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
                          "gpuc_topk: the pruned gather found %zu values for k = %zu (a bug in gpuc)", count, k);
-    candidate *c = malloc(count * sizeof *c);
-    if (!c)
-        return gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "gpuc_topk: out of host memory");
-    for (size_t j = 0; j < count; j++) {
-        const float *cell = cells + 4 * j;
-        c[j] = (candidate){.key = host_key(cell[0], flip), .index = (int32_t)cell[1] * 65536 + (int32_t)cell[2],
-                           .value = cell[0]};
-        if (cell[3] != 1.0f) {
-            free(c);
-            return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
-                             "gpuc_topk: the pruned gather lost survivor %zu of %zu (a bug in gpuc)", j, count);
-        }
+    uint32_t *keys = malloc(count * sizeof *keys);
+    float *v = malloc(count * sizeof *v);
+    int32_t *at = malloc(count * sizeof *at);
+    gpuc_status st = keys && v && at ? GPUC_OK
+                                     : gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "gpuc_topk: out of host memory");
+    for (size_t j = 0; j < count && st == GPUC_OK; j++)
+        if (cells[4 * j + 3] != 1.0f)
+            st = gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT,
+                           "gpuc_topk: the pruned gather lost survivor %zu of %zu (a bug in gpuc)", j, count);
+    for (size_t j = 0, a = 0, b = first_run; j < count && st == GPUC_OK; j++) {
+        const float *ca = cells + 4 * a, *cb = cells + 4 * b;
+        int32_t ia = a < first_run ? (int32_t)ca[1] * 65536 + (int32_t)ca[2] : INT32_MAX;
+        int32_t ib = b < count ? (int32_t)cb[1] * 65536 + (int32_t)cb[2] : INT32_MAX;
+        const float *cell = ia < ib ? ca : cb;
+        a += ia < ib;
+        b += ia >= ib;
+        keys[j] = topk_host_key(cell[0], flip);
+        v[j] = cell[0];
+        at[j] = ia < ib ? ia : ib;
     }
-    return deliver(gpu, c, count, k, values, indices);
+    if (st == GPUC_OK)
+        st = topk_host_first(gpu, keys, v, at, count, k, values, indices);
+    free(keys);
+    free(v);
+    free(at);
+    return st;
 }
 
 gpuc_status topk_prune(gpuc *gpu, topk_input *in, size_t k, int32_t flip, float *values, int32_t *indices)
 {
-    if ((in->n + TILE_MIN - 1) / TILE_MIN < k)
+    if (in->n <= HOST_SELECT_MOST || (in->n + TILE_MIN - 1) / TILE_MIN < k)
         return order_every_value(gpu, in, k, flip, values, indices);
     gpuc_status st = topk_input_upload(gpu, in);
     if (st != GPUC_OK)
@@ -383,7 +296,7 @@ gpuc_status topk_prune(gpuc *gpu, topk_input *in, size_t k, int32_t flip, float 
     for (size_t t = 0; t < p.tiles && st == GPUC_OK; t++)
         top = p.max[t] > top ? p.max[t] : top;
     if (st == GPUC_OK && p.tiles >= k)
-        st = kth_largest(gpu, p.max, p.tiles, k, &bound);
+        st = topk_kth_key(gpu, p.max, p.tiles, k, &bound);
     int64_t at_bound = 0;
     if (st == GPUC_OK)
         st = group_counts(&p, bound, UINT32_MAX, &at_bound);
@@ -391,11 +304,11 @@ gpuc_status topk_prune(gpuc *gpu, topk_input *in, size_t k, int32_t flip, float 
     if (st == GPUC_OK)
         st = choose_survivors(&p, k, bound, at_bound, top, &s);
     float *cells = NULL;
-    size_t count = 0;
+    size_t count = 0, first_run = 0;
     if (st == GPUC_OK)
-        st = gather(&p, &s, &cells, &count);
+        st = gather(&p, &s, &cells, &count, &first_run);
     if (st == GPUC_OK)
-        st = order(gpu, cells, count, k, flip, values, indices);
+        st = order(gpu, cells, count, first_run, k, flip, values, indices);
     free(cells);
     pruner_free(&p);
     return st;
