@@ -394,6 +394,29 @@ START_TEST(passes_stay_on_the_device)
 }
 END_TEST
 
+START_TEST(default_method_by_size)
+{
+    /* GPUC_SORT_AUTO: the network up to GPUC_SORT_RADIX_ABOVE_KEYS keys, radix above it on the compute
+     * backend (the same dispatches as asking for the method), the network on the fragment backend. */
+    const uint32_t around[] = {GPUC_SORT_RADIX_ABOVE_KEYS, GPUC_SORT_RADIX_ABOVE_KEYS + 1};
+    for (int i = 0; i < 2; i++) {
+        float *v = malloc(around[i] * sizeof *v);
+        fill(v, around[i], RANDOM, 41 + (uint32_t)i);
+        gpuc_array *in;
+        ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, v, (gpuc_dims){around[i]}, &in));
+        gpuc_sort_method expected = i == 1 && method_count() > 1 ? GPUC_SORT_RADIX : GPUC_SORT_BITONIC;
+        gpuc_sort_method other = expected == GPUC_SORT_RADIX ? GPUC_SORT_BITONIC : GPUC_SORT_RADIX;
+        uint64_t by_default = repeat_dispatches(in, GPUC_SORT_AUTO);
+        ck_assert_uint_eq(by_default, repeat_dispatches(in, expected));
+        if (method_count() > 1)
+            ck_assert_uint_ne(by_default, repeat_dispatches(in, other));
+        check_sort_f32(v, around[i], false, true, GPUC_SORT_AUTO);
+        gpuc_array_free(in);
+        free(v);
+    }
+}
+END_TEST
+
 START_TEST(bad_input)
 {
     float v[8] = {0};
@@ -470,6 +493,7 @@ Suite *suite_sort(void)
     tcase_add_test(tc, sort_pairs_carries_payload);
     tcase_add_test(tc, sorted_result_feeds_the_next_step);
     tcase_add_test(tc, passes_stay_on_the_device);
+    tcase_add_test(tc, default_method_by_size);
     tcase_add_test(tc, bad_input);
     suite_add_tcase(s, tc);
     return s;
