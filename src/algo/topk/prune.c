@@ -5,7 +5,8 @@
  * usually finds a few more than k; while more than TOPK_PRUNE_CAP, the bound is raised by bisection
  * over the keys, each count reading only the tiles that reach it. The survivors are gathered with their
  * indices (read back) and ordered on the host. Ties at the exact k-th key (any number of them) are
- * gathered in index order, only as many as the k results need. */
+ * gathered in index order, only as many as the k results need. Small inputs never reach the device:
+ * their values are read (or taken as given) and selected on the host (order_every_value). */
 #include "algo/topk/parts.h"
 
 #include <stdlib.h>
