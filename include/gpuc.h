@@ -1123,7 +1123,7 @@ GPUC_API gpuc_status gpuc_add_native_function(gpuc *gpu, const char *glsl_source
  * so do its kept kernels: they go with the context to the next thread that takes it.
  *
  * SMALL ALGORITHM CALLS IN A DEFAULT CONTEXT (gpuc_options.threads, SMALL CALLS): a gpuc_sort,
- * gpuc_argsort, gpuc_sort_pairs, gpuc_scan or gpuc_compact call of at most 32,768 elements whose
+ * gpuc_argsort, gpuc_sort_pairs, gpuc_scan or gpuc_compact call of at most 65,536 elements whose
  * arrays are all host data runs whole in the context's calling-thread twin from the 4th call of its
  * shape on (the same element types, method, flags and predicate, and n within the same power of two;
  * the latest 8 shapes are counted), where its kernels are made a second time (once per shape); each

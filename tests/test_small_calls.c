@@ -651,6 +651,36 @@ START_TEST(algorithm_calls_on_the_twin)
 }
 END_TEST
 
+START_TEST(algorithm_calls_up_to_the_bound)
+{
+    /* The twin takes calls of at most 65,536 elements: a compaction of 65,536 host values from its 4th
+     * call on (reading the result reads nothing back), one of 65,537 never (the pool's costs). */
+    const size_t around[] = {65536, 65537};
+    float *v = malloc(around[1] * sizeof *v);
+    uint32_t seed = 10;
+    for (size_t i = 0; i < around[1]; i++) {
+        seed = seed * 1664525u + 1013904223u;
+        v[i] = (float)(seed >> 29) / 8.0f;
+    }
+    gpuc *pool = open_pool();
+    bool twin = twin_here(gpu) && !fixture_fragment_backend();
+    for (int i = 0; i < 2; i++) {
+        gpuc_stats here = {0}, there = {0};
+        for (int r = 0; r < RUNS; r++) {
+            uint64_t cost = algo_call(gpu, 2, v, around[i], &here), pool_cost = algo_call(pool, 2, v, around[i], &there);
+            if (twin && r >= 3 && i == 0)
+                ck_assert_msg(cost == 0, "%zu values, run %d: reading the result read back %d times", around[i], r,
+                              (int)cost);
+            else
+                ck_assert_msg(cost == pool_cost, "%zu values, run %d: reading costs %d, on the pool %d", around[i], r,
+                              (int)cost, (int)pool_cost);
+        }
+    }
+    gpuc_close(pool);
+    free(v);
+}
+END_TEST
+
 /* Sorts of the device array a (M keys, -1000 + a permutation of 0..M-1) on g, by argsort and by pairs
  * with host payloads, checked against C; the call's counters are added to *counted. */
 static void sort_device_keys(gpuc *g, gpuc_array *a, const float *v, const int32_t *payload, int m, gpuc_stats *counted)
@@ -734,6 +764,7 @@ Suite *suite_small_calls(void)
         tcase_add_test(tc, two_contexts_interleaved_in_one_thread);
         tcase_add_test(tc, two_threads_each_with_a_context);
         tcase_add_test(tc, algorithm_calls_on_the_twin);
+    tcase_add_test(tc, algorithm_calls_up_to_the_bound);
         tcase_add_test(tc, algorithm_calls_on_device_arrays);
     }
     suite_add_tcase(s, tc);

@@ -13,9 +13,12 @@
 #include <stdlib.h>
 
 /* The most elements a call may have to go to the twin. The sweep (`gpuc-bench --scaling`) with
- * llvmpipe's workers and without them: at 2^14 the calling thread was 2-3x faster for each algorithm,
- * at 2^16 even for the sort (the pool's two cores pay there) and still ahead for compaction. */
-#define ALGO_TWIN_MOST_ELEMENTS 32768
+ * llvmpipe's workers and without them: at 2^14 the calling thread was 2-3x faster for each algorithm.
+ * At 2^16 the network sort was faster on the pool (its two cores pay there); since the sort takes radix
+ * above 16,384 keys, the twin is ahead at 49,152-65,536 elements for the radix sort (8-11.7 against
+ * 13.1-13.7 ms at 2^16), compaction (1.2-1.6 against 1.9) and the scan (1.2-1.4 against 1.6), about
+ * even at 2^17 and 2^18 (docs/performance/small-inputs.md). */
+#define ALGO_TWIN_MOST_ELEMENTS 65536
 /* Calls of one shape (algo_twin_shape) made on the context before the twin takes them: the twin
  * compiles the kernels of the shape a second time (10-200 ms each with llvmpipe's JIT), which pays
  * only for calls of one shape made small again and again (the kernel layer's SMALL_CALL_WARMUP, for
