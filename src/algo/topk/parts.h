@@ -84,7 +84,7 @@ gpuc_status topk_collect(gpuc *gpu, const topk_input *in, size_t k, size_t padde
 gpuc_status topk_prune(gpuc *gpu, topk_input *in, size_t k, int32_t flip, float *values, int32_t *indices);
 
 /* The host's order key of a value (glsl/topk.glsl's topk_key): larger keys come first. Every NaN
- * ranks above +inf, -0 ties +0. Written without branches, so that loops over values vectorise. */
+ * ranks above +inf, -0 ties +0. Written without branches, so that a compiler may vectorise loops over it. */
 static inline uint32_t topk_host_key(float value, int32_t flip)
 {
     uint32_t b;
@@ -106,7 +106,7 @@ gpuc_status topk_host_first(gpuc *gpu, const uint32_t *keys, const float *values
 
 /* The k first of n values (1 <= k <= n) in topk order, indices their positions: topk_host_first over
  * the values whose keys reach a bound taken from a sample of the keys (about 1.4k of them on random
- * data), or over all of them where k < 128 or the bound leaves fewer than k. */
+ * data for k = 512), or over all of them where k < 16 or the bound leaves fewer than k. */
 gpuc_status topk_host_select(gpuc *gpu, const float *values, size_t n, size_t k, int32_t flip, float *values_out,
                              int32_t *indices_out);
 
