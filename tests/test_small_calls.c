@@ -615,32 +615,49 @@ static uint64_t algo_call(gpuc *g, int which, const float *v, size_t n, gpuc_sta
     return cost;
 }
 
+/* n whole eighths, 0 .. 0.875 (every sum of them exact), from `seed`. */
+static float *eighths(size_t n, uint32_t seed)
+{
+    float *v = malloc(n * sizeof *v);
+    for (size_t i = 0; i < n; i++) {
+        seed = seed * 1664525u + 1013904223u;
+        v[i] = (float)(seed >> 29) / 8.0f;
+    }
+    return v;
+}
+
+/* RUNS calls of one algorithm (algo_call's `which`) on n values in the fixture's context and in the
+ * pool context, side by side: from the 4th call on, where `twin`, reading the result reads nothing
+ * back (it ran on the twin); otherwise it costs what the pool's does. The counters of all the calls
+ * go to *here and *there. */
+static void repeat_beside_pool(gpuc *pool, int which, const float *v, size_t n, bool twin, gpuc_stats *here,
+                               gpuc_stats *there)
+{
+    for (int r = 0; r < RUNS; r++) {
+        uint64_t cost = algo_call(gpu, which, v, n, here), pool_cost = algo_call(pool, which, v, n, there);
+        if (which == 4)
+            continue; /* nothing kept: no array */
+        if (twin && r >= 3)
+            ck_assert_msg(cost == 0, "call %d on %zu values, run %d: reading its result read back %d times", which, n,
+                          r, (int)cost);
+        else
+            ck_assert_msg(cost == pool_cost, "call %d on %zu values, run %d: reading costs %d, on the pool %d", which,
+                          n, r, (int)cost, (int)pool_cost);
+    }
+}
+
 START_TEST(algorithm_calls_on_the_twin)
 {
     /* Small sorts, scans and compactions of one shape, called again and again: from the 4th call the
      * whole call runs on the twin, its results come back with their values (reading them reads
      * nothing back), and the counters are the pool's, call for call. Each result equals C's. */
     enum { M = 3000 };
-    float *v = malloc(M * sizeof *v);
-    uint32_t seed = 9;
-    for (int i = 0; i < M; i++) {
-        seed = seed * 1664525u + 1013904223u;
-        v[i] = (float)(seed >> 29) / 8.0f; /* 0 .. 0.875 */
-    }
+    float *v = eighths(M, 9);
     gpuc *pool = open_pool();
     bool twin = twin_here(gpu) && !fixture_fragment_backend();
     for (int which = 0; which < 5; which++) {
         gpuc_stats here = {0}, there = {0};
-        for (int r = 0; r < RUNS; r++) {
-            uint64_t cost = algo_call(gpu, which, v, M, &here), pool_cost = algo_call(pool, which, v, M, &there);
-            if (which == 4)
-                continue; /* nothing kept: no array */
-            if (twin && r >= 3)
-                ck_assert_msg(cost == 0, "call %d, run %d: reading its result read back %d times", which, r, (int)cost);
-            else
-                ck_assert_msg(cost == pool_cost, "call %d, run %d: reading costs %d, on the pool %d", which, r, (int)cost,
-                              (int)pool_cost);
-        }
+        repeat_beside_pool(pool, which, v, M, twin, &here, &there);
         ck_assert_uint_eq(here.dispatches, there.dispatches);
         ck_assert_uint_eq(here.uploads, there.uploads);
         ck_assert_uint_eq(here.readbacks, there.readbacks);
@@ -656,25 +673,12 @@ START_TEST(algorithm_calls_up_to_the_bound)
     /* The twin takes calls of at most 65,536 elements: a compaction of 65,536 host values from its 4th
      * call on (reading the result reads nothing back), one of 65,537 never (the pool's costs). */
     const size_t around[] = {65536, 65537};
-    float *v = malloc(around[1] * sizeof *v);
-    uint32_t seed = 10;
-    for (size_t i = 0; i < around[1]; i++) {
-        seed = seed * 1664525u + 1013904223u;
-        v[i] = (float)(seed >> 29) / 8.0f;
-    }
+    float *v = eighths(around[1], 10);
     gpuc *pool = open_pool();
     bool twin = twin_here(gpu) && !fixture_fragment_backend();
     for (int i = 0; i < 2; i++) {
         gpuc_stats here = {0}, there = {0};
-        for (int r = 0; r < RUNS; r++) {
-            uint64_t cost = algo_call(gpu, 2, v, around[i], &here), pool_cost = algo_call(pool, 2, v, around[i], &there);
-            if (twin && r >= 3 && i == 0)
-                ck_assert_msg(cost == 0, "%zu values, run %d: reading the result read back %d times", around[i], r,
-                              (int)cost);
-            else
-                ck_assert_msg(cost == pool_cost, "%zu values, run %d: reading costs %d, on the pool %d", around[i], r,
-                              (int)cost, (int)pool_cost);
-        }
+        repeat_beside_pool(pool, 2, v, around[i], twin && i == 0, &here, &there);
     }
     gpuc_close(pool);
     free(v);
