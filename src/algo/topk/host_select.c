@@ -175,21 +175,25 @@ static gpuc_status reaching_sampled_bound(gpuc *gpu, const float *values, size_t
 gpuc_status topk_host_select(gpuc *gpu, const float *values, size_t n, size_t k, int32_t flip, float *values_out,
                              int32_t *indices_out)
 {
-    uint32_t *keys = malloc(n * sizeof *keys);
-    float *c_values = malloc(n * sizeof *c_values);
+    uint32_t *keys = malloc(n * sizeof *keys); /* the sample's keys, then the candidates' */
     int32_t *at = malloc(n * sizeof *at);
+    float *c_values = NULL;
     size_t c = 0;
-    gpuc_status st = keys && c_values && at
+    gpuc_status st = keys && at
                          ? reaching_sampled_bound(gpu, values, n, k, flip, keys, at, &c)
                          : gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "gpuc_topk: out of host memory for %zu keys", n);
     /* Where at least k keys reach the bound, the k first are among them (the k-th key reaches it), and
      * so are all the k-th key's ties, in index order; else every value is a candidate. */
     if (st == GPUC_OK && c >= k) {
-        for (size_t i = 0; i < c; i++) {
+        c_values = malloc(c * sizeof *c_values);
+        if (!c_values)
+            st = gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "gpuc_topk: out of host memory for %zu candidates", c);
+        for (size_t i = 0; i < c && st == GPUC_OK; i++) {
             c_values[i] = values[at[i]];
             keys[i] = topk_host_key(c_values[i], flip);
         }
-        st = topk_host_first(gpu, keys, c_values, at, c, k, values_out, indices_out);
+        if (st == GPUC_OK)
+            st = topk_host_first(gpu, keys, c_values, at, c, k, values_out, indices_out);
     } else if (st == GPUC_OK) {
         for (size_t j = 0; j < n; j++)
             keys[j] = topk_host_key(values[j], flip);
