@@ -407,24 +407,29 @@ typedef struct gpuc_options {
      * meanwhile, and an EGL display the program initialised itself keeps its threads. Other values
      * fail gpuc_open with GPUC_ERROR_INVALID_ARGUMENT. gpuc_info.device names a non-default count.
      * SMALL CALLS IN A DEFAULT CONTEXT (0, on llvmpipe's EGL device, compute backend): a kernel called with
-     * host arrays only, whose work (output cells times the most iterations one cell's loops run) is at most
-     * 131,072, runs from its 4th such call on in a calling-thread twin of the context: a GPUC_THREADS_CALLER
-     * context gpuc opens beside it on the first need (it takes that count's display, as above), where the
-     * kernel's program is compiled a second time (10-200 ms, once per kernel: hence the 3 calls first).
-     * gpuc_run's result is then an array of the context whose values stay in host memory until its first use
-     * on the device (reading it reads nothing back; a kernel, copy or algorithm given it uploads it first),
-     * and the twin stays current in the context's place (THREADS: the context stays held by the thread), so
-     * that the next small call, the read and the free switch no context: such a call makes no EGL call. A
-     * gpuc_run_to dst already on the device is written there (the context current again). Results, errors,
-     * gpuc_stats and gpuc_get_kernel_stats counts are the context's own path's; gpuc_kernel_describe ends
-     * with "small calls in the calling thread" and the twin's runs. Measured: a 64-cell delta call 19-20 -> 7
-     * us, a 64-cell layer 20-24 -> 11.6 us (loaded machine), then with the twin left current as the
-     * calling-thread context's (figures above). Kept on the context's path: device-array arguments, kernel
-     * maps, scatter, .pipeline, graphical, dynamic output, array constants, guarded or capped loops,
-     * profiling (gpuc_options.profile, GPUC_PROFILE, GPUC_TRACE), and a twin gpuc cannot open (both extra
-     * displays held by other counts: then silently). The environment variable GPUC_SMALL_CALLS=pool keeps
-     * every call on the pool ("twin", the default; anything else fails gpuc_open with
-     * GPUC_ERROR_INVALID_ARGUMENT). */
+     * host arrays only (or device arrays whose values the host holds too: HOST COPIES), whose work (output
+     * cells times the most iterations one cell's loops run) is at most 131,072, runs from its 4th such call
+     * on in a calling-thread twin of the context: a GPUC_THREADS_CALLER context gpuc opens beside it on the
+     * first need (it takes that count's display, as above), where the kernel's program is compiled a second
+     * time (10-200 ms, once per kernel: hence the 3 calls first). gpuc_run's result is then an array of the
+     * context whose values stay in host memory until its first use on the device (reading it reads nothing
+     * back; a copy, or a call on the context's path given it, uploads it first), and the twin stays current
+     * in the context's place (THREADS: the context stays held by the thread), so that the next small call,
+     * the read and the free switch no context: such a call makes no EGL call. A gpuc_run_to dst already on
+     * the device is written there (the context current again). Results, errors, gpuc_stats and
+     * gpuc_get_kernel_stats counts are the context's own path's; gpuc_kernel_describe ends with "small
+     * calls in the calling thread" and the twin's runs. Measured: a 64-cell delta call 19-20 -> 7 us, a
+     * 64-cell layer 20-24 -> 11.6 us (loaded machine), then with the twin left current as the
+     * calling-thread context's (figures above). A float or int device array with a host copy (HOST COPIES:
+     * made or written from host data, or a small call's result, and not written on the device since) goes
+     * to the twin as that host data, read as the array's own type; measured (2 cores, median of 401): a
+     * delta over two such arrays of 64 / 1,024 / 16,384 cells 11-16 / 21 / 75-79 us -> 2.5 / 5.4 / 49 us, a
+     * kernel given the last call's result likewise. Kept on the context's path: any other device-array
+     * argument (a .pipeline result, one written by a .pipeline kernel since, a vecN array), kernel maps,
+     * scatter, .pipeline, graphical, dynamic output, array constants, guarded or capped loops, profiling
+     * (gpuc_options.profile, GPUC_PROFILE, GPUC_TRACE), and a twin gpuc cannot open (both extra displays
+     * held by other counts: then silently). The environment variable GPUC_SMALL_CALLS=pool keeps every call
+     * on the pool ("twin", the default; anything else fails gpuc_open with GPUC_ERROR_INVALID_ARGUMENT). */
     int threads;
     /* The most pixels (width x height) gpuc_array_from_png accepts from one picture, checked from
      * the file's header before any pixel memory is taken: a PNG of a few hundred KB can claim
@@ -554,7 +559,16 @@ GPUC_API gpuc_status gpuc_get_stats(const gpuc *gpu, gpuc_stats *stats);
 GPUC_API gpuc_status gpuc_array_new(gpuc *gpu, gpuc_type type, gpuc_dims dims, gpuc_array **out);
 
 /* Creates an array from host data: dims cells of float32 / int32. For vecN arrays use
- * gpuc_array_new + gpuc_array_write_f32. `data` is copied; the caller keeps it. */
+ * gpuc_array_new + gpuc_array_write_f32. `data` is copied; the caller keeps it.
+ *
+ * HOST COPIES. An array made (or written, gpuc_array_write_*) from at most 65,536 host values keeps
+ * them as its host copy too (up to 256 KB of host memory beside the device's) until a kernel writes it
+ * on the device (a run without .pipeline then reads its values back, and those are its host copy;
+ * gpuc_array_clear and gpuc_array_clone keep one): reading it reads nothing back, and in a default
+ * context a small kernel call or algorithm call given it may run in the calling-thread twin as with
+ * host data (SMALL CALLS, SMALL ALGORITHM CALLS), nothing read back from the device. Making or writing
+ * such an array costs a copy more (65,536 values: 8-9 -> 15-16 us made and freed; 4,096: 0.5-0.9 -> 0.9
+ * us). */
 GPUC_API gpuc_status gpuc_array_from_f32(gpuc *gpu, const float *data, gpuc_dims dims, gpuc_array **out);
 GPUC_API gpuc_status gpuc_array_from_i32(gpuc *gpu, const int32_t *data, gpuc_dims dims, gpuc_array **out);
 
@@ -1130,7 +1144,11 @@ GPUC_API gpuc_status gpuc_add_native_function(gpuc *gpu, const char *glsl_source
  * pass then costs no hand-off to llvmpipe's threads. The results are new arrays of the context holding
  * their values as their host copy (reading them reads nothing back). Results, errors and gpuc_stats
  * counts are the context's own path's; a call that fails in the twin runs again on the context. A
- * device array argument keeps the context's path (never copied). Measured (`gpuc-bench --scaling`, 2
+ * device array argument goes too where the host holds its values as well (HOST COPIES): the twin takes
+ * that host copy, and nothing is read back from the device; any other device array keeps the context's
+ * path (never copied). Measured (`gpuc-bench --scaling`, whose compaction input is an array made from
+ * host data, 2 cores): compaction of 2^12 values 12.9-20.4x -> 6.5-11.2x C's time, of 2^14 3.6-4.1x ->
+ * 2.2-2.7x. Measured (`gpuc-bench --scaling`, 2
  * cores): a bitonic sort of 2^12 keys from host data 0.9-2.2 -> 0.35-0.40 ms. Kept on the context's
  * path as SMALL CALLS says (profiling, an explicit thread count, GPUC_SMALL_CALLS=pool, the fragment
  * backend, no twin), and gpuc_topk, gpuc_topk_cutoff and gpuc_rank. */

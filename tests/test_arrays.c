@@ -2,8 +2,34 @@
 #include "fixture.h"
 #include "suites.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* What the device holds for a (not its host copy): a's values as a kernel that copies them reads them,
+ * into out (gpuc_array_values(a) of them). Arrays made or written from host data keep that data on the
+ * host too (small ones), so reading them back would not show what was uploaded. */
+static void device_values(gpuc_array *a, void *out)
+{
+    static const char *const subscripts[] = {"", "[thread.x]", "[thread.y][thread.x]",
+                                             "[thread.z][thread.y][thread.x]"};
+    gpuc_dims d = gpuc_array_dims(a);
+    int rank = d.z ? 3 : d.y ? 2 : 1;
+    const char *type = gpuc_array_type(a) == GPUC_INT ? "int" : gpuc_array_type(a) == GPUC_FLOAT ? "float"
+                     : gpuc_array_type(a) == GPUC_VEC2 ? "vec2" : gpuc_array_type(a) == GPUC_VEC3 ? "vec3" : "vec4";
+    char src[200];
+    snprintf(src, sizeof src, "%s copy(%s a%s) { return a%s; }", type, type,
+             rank == 1 ? "[]" : rank == 2 ? "[][]" : "[][][]", subscripts[rank]);
+    gpuc_kernel *k;
+    ck_assert_gpuc_ok(gpuc_create_kernel(gpu, src, &(gpuc_kernel_desc){.output = d}, &k));
+    gpuc_array *copy;
+    ck_assert_gpuc_ok(gpuc_run(k, (gpuc_arg[]){gpuc_arg_array(a)}, 1, &copy));
+    size_t n = gpuc_array_values(a);
+    ck_assert_gpuc_ok(gpuc_array_type(a) == GPUC_INT ? gpuc_array_read_i32(copy, out, n)
+                                                     : gpuc_array_read_f32(copy, out, n));
+    gpuc_array_free(copy);
+    gpuc_kernel_free(k);
+}
 
 START_TEST(float_round_trip)
 {
@@ -18,6 +44,9 @@ START_TEST(float_round_trip)
     ck_assert_uint_eq(gpuc_array_cells(a), N);
     ck_assert_uint_eq(gpuc_array_values(a), N);
     ck_assert_gpuc_ok(gpuc_array_read_f32(a, out, N));
+    ck_assert_mem_eq(in, out, sizeof in);
+    memset(out, 0, sizeof out);
+    device_values(a, out);
     ck_assert_mem_eq(in, out, sizeof in);
     gpuc_array_free(a);
 }
@@ -35,6 +64,9 @@ START_TEST(int_round_trip_2d)
     ck_assert_uint_eq(d.y, 5);
     ck_assert_uint_eq(d.z, 0);
     ck_assert_gpuc_ok(gpuc_array_read_i32(a, out, 30));
+    ck_assert_mem_eq(in, out, sizeof in);
+    memset(out, 0, sizeof out);
+    device_values(a, out);
     ck_assert_mem_eq(in, out, sizeof in);
     gpuc_array_free(a);
 }
@@ -57,6 +89,9 @@ START_TEST(new_is_zero_filled_and_writable)
         ck_assert_gpuc_ok(gpuc_array_write_f32(a, v, n));
         float *back = calloc(n, sizeof *back);
         ck_assert_gpuc_ok(gpuc_array_read_f32(a, back, n));
+        ck_assert_mem_eq(v, back, n * sizeof *v);
+        memset(back, 0, n * sizeof *back);
+        device_values(a, back);
         ck_assert_mem_eq(v, back, n * sizeof *v);
         free(v);
         free(back);
@@ -184,6 +219,16 @@ START_TEST(copies_check_count_and_type)
 }
 END_TEST
 
+/* Read-backs that reading a's n floats into out costs. */
+static uint64_t read_cost(gpuc_array *a, float *out, size_t n)
+{
+    gpuc_stats before, after;
+    ck_assert_gpuc_ok(gpuc_get_stats(gpu, &before));
+    ck_assert_gpuc_ok(gpuc_array_read_f32(a, out, n));
+    ck_assert_gpuc_ok(gpuc_get_stats(gpu, &after));
+    return after.readbacks - before.readbacks;
+}
+
 START_TEST(stats_count_transfers)
 {
     gpuc_stats before, after;
@@ -191,13 +236,49 @@ START_TEST(stats_count_transfers)
     float f[8] = {0}, g[8];
     gpuc_array *a;
     ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, f, (gpuc_dims){8}, &a));
-    ck_assert_gpuc_ok(gpuc_array_read_f32(a, g, 8));
     ck_assert_gpuc_ok(gpuc_get_stats(gpu, &after));
     ck_assert_uint_eq(after.uploads - before.uploads, 1);
-    ck_assert_uint_eq(after.readbacks - before.readbacks, 1);
     ck_assert_uint_eq(after.bytes_uploaded - before.bytes_uploaded, 32);
+    ck_assert_uint_eq(read_cost(a, g, 8), 0); /* its host copy */
     ck_assert_int_eq(gpuc_get_stats(gpu, NULL), GPUC_ERROR_INVALID_ARGUMENT);
     gpuc_array_free(a);
+}
+END_TEST
+
+START_TEST(host_copies_of_small_arrays)
+{
+    /* An array made or written from at most 65,536 host values keeps them as its host copy: reading it
+     * reads nothing back until the device writes it (then the kernel's values, read back); a larger one
+     * reads back. */
+    enum { MOST = 65536 };
+    float *v = malloc((MOST + 1) * sizeof *v), *got = malloc((MOST + 1) * sizeof *got);
+    for (int i = 0; i <= MOST; i++)
+        v[i] = (float)i * 0.25f;
+    gpuc_kernel *twice;
+    ck_assert_gpuc_ok(gpuc_create_kernel(gpu, "float twice(float a[]) { return 2.0 * a[thread.x]; }",
+                                         &(gpuc_kernel_desc){.output = {MOST}}, &twice));
+    for (int larger = 0; larger < 2; larger++) {
+        size_t n = MOST + (size_t)larger;
+        gpuc_array *a;
+        ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, v, (gpuc_dims){(uint32_t)n}, &a));
+        ck_assert_uint_eq(read_cost(a, got, n), (uint64_t)larger);
+        ck_assert_mem_eq(got, v, n * sizeof *v);
+        if (!larger) {
+            v[7] = -1.0f; /* written: the new values are the host copy */
+            ck_assert_gpuc_ok(gpuc_array_write_f32(a, v, n));
+            ck_assert_uint_eq(read_cost(a, got, n), 0);
+            ck_assert_float_eq(got[7], -1.0f);
+            /* written by the device: read back, the kernel's values */
+            ck_assert_gpuc_ok(gpuc_run_to(twice, (gpuc_arg[]){gpuc_arg_host_f32(v, (gpuc_dims){MOST})}, 1, a));
+            ck_assert_uint_le(read_cost(a, got, n), 1);
+            for (size_t i = 0; i < n; i++)
+                ck_assert_float_eq(got[i], 2.0f * v[i]);
+        }
+        gpuc_array_free(a);
+    }
+    gpuc_kernel_free(twice);
+    free(v);
+    free(got);
 }
 END_TEST
 
@@ -213,6 +294,7 @@ Suite *suite_arrays(void)
     tcase_add_test(tc, array_over_the_texture_buffer_limit);
     tcase_add_test(tc, copies_check_count_and_type);
     tcase_add_test(tc, stats_count_transfers);
+    tcase_add_test(tc, host_copies_of_small_arrays);
     suite_add_tcase(s, tc);
     return s;
 }

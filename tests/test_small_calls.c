@@ -179,16 +179,26 @@ START_TEST(work_bound_one_below_and_above)
 }
 END_TEST
 
+/* A device array of g holding v's n values and no host copy of them (a .pipeline kernel's result). */
+static gpuc_array *device_only(gpuc *g, const float *v, size_t n)
+{
+    gpuc_kernel *copy = NULL;
+    ck_assert_gpuc_ok(gpuc_create_kernel(g, "float copy(float a[]) { return a[thread.x]; }",
+                                         &(gpuc_kernel_desc){.output = {(uint32_t)n}, .pipeline = true}, &copy));
+    gpuc_array *a = NULL;
+    ck_assert_gpuc_ok(gpuc_run(copy, (gpuc_arg[]){gpuc_arg_host_f32(v, (gpuc_dims){(uint32_t)n})}, 1, &a));
+    gpuc_kernel_free(copy);
+    return a;
+}
+
 /* What the twin does not handle keeps the context's path, and stays correct. */
 START_TEST(not_eligible_stays_on_the_pool)
 {
     float o[N], e[N], want[N];
     delta_case(o, e, want);
-    /* Device arrays: the calls stay where the data is. */
+    /* Device arrays the host holds no copy of (.pipeline results): the calls stay where the data is. */
     gpuc_kernel *k = make(gpu, DELTA, (gpuc_dims){N}, false);
-    gpuc_array *da = NULL, *db = NULL;
-    ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, o, (gpuc_dims){N}, &da));
-    ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, e, (gpuc_dims){N}, &db));
+    gpuc_array *da = device_only(gpu, o, N), *db = device_only(gpu, e, N);
     gpuc_arg dev[2] = {gpuc_arg_array(da), gpuc_arg_array(db)};
     run_checked(k, gpu, dev, 2, want, N, 1e-6f);
     ck_assert_msg(!on_twin(k), "%s", gpuc_kernel_describe(k));
@@ -341,6 +351,28 @@ START_TEST(errors_unchanged)
 END_TEST
 
 /* The context's counters and the kernel's count a twin run as the context's own path counts it. */
+/* What g's counters moved by since `before`. */
+static gpuc_stats counts_since(gpuc *g, const gpuc_stats *before)
+{
+    gpuc_stats now;
+    ck_assert_gpuc_ok(gpuc_get_stats(g, &now));
+    return (gpuc_stats){.uploads = now.uploads - before->uploads,
+                        .bytes_uploaded = now.bytes_uploaded - before->bytes_uploaded,
+                        .dispatches = now.dispatches - before->dispatches,
+                        .readbacks = now.readbacks - before->readbacks,
+                        .bytes_read_back = now.bytes_read_back - before->bytes_read_back};
+}
+
+/* The same calls counted alike in the twin's context and the pool's. */
+static void assert_pool_counts(const gpuc_stats *twin, const gpuc_stats *pool)
+{
+    ck_assert_uint_eq(twin->uploads, pool->uploads);
+    ck_assert_uint_eq(twin->bytes_uploaded, pool->bytes_uploaded);
+    ck_assert_uint_eq(twin->dispatches, pool->dispatches);
+    ck_assert_uint_eq(twin->readbacks, pool->readbacks);
+    ck_assert_uint_eq(twin->bytes_read_back, pool->bytes_read_back);
+}
+
 START_TEST(counters_as_the_pool_counts)
 {
     float o[N], e[N];
@@ -361,25 +393,63 @@ START_TEST(counters_as_the_pool_counts)
             gpuc_array_free(res);
         }
         ck_assert_int_eq(on_twin(k), twin_here(gpu) && c == 0);
-        ck_assert_int_eq(gpuc_get_stats(ctx[c], &s[c]), GPUC_OK);
-        s[c].uploads -= s0.uploads;
-        s[c].bytes_uploaded -= s0.bytes_uploaded;
-        s[c].dispatches -= s0.dispatches;
-        s[c].readbacks -= s0.readbacks;
-        s[c].bytes_read_back -= s0.bytes_read_back;
+        s[c] = counts_since(ctx[c], &s0);
         ck_assert_int_eq(gpuc_get_kernel_stats(k, &ks[c]), GPUC_OK);
     }
-    ck_assert_int_eq(s[0].uploads, s[1].uploads);
-    ck_assert_int_eq(s[0].bytes_uploaded, s[1].bytes_uploaded);
-    ck_assert_int_eq(s[0].dispatches, s[1].dispatches);
-    ck_assert_int_eq(s[0].readbacks, s[1].readbacks);
-    ck_assert_int_eq(s[0].bytes_read_back, s[1].bytes_read_back);
+    assert_pool_counts(&s[0], &s[1]);
     ck_assert_int_eq(ks[0].runs, ks[1].runs);
     ck_assert_int_eq(ks[0].cells, ks[1].cells);
     ck_assert_int_eq(ks[0].bytes_uploaded, ks[1].bytes_uploaded);
     ck_assert_int_eq(ks[0].bytes_read_back, ks[1].bytes_read_back);
     /* The twin's first run (its machine code compiled) is made before the call it serves, uncounted. */
     ck_assert_int_eq(ks[0].first_runs, ks[1].first_runs);
+    gpuc_close(pool);
+}
+END_TEST
+
+START_TEST(arrays_with_host_copies_go_to_the_twin)
+{
+    /* Device arrays made from host data keep it as their host copy: a small kernel reading them goes to
+     * the twin after its warm-up, with the pool's counters (sending a host copy to the twin is no upload
+     * of the call's), and so does a kernel reading a small call's result (held on the host); every
+     * result equals C's. */
+    float o[N], e[N], want[N], got[N];
+    delta_case(o, e, want);
+    gpuc *pool = open_pool();
+    gpuc *ctx[2] = {gpu, pool};
+    gpuc_stats s[2];
+    gpuc_kernel_stats ks[2];
+    for (int c = 0; c < 2; c++) {
+        gpuc_kernel *k = make(ctx[c], DELTA, (gpuc_dims){N}, false), *twice = NULL;
+        ck_assert_gpuc_ok(gpuc_create_kernel(ctx[c], "float twice(float a[]) { return 2.0 * a[thread.x]; }",
+                                             &(gpuc_kernel_desc){.output = {N}}, &twice));
+        gpuc_array *da = NULL, *db = NULL;
+        ck_assert_gpuc_ok(gpuc_array_from_f32(ctx[c], o, (gpuc_dims){N}, &da));
+        ck_assert_gpuc_ok(gpuc_array_from_f32(ctx[c], e, (gpuc_dims){N}, &db));
+        gpuc_stats s0;
+        ck_assert_gpuc_ok(gpuc_get_stats(ctx[c], &s0));
+        for (int r = 0; r < 2 * RUNS; r++) {
+            gpuc_array *res = NULL, *doubled = NULL;
+            ck_assert_gpuc_ok(gpuc_run(k, (gpuc_arg[]){gpuc_arg_array(da), gpuc_arg_array(db)}, 2, &res));
+            ck_assert_gpuc_ok(gpuc_run(twice, (gpuc_arg[]){gpuc_arg_array(res)}, 1, &doubled));
+            ck_assert_gpuc_ok(gpuc_array_read_f32(doubled, got, N));
+            for (int i = 0; i < N; i++)
+                ck_assert_msg(fabsf(got[i] - 2.0f * want[i]) <= 2e-6f, "context %d, run %d, cell %d: %g, want %g", c,
+                              r, i, (double)got[i], 2.0 * (double)want[i]);
+            gpuc_array_free(res);
+            gpuc_array_free(doubled);
+        }
+        ck_assert_int_eq(on_twin(k), twin_here(gpu) && c == 0);
+        ck_assert_int_eq(on_twin(twice), twin_here(gpu) && c == 0);
+        s[c] = counts_since(ctx[c], &s0);
+        ck_assert_gpuc_ok(gpuc_get_kernel_stats(k, &ks[c]));
+        gpuc_array_free(da);
+        gpuc_array_free(db);
+        gpuc_kernel_free(k);
+        gpuc_kernel_free(twice);
+    }
+    assert_pool_counts(&s[0], &s[1]);
+    ck_assert_uint_eq(ks[0].bytes_uploaded, ks[1].bytes_uploaded);
     gpuc_close(pool);
 }
 END_TEST
@@ -566,13 +636,14 @@ static int by_value(const void *a, const void *b)
 }
 
 /* One algorithm call on g (which: 0 sort, 1 scan, 2 compact gather, 3 compact scatter, 4 a predicate
- * that keeps nothing), its result checked against C; returns the readbacks reading it cost and adds
+ * that keeps nothing) of the n values v, given as host data or (where `held` is not NULL) as held, an
+ * array of g holding them; its result checked against C. Returns the readbacks reading it cost and adds
  * the call's own counters to *counted. */
-static uint64_t algo_call(gpuc *g, int which, const float *v, size_t n, gpuc_stats *counted)
+static uint64_t algo_call(gpuc *g, int which, const float *v, size_t n, const gpuc_array *held, gpuc_stats *counted)
 {
     gpuc_stats before;
     ck_assert_gpuc_ok(gpuc_get_stats(g, &before));
-    gpuc_arg in = gpuc_arg_host_f32(v, (gpuc_dims){(uint32_t)n});
+    gpuc_arg in = held ? gpuc_arg_array(held) : gpuc_arg_host_f32(v, (gpuc_dims){(uint32_t)n});
     gpuc_array *out = NULL;
     size_t count = n;
     float *want = malloc(n * sizeof *want);
@@ -627,14 +698,20 @@ static float *eighths(size_t n, uint32_t seed)
 }
 
 /* RUNS calls of one algorithm (algo_call's `which`) on n values in the fixture's context and in the
- * pool context, side by side: from the 4th call on, where `twin`, reading the result reads nothing
- * back (it ran on the twin); otherwise it costs what the pool's does. The counters of all the calls
- * go to *here and *there. */
-static void repeat_beside_pool(gpuc *pool, int which, const float *v, size_t n, bool twin, gpuc_stats *here,
-                               gpuc_stats *there)
+ * pool context, side by side, as host data or (`arrays`) as an array of each context made from them:
+ * from the 4th call on, where `twin`, reading the result reads nothing back (it ran on the twin);
+ * otherwise it costs what the pool's does. The counters of all the calls go to *here and *there. */
+static void repeat_beside_pool(gpuc *pool, int which, const float *v, size_t n, bool arrays, bool twin,
+                               gpuc_stats *here, gpuc_stats *there)
 {
+    gpuc_array *held = NULL, *pool_held = NULL;
+    if (arrays) {
+        ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, v, (gpuc_dims){(uint32_t)n}, &held));
+        ck_assert_gpuc_ok(gpuc_array_from_f32(pool, v, (gpuc_dims){(uint32_t)n}, &pool_held));
+    }
     for (int r = 0; r < RUNS; r++) {
-        uint64_t cost = algo_call(gpu, which, v, n, here), pool_cost = algo_call(pool, which, v, n, there);
+        uint64_t cost = algo_call(gpu, which, v, n, held, here),
+                 pool_cost = algo_call(pool, which, v, n, pool_held, there);
         if (which == 4)
             continue; /* nothing kept: no array */
         if (twin && r >= 3)
@@ -644,26 +721,75 @@ static void repeat_beside_pool(gpuc *pool, int which, const float *v, size_t n, 
             ck_assert_msg(cost == pool_cost, "call %d on %zu values, run %d: reading costs %d, on the pool %d", which,
                           n, r, (int)cost, (int)pool_cost);
     }
+    gpuc_array_free(held);
+    gpuc_array_free(pool_held);
 }
 
 START_TEST(algorithm_calls_on_the_twin)
 {
     /* Small sorts, scans and compactions of one shape, called again and again: from the 4th call the
      * whole call runs on the twin, its results come back with their values (reading them reads
-     * nothing back), and the counters are the pool's, call for call. Each result equals C's. */
+     * nothing back), and the counters are the pool's, call for call. Each result equals C's. So for
+     * host data, and for a device array made from host data, which keeps it as its host copy (small
+     * arrays): the twin takes that copy (sending it there is no upload of the call's; nothing is read
+     * back). */
     enum { M = 3000 };
     float *v = eighths(M, 9);
     gpuc *pool = open_pool();
     bool twin = twin_here(gpu) && !fixture_fragment_backend();
-    for (int which = 0; which < 5; which++) {
-        gpuc_stats here = {0}, there = {0};
-        repeat_beside_pool(pool, which, v, M, twin, &here, &there);
-        ck_assert_uint_eq(here.dispatches, there.dispatches);
-        ck_assert_uint_eq(here.uploads, there.uploads);
-        ck_assert_uint_eq(here.readbacks, there.readbacks);
-        ck_assert_uint_eq(here.bytes_uploaded, there.bytes_uploaded);
-    }
+    for (int arrays = 0; arrays < 2; arrays++)
+        for (int which = 0; which < 5; which++) {
+            gpuc_stats here = {0}, there = {0};
+            /* n in another power of two for arrays: a shape of its own, warmed up anew */
+            repeat_beside_pool(pool, which, v, arrays ? M / 2 : M, arrays, twin, &here, &there);
+            ck_assert_uint_eq(here.dispatches, there.dispatches);
+            ck_assert_uint_eq(here.uploads, there.uploads);
+            ck_assert_uint_eq(here.readbacks, there.readbacks);
+            ck_assert_uint_eq(here.bytes_uploaded, there.bytes_uploaded);
+        }
     gpuc_close(pool);
+    free(v);
+}
+END_TEST
+
+/* gpuc_compact of a (M values) keeping those above 0.5, checked against C over `values` shifted by
+ * `shift` (what a holds). */
+static void compact_checked(gpuc_array *a, const float *values, float shift, size_t m)
+{
+    float *want = malloc(m * sizeof *want), *got = malloc(m * sizeof *got);
+    size_t want_count = 0, count = 0;
+    for (size_t i = 0; i < m; i++)
+        if (values[i] - shift > 0.5f)
+            want[want_count++] = values[i] - shift;
+    gpuc_array *packed = NULL;
+    ck_assert_gpuc_ok(gpuc_compact(gpu, gpuc_arg_array(a), &(gpuc_compact_desc){.op = GPUC_GREATER, .threshold = 0.5},
+                                   &packed, &count));
+    ck_assert_uint_eq(count, want_count);
+    ck_assert_gpuc_ok(gpuc_array_read_f32(packed, got, count));
+    ck_assert_mem_eq(got, want, count * sizeof *got);
+    gpuc_array_free(packed);
+    free(want);
+    free(got);
+}
+
+START_TEST(algorithm_call_after_a_device_write)
+{
+    /* An array's host copy goes to the twin only while it holds the array's values: once a .pipeline
+     * kernel (whose result is not read back) has written the array, its calls keep the context's path
+     * and see the kernel's values. */
+    enum { M = 3000 };
+    float *v = eighths(M, 12);
+    gpuc_array *a = NULL;
+    ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, v, (gpuc_dims){M}, &a));
+    for (int r = 0; r < RUNS; r++) /* past the shape's warm-up */
+        compact_checked(a, v, 0.0f, M);
+    gpuc_kernel *shift = NULL;
+    ck_assert_gpuc_ok(gpuc_create_kernel(gpu, "float shift(float a[]) { return a[thread.x] - 0.25; }",
+                                         &(gpuc_kernel_desc){.output = {M}, .pipeline = true}, &shift));
+    ck_assert_gpuc_ok(gpuc_run_to(shift, (gpuc_arg[]){gpuc_arg_host_f32(v, (gpuc_dims){M})}, 1, a));
+    compact_checked(a, v, 0.25f, M);
+    gpuc_kernel_free(shift);
+    gpuc_array_free(a);
     free(v);
 }
 END_TEST
@@ -678,7 +804,7 @@ START_TEST(algorithm_calls_up_to_the_bound)
     bool twin = twin_here(gpu) && !fixture_fragment_backend();
     for (int i = 0; i < 2; i++) {
         gpuc_stats here = {0}, there = {0};
-        repeat_beside_pool(pool, 2, v, around[i], twin && i == 0, &here, &there);
+        repeat_beside_pool(pool, 2, v, around[i], false, twin && i == 0, &here, &there);
     }
     gpuc_close(pool);
     free(v);
@@ -686,8 +812,10 @@ START_TEST(algorithm_calls_up_to_the_bound)
 END_TEST
 
 /* Sorts of the device array a (M keys, -1000 + a permutation of 0..M-1) on g, by argsort and by pairs
- * with host payloads, checked against C; the call's counters are added to *counted. */
-static void sort_device_keys(gpuc *g, gpuc_array *a, const float *v, const int32_t *payload, int m, gpuc_stats *counted)
+ * with host payloads, checked against C; the call's counters are added to *counted. Returns the
+ * readbacks that reading the argsort's keys cost. */
+static uint64_t sort_device_keys(gpuc *g, gpuc_array *a, const float *v, const int32_t *payload, int m,
+                                 gpuc_stats *counted)
 {
     float *got = malloc((size_t)m * sizeof *got);
     int32_t *got_i = malloc((size_t)m * sizeof *got_i);
@@ -698,6 +826,7 @@ static void sort_device_keys(gpuc *g, gpuc_array *a, const float *v, const int32
     ck_assert_gpuc_ok(gpuc_sort_pairs(g, gpuc_arg_array(a), gpuc_arg_host_i32(payload, (gpuc_dims){(uint32_t)m}),
                                       &(gpuc_sort_desc){.descending = true}, NULL, &vals));
     add_counts(g, &before, counted);
+    uint64_t cost = read_costs(g, keys, (size_t)m, false);
     ck_assert_gpuc_ok(gpuc_array_read_f32(keys, got, (size_t)m));
     ck_assert_gpuc_ok(gpuc_array_read_i32(idx, got_i, (size_t)m));
     for (int j = 0; j < m; j++) {
@@ -712,12 +841,16 @@ static void sort_device_keys(gpuc *g, gpuc_array *a, const float *v, const int32
     gpuc_array_free(vals);
     free(got);
     free(got_i);
+    return cost;
 }
 
 START_TEST(algorithm_calls_on_device_arrays)
 {
-    /* A device array (a .pipeline result, no host copy) stays where its data is: its sorts keep the
-     * context's path, call for call the pool's counts (it is never read back or uploaded), and equal C. */
+    /* A device array with no host copy (a .pipeline result) stays where its data is: its sorts keep
+     * the context's path (reading a result reads it back), call for call the pool's counts (it is never
+     * read back or uploaded), and equal C. One made from host data goes to the twin from the 4th call
+     * of a shape (its results read nothing back), its host copy with host payloads, with the same
+     * counts. */
     enum { M = 2048 };
     float *v = malloc(M * sizeof *v);
     int32_t *payload = malloc(M * sizeof *payload);
@@ -727,21 +860,33 @@ START_TEST(algorithm_calls_on_device_arrays)
     }
     gpuc *pool = open_pool();
     gpuc *ctx[2] = {gpu, pool};
-    gpuc_stats counted[2] = {{0}, {0}};
-    for (int c = 0; c < 2; c++) {
-        gpuc_kernel *copy = NULL;
-        ck_assert_gpuc_ok(gpuc_create_kernel(ctx[c], "float copy(float a[]) { return a[thread.x]; }",
-                                             &(gpuc_kernel_desc){.output = {M}, .pipeline = true}, &copy));
-        gpuc_array *a = NULL;
-        ck_assert_gpuc_ok(gpuc_run(copy, (gpuc_arg[]){gpuc_arg_host_f32(v, (gpuc_dims){M})}, 1, &a));
-        for (int r = 0; r < RUNS; r++)
-            sort_device_keys(ctx[c], a, v, payload, M, &counted[c]);
-        gpuc_array_free(a);
-        gpuc_kernel_free(copy);
+    bool twin = twin_here(gpu);
+    for (int from_host = 0; from_host < 2; from_host++) {
+        gpuc_stats counted[2] = {{0}, {0}};
+        for (int c = 0; c < 2; c++) {
+            gpuc_kernel *copy = NULL;
+            ck_assert_gpuc_ok(gpuc_create_kernel(ctx[c], "float copy(float a[]) { return a[thread.x]; }",
+                                                 &(gpuc_kernel_desc){.output = {M}, .pipeline = true}, &copy));
+            gpuc_array *a = NULL;
+            if (from_host)
+                ck_assert_gpuc_ok(gpuc_array_from_f32(ctx[c], v, (gpuc_dims){M}, &a));
+            else
+                ck_assert_gpuc_ok(gpuc_run(copy, (gpuc_arg[]){gpuc_arg_host_f32(v, (gpuc_dims){M})}, 1, &a));
+            for (int r = 0; r < RUNS; r++) {
+                uint64_t cost = sort_device_keys(ctx[c], a, v, payload, M, &counted[c]);
+                bool on_twin = c == 0 && from_host && twin && r >= 3;
+                ck_assert_msg(cost == (on_twin ? 0 : 1),
+                              "context %d, %s array, run %d: reading keys read back %d times", c,
+                              from_host ? "host-made" : ".pipeline", r, (int)cost);
+            }
+            gpuc_array_free(a);
+            gpuc_kernel_free(copy);
+        }
+        ck_assert_uint_eq(counted[0].readbacks, counted[1].readbacks);
+        ck_assert_uint_eq(counted[0].uploads, counted[1].uploads);
+        ck_assert_uint_eq(counted[0].bytes_uploaded, counted[1].bytes_uploaded);
+        ck_assert_uint_eq(counted[0].dispatches, counted[1].dispatches);
     }
-    ck_assert_uint_eq(counted[0].readbacks, counted[1].readbacks);
-    ck_assert_uint_eq(counted[0].uploads, counted[1].uploads);
-    ck_assert_uint_eq(counted[0].dispatches, counted[1].dispatches);
     gpuc_close(pool);
     free(v);
     free(payload);
@@ -763,12 +908,14 @@ Suite *suite_small_calls(void)
         tcase_add_test(tc, a_small_result_serves_every_array_call);
         tcase_add_test(tc, errors_unchanged);
         tcase_add_test(tc, counters_as_the_pool_counts);
+        tcase_add_test(tc, arrays_with_host_copies_go_to_the_twin);
         tcase_add_test(tc, freeing_kernels_with_twins);
         tcase_add_test(tc, explicit_threads_and_the_setting);
         tcase_add_test(tc, two_contexts_interleaved_in_one_thread);
         tcase_add_test(tc, two_threads_each_with_a_context);
         tcase_add_test(tc, algorithm_calls_on_the_twin);
-    tcase_add_test(tc, algorithm_calls_up_to_the_bound);
+        tcase_add_test(tc, algorithm_call_after_a_device_write);
+        tcase_add_test(tc, algorithm_calls_up_to_the_bound);
         tcase_add_test(tc, algorithm_calls_on_device_arrays);
     }
     suite_add_tcase(s, tc);

@@ -318,14 +318,19 @@ static void run_twice(gpuc *g, gpuc_kernel *k, gpuc_array *in, float base)
 }
 
 /* gpuc knows that its context is current on this thread without asking EGL (the mark of
- * egl_device.c): a call that reads an array back and frees it makes no EGL call at all. */
+ * egl_device.c): a call that reads an array back and frees it makes no EGL call at all. Its input is
+ * a .pipeline result, which the host holds no copy of, so the calls stay on the context's own path
+ * (an array made from host data would send them to the twin: gpuc.h, HOST COPIES). */
 START_TEST(a_call_on_the_current_context_asks_egl_nothing)
 {
     float data[N];
     fill(data, 3.0f);
     gpuc_array *in;
-    gpuc_kernel *k;
-    ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, data, (gpuc_dims){N}, &in));
+    gpuc_kernel *k, *copy;
+    ck_assert_gpuc_ok(gpuc_create_kernel(gpu, "float copy(float a[]) { return a[thread.x]; }",
+                                         &(gpuc_kernel_desc){.output = {N}, .pipeline = true}, &copy));
+    ck_assert_gpuc_ok(gpuc_run(copy, (gpuc_arg[]){gpuc_arg_host_f32(data, (gpuc_dims){N})}, 1, &in));
+    gpuc_kernel_free(copy);
     ck_assert_gpuc_ok(gpuc_create_kernel(gpu, TWICE, &(gpuc_kernel_desc){.output = {N}}, &k));
     run_twice(gpu, k, in, 3.0f);
     unsigned asked = egl_current_asked, made = egl_made_current;

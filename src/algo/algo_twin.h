@@ -5,7 +5,7 @@
  *     algo_twin_call call;
  *     if (algo_twin_begin(gpu, algo_twin_shape(ALGO_TWIN_SCAN, n, parts, 2), n, &values, 1, &call)) {
  *         gpuc_array *t = NULL;
- *         gpuc_status st = gpuc_scan(call.twin, values, desc, &t);
+ *         gpuc_status st = gpuc_scan(call.twin, call.args[0], desc, &t);
  *         st = algo_twin_end(&call, st, &t, (gpuc_array **const[]){prefix}, 1);
  *         if (st == GPUC_OK || !call.retry)
  *             return st;
@@ -27,17 +27,27 @@ uint64_t algo_twin_shape(algo_twin_family family, size_t n, const uint64_t *part
 
 /* Most result arrays one call hands out (gpuc_sort_pairs: keys and values; gpuc_argsort: 2). */
 #define ALGO_TWIN_MAX_RESULTS 3
+/* Most array arguments of one call (gpuc_sort_pairs: keys and values). */
+#define ALGO_TWIN_MAX_ARGS 2
 
 typedef struct algo_twin_call {
     gpuc *gpu, *twin;
+    /* The call's array arguments as the twin takes them: host data as given, a device array as its
+     * host copy (the context's arguments are left as they are, for a retry there). */
+    gpuc_arg args[ALGO_TWIN_MAX_ARGS];
+    /* The uploads of those host copies to the twin (one per device array, of its values): transfers
+     * the context's own path would not make, left out of the context's counts. */
+    uint64_t copy_uploads, copy_bytes;
     gpuc_stats was; /* the twin's counts before the call */
     bool retry;     /* set by algo_twin_end: the call may run again on the context (which is current) */
 } algo_twin_call;
 
 /* Whether this call of `shape` over n elements goes to the twin: every array argument args[0..nargs)
- * host data (device arrays keep the context's path), a context of llvmpipe's default threads
+ * (at most ALGO_TWIN_MAX_ARGS) host data or a device array whose values the host holds too (its host
+ * copy valid; other device arrays keep the context's path), a context of llvmpipe's default threads
  * (gpuc.small_calls), not profiling or tracing, n within the bound, past the shape's warm-up (counted
- * only for calls that could go), and the twin open. The context stays current. */
+ * only for calls that could go), and the twin open. Then call->args are the arguments to give the
+ * twin. The context stays current. */
 bool algo_twin_begin(gpuc *gpu, uint64_t shape, size_t n, const gpuc_arg *args, int nargs, algo_twin_call *call);
 
 /* Ends a call made on call->twin that returned st with results[0..n) (its arrays; NULL where none):

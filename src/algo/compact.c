@@ -116,7 +116,7 @@ gpuc_status gpuc_compact(gpuc *gpu, gpuc_arg values, const gpuc_compact_desc *de
     if (st == GPUC_OK && algo_twin_begin(gpu, compact_shape(&in, desc), in.n, &values, 1, &call)) {
         gpuc_array *t = NULL;
         size_t kept = 0;
-        st = gpuc_compact(call.twin, values, desc, &t, &kept);
+        st = gpuc_compact(call.twin, call.args[0], desc, &t, &kept);
         st = algo_twin_end(&call, st, &t, (gpuc_array **const[]){packed}, 1);
         if (st == GPUC_OK)
             *count = kept;

@@ -192,9 +192,10 @@ static uint64_t sort_shape(const sort_job *job, gpuc_type value_type, sort_outpu
     return algo_twin_shape(ALGO_TWIN_SORT, job->keys.n, parts, 7);
 }
 
-/* The public call again on the twin (algo_twin.h), with the same (host) arguments. */
-static gpuc_status sort_on_twin(algo_twin_call *call, const gpuc_arg *host, const gpuc_sort_desc *desc, sort_outputs want)
+/* The public call again on the twin (algo_twin.h), with its arguments as the twin takes them. */
+static gpuc_status sort_on_twin(algo_twin_call *call, const gpuc_sort_desc *desc, sort_outputs want)
 {
+    const gpuc_arg *host = call->args;
     gpuc_array *got[3] = {NULL, NULL, NULL};
     gpuc_array **slot[3] = {want.keys ? &got[0] : NULL, want.indices ? &got[1] : NULL, want.values ? &got[2] : NULL};
     gpuc_status st;
@@ -231,7 +232,7 @@ static gpuc_status sort_run(gpuc *gpu, const char *fn, gpuc_arg keys, const gpuc
     algo_twin_call call;
     if (st == GPUC_OK &&
         algo_twin_begin(gpu, sort_shape(&job, payload.type, want), job.keys.n, args, values ? 2 : 1, &call)) {
-        st = sort_on_twin(&call, args, desc, want);
+        st = sort_on_twin(&call, desc, want);
         if (st == GPUC_OK || !call.retry)
             return st;
         st = GPUC_OK;

@@ -9,6 +9,12 @@
 
 /* Cells above this make thread indices overflow a GLSL int. */
 #define MAX_CELLS ((size_t)INT32_MAX)
+/* An array made or written from host data of at most this many values keeps that data as its host
+ * copy: reading it then reads nothing back, and an algorithm call small enough for the calling-thread
+ * twin (65,536 elements, src/algo/algo_twin.c) can take it there as host data instead of paying
+ * llvmpipe's thread hand-off for every pass (compaction of 4,096 values of such an array: 3 dispatches
+ * on the pool; docs/performance/small-inputs.md). At most 256 KB of host memory per array. */
+#define HOST_COPY_MOST_VALUES 65536
 /* Byte counts (cells * 4 components * 4 bytes < 2^35) are size_t products that need 64 bits. */
 _Static_assert(sizeof(size_t) >= 8, "gpuc's size arithmetic assumes a 64-bit size_t");
 
@@ -272,6 +278,18 @@ gpuc_status gpuc_array_upload_part(gpuc_array *a, size_t first, size_t count, co
     return gpuc_check_gl(a->gpu, "uploading an array");
 }
 
+/* Keeps `data`, which the array was just given whole, as its host copy when the array is small
+ * (HOST_COPY_MOST_VALUES). Only a cache: without memory for it the array simply has none. */
+static void keep_host_copy(gpuc_array *a, const void *data)
+{
+    if (a->values > HOST_COPY_MOST_VALUES)
+        return;
+    if (!a->mirror && !(a->mirror = malloc(a->values * 4)))
+        return;
+    memcpy(a->mirror, data, a->values * 4);
+    a->mirror_valid = true;
+}
+
 static gpuc_status array_from(gpuc *gpu, gpuc_type type, const void *data, gpuc_dims dims, gpuc_array **out,
                               const char *fn)
 {
@@ -289,6 +307,7 @@ static gpuc_status array_from(gpuc *gpu, gpuc_type type, const void *data, gpuc_
         gpuc_array_destroy(a);
         return st;
     }
+    keep_host_copy(a, data);
     *out = gpuc_array_handed_out(a);
     return GPUC_OK;
 }
@@ -325,18 +344,25 @@ static gpuc_status check_copy(const gpuc_array *handle, const void *data, size_t
     return st != GPUC_OK ? st : check_shape(*body, data, count, want_int, fn);
 }
 
-gpuc_status gpuc_array_write_f32(gpuc_array *handle, const float *data, size_t count)
+static gpuc_status array_write(gpuc_array *handle, const void *data, size_t count, bool want_int, const char *fn)
 {
     gpuc_array *a;
-    gpuc_status st = check_copy(handle, data, count, false, "gpuc_array_write_f32", &a);
-    return st != GPUC_OK ? st : gpuc_array_upload(a, data);
+    gpuc_status st = check_copy(handle, data, count, want_int, fn, &a);
+    if (st == GPUC_OK)
+        st = gpuc_array_upload(a, data);
+    if (st == GPUC_OK)
+        keep_host_copy(a, data);
+    return st;
+}
+
+gpuc_status gpuc_array_write_f32(gpuc_array *handle, const float *data, size_t count)
+{
+    return array_write(handle, data, count, false, "gpuc_array_write_f32");
 }
 
 gpuc_status gpuc_array_write_i32(gpuc_array *handle, const int32_t *data, size_t count)
 {
-    gpuc_array *a;
-    gpuc_status st = check_copy(handle, data, count, true, "gpuc_array_write_i32", &a);
-    return st != GPUC_OK ? st : gpuc_array_upload(a, data);
+    return array_write(handle, data, count, true, "gpuc_array_write_i32");
 }
 
 gpuc_status gpuc_array_refuse_truncated(const gpuc_array *a, const char *doing)

@@ -410,6 +410,11 @@ static gpuc_status run_on_twin(gpuc_kernel *k, const gpuc_arg *args, gpuc_array 
 {
     gpuc *gpu = k->gpu, *twin = k->twin->gpu;
     gpuc_kernel *t = k->twin;
+    gpuc_arg host[GPUC_MAX_ARGS]; /* device arrays as their host copies (small_call_wanted said they have them) */
+    small_call_copies copies;
+    if (!small_call_args(k, args, host, &copies))
+        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "kernel '%s': a small call's argument has no host copy "
+                         "(a bug in gpuc)", k->name);
     /* A program the twin compiles for the call (specialised to its sizes) is one the context would have. */
     uint64_t compiled_was = twin->stats.programs_compiled, hits_was = twin->stats.program_cache_hits;
     if (!k->twin_result) { /* a first run, not counted: llvmpipe compiles the twin's machine code */
@@ -418,7 +423,7 @@ static gpuc_status run_on_twin(gpuc_kernel *k, const gpuc_arg *args, gpuc_array 
             warm = gpuc_array_make(twin, k->result_type, k->output, ARRAY_INTERNAL | ARRAY_OVERWRITTEN,
                                    &k->twin_result);
         if (warm == GPUC_OK)
-            warm = run_into(t, args, &k->twin_result);
+            warm = run_into(t, host, &k->twin_result);
         if (!back_from_twin(k))
             return GPUC_ERROR_NO_DEVICE;
         if (warm != GPUC_OK) { /* the twin failed where the context may not: the context's path serves */
@@ -433,7 +438,7 @@ static gpuc_status run_on_twin(gpuc_kernel *k, const gpuc_arg *args, gpuc_array 
     gpuc_stats was = twin->stats;
     gpuc_kernel_stats twin_was = t->profile.stats;
     gpuc_status st = GPUC_ERROR_NO_DEVICE; /* over_to_twin's message */
-    if (over_to_twin(k) && (st = run_into(t, args, &k->twin_result)) != GPUC_OK)
+    if (over_to_twin(k) && (st = run_into(t, host, &k->twin_result)) != GPUC_OK)
         /* the twin's message names the kernel and the argument as the context's would */
         snprintf(gpu->errmsg, sizeof gpu->errmsg, "%s", twin->errmsg);
     profile_fetching(k, &prof);
@@ -456,7 +461,12 @@ static gpuc_status run_on_twin(gpuc_kernel *k, const gpuc_arg *args, gpuc_array 
         dst->mirror_valid = false;
         dst->truncated_by[0] = '\0';
     }
+    /* Not the host copies' uploads (as many as the twin made: none where it failed first). */
+    uint64_t twin_uploads = twin->stats.uploads - was.uploads;
+    uint64_t twin_bytes = twin->stats.bytes_uploaded - was.bytes_uploaded;
     gpuc_stats_add_twin(gpu, &was, &twin->stats);
+    gpu->stats.uploads -= copies.uploads < twin_uploads ? copies.uploads : twin_uploads;
+    gpu->stats.bytes_uploaded -= copies.bytes < twin_bytes ? copies.bytes : twin_bytes;
     gpu->stats.programs_compiled += twin->stats.programs_compiled - compiled_was;
     gpu->stats.program_cache_hits += twin->stats.program_cache_hits - hits_was;
     prof.first = t->profile.stats.first_runs > twin_was.first_runs;

@@ -15,8 +15,22 @@
 #define SMALL_CALL_MOST_WORK 131072
 
 /* Whether this run of k (its arguments checked) goes to k's twin (small_call_run); the run that ends
- * the warm-up makes the twin (context and kernel) first. k's context is current, and is again after. */
+ * the warm-up makes the twin (context and kernel) first. Its array arguments must be host data or
+ * device arrays whose values the host holds too (small_call_args). k's context is current, and is
+ * again after. */
 bool small_call_wanted(gpuc_kernel *k, const gpuc_arg *args);
+
+/* The twin's uploads of device arrays' host copies: transfers the context's own path would not make
+ * (the arrays are on its device), left out of the context's counts. */
+typedef struct small_call_copies {
+    uint64_t uploads, bytes;
+} small_call_copies;
+
+/* k's checked arguments (array handles opened: bodies) as the twin takes them, into host[0..nparams):
+ * host data and numbers as given, a device array as its host copy; false where an array cannot go
+ * (no valid host copy, or read as another type). *copies: what sending those host copies uploads (one
+ * upload of each array's values: the twin uploads host data once per argument). */
+bool small_call_args(const gpuc_kernel *k, const gpuc_arg *args, gpuc_arg *host, small_call_copies *copies);
 
 /* Frees k's twin kernel and its result array (k's destruction; gl as gpuc_child_destroy_fn's); a live
  * kernel's calls then stay on the context's path. */

@@ -58,13 +58,14 @@ static gpuc_status pick_results(gpuc *gpu, const topk_input *in, const gpuc_topk
 }
 
 /* A result array holding host data; unless .pipeline it keeps that data as its host copy (a gpuc_run
- * result's is read back), so reading it reads nothing back. */
+ * result's is read back), so reading it reads nothing back (a small one has it anyway: HOST COPIES). */
 static gpuc_status result_array(gpuc *gpu, const gpuc_topk_desc *desc, const void *data, bool ints, gpuc_array **out)
 {
     gpuc_dims dims = {(uint32_t)desc->k, 0, 0};
     gpuc_status st = ints ? gpuc_array_from_i32(gpu, data, dims, out) : gpuc_array_from_f32(gpu, data, dims, out);
     gpuc_array *body;
-    if (st == GPUC_OK && !desc->pipeline && (st = gpuc_array_open(*out, "gpuc_topk", &body)) == GPUC_OK) {
+    if (st == GPUC_OK && !desc->pipeline && (st = gpuc_array_open(*out, "gpuc_topk", &body)) == GPUC_OK &&
+        !body->mirror_valid) {
         st = gpuc_array_mirror_host(body, data);
         if (st != GPUC_OK) {
             gpuc_array_free(*out);
