@@ -1142,7 +1142,8 @@ GPUC_API gpuc_status gpuc_add_native_function(gpuc *gpu, const char *glsl_source
  * shape on (the same element types, method, flags and predicate, and n within the same power of two;
  * the latest 8 shapes are counted), where its kernels are made a second time (once per shape); each
  * pass then costs no hand-off to llvmpipe's threads. The results are new arrays of the context holding
- * their values as their host copy (reading them reads nothing back). Results, errors and gpuc_stats
+ * their values in host memory until their first use on the device, as a small kernel call's result
+ * (reading them reads nothing back). Results, errors and gpuc_stats
  * counts are the context's own path's; a call that fails in the twin runs again on the context. A
  * device array argument goes too where the host holds its values as well (HOST COPIES): the twin takes
  * that host copy, and nothing is read back from the device; any other device array keeps the context's

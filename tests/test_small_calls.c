@@ -794,6 +794,39 @@ START_TEST(algorithm_call_after_a_device_write)
 }
 END_TEST
 
+START_TEST(a_twin_result_used_on_the_device)
+{
+    /* An algorithm call's result from the twin holds its values on the host until its first use on the
+     * device: a .pipeline kernel given it (the context's path) and a clone of it read its values. */
+    enum { M = 3000 };
+    float *v = eighths(M, 13), *want = malloc(M * sizeof *want), *got = malloc(M * sizeof *got);
+    gpuc_kernel *twice = NULL;
+    ck_assert_gpuc_ok(gpuc_create_kernel(gpu, "float twice(float a[]) { return 2.0 * a[thread.x]; }",
+                                         &(gpuc_kernel_desc){.output = {M}, .pipeline = true}, &twice));
+    memcpy(want, v, M * sizeof *want);
+    qsort(want, M, sizeof *want, by_value);
+    for (int r = 0; r < RUNS; r++) { /* from the 4th call on the twin, where there is one */
+        gpuc_array *sorted = NULL, *doubled = NULL, *copy = NULL;
+        ck_assert_gpuc_ok(gpuc_sort(gpu, gpuc_arg_host_f32(v, (gpuc_dims){M}), NULL, &sorted));
+        ck_assert_gpuc_ok(gpuc_run(twice, (gpuc_arg[]){gpuc_arg_array(sorted)}, 1, &doubled));
+        ck_assert_gpuc_ok(gpuc_array_read_f32(doubled, got, M));
+        for (int i = 0; i < M; i++)
+            ck_assert_msg(got[i] == 2.0f * want[i], "run %d, [%d] = %g, want %g", r, i, (double)got[i],
+                          2.0 * (double)want[i]);
+        ck_assert_gpuc_ok(gpuc_array_clone(sorted, &copy));
+        ck_assert_gpuc_ok(gpuc_array_read_f32(copy, got, M));
+        ck_assert_mem_eq(got, want, M * sizeof *got);
+        gpuc_array_free(sorted);
+        gpuc_array_free(doubled);
+        gpuc_array_free(copy);
+    }
+    gpuc_kernel_free(twice);
+    free(v);
+    free(want);
+    free(got);
+}
+END_TEST
+
 START_TEST(algorithm_calls_up_to_the_bound)
 {
     /* The twin takes calls of at most 65,536 elements: a compaction of 65,536 host values from its 4th
@@ -915,6 +948,7 @@ Suite *suite_small_calls(void)
         tcase_add_test(tc, two_threads_each_with_a_context);
         tcase_add_test(tc, algorithm_calls_on_the_twin);
         tcase_add_test(tc, algorithm_call_after_a_device_write);
+        tcase_add_test(tc, a_twin_result_used_on_the_device);
         tcase_add_test(tc, algorithm_calls_up_to_the_bound);
         tcase_add_test(tc, algorithm_calls_on_device_arrays);
     }

@@ -129,22 +129,17 @@ static gpuc_status take(gpuc_array *t, void **data, gpuc_type *type, gpuc_dims *
     return st;
 }
 
-/* A new array of gpu holding `data` (which it keeps as its host copy); gpu is current. */
+/* A new array of gpu holding `data` (which it keeps as its host copy), host-held: no buffer until its
+ * first use on the device (gpuc_array_to_device), as a small kernel call's result; most results are
+ * read and freed, and a buffer made and filled for each cost a copy per call. gpu is current. */
 static gpuc_status give(gpuc *gpu, void *data, gpuc_type type, gpuc_dims dims, gpuc_array **out)
 {
     gpuc_array *a = NULL;
-    gpuc_status st = gpuc_array_make(gpu, type, dims, ARRAY_OVERWRITTEN, &a);
-    uint64_t uploaded = gpu->stats.bytes_uploaded;
-    if (st == GPUC_OK)
-        st = gpuc_array_upload_part(a, 0, a->values, data);
-    gpu->stats.bytes_uploaded = uploaded; /* a copy, not an upload of the call */
+    gpuc_status st = gpuc_array_make(gpu, type, dims, ARRAY_HOST_HELD, &a);
     if (st != GPUC_OK) {
-        if (a)
-            gpuc_array_destroy(a);
         free(data);
         return st;
     }
-    free(a->mirror);
     a->mirror = data;
     a->mirror_valid = true;
     *out = gpuc_array_handed_out(a);
