@@ -155,7 +155,8 @@ gpuc_status gpuc_scan(gpuc *gpu, gpuc_arg values, const gpuc_scan_desc *desc, gp
     algo_twin_call call;
     if (st == GPUC_OK && algo_twin_begin(gpu, scan_shape(&in, desc), in.n, &values, 1, &call)) {
         gpuc_array *t = NULL;
-        st = algo_twin_end(&call, gpuc_scan(call.twin, call.args[0], desc, &t), &t, (gpuc_array **const[]){prefix}, 1);
+        st = gpuc_scan(call.twin, call.args[0], desc, &t);
+        st = algo_twin_end(&call, st, &t, (gpuc_array **const[]){prefix}, 1);
         if (st == GPUC_OK || !call.retry)
             return st;
         st = GPUC_OK;
