@@ -171,10 +171,19 @@ gpuc_status gpuc_fail(gpuc *gpu, gpuc_status status, const char *fmt, ...)
  * its work is counted as gpu's by who sends it there. */
 gpuc *gpuc_twin(gpuc *gpu);
 
+/* What sending device arrays' host copies to the twin uploaded there (gpuc_array_host_view): one
+ * upload of each array's values, which the context's own path would not make (the arrays are on its
+ * device). */
+typedef struct gpuc_twin_copies {
+    uint64_t uploads, bytes;
+} gpuc_twin_copies;
+
 /* Adds the transfers and dispatches the twin made between its counts `was` and `now` (uploads, bytes
- * uploaded, dispatches, read-backs, bytes read back, loop checks) to gpu's counts: work sent to the
- * twin is counted as the context's own path would count it. */
-void gpuc_stats_add_twin(gpuc *gpu, const gpuc_stats *was, const gpuc_stats *now);
+ * uploaded, dispatches, read-backs, bytes read back, loop checks) to gpu's counts, less the uploads of
+ * the host copies it was sent (`copies`, NULL for none; at most what it uploaded, so a call that failed
+ * before uploading them leaves nothing to take away): work sent to the twin is counted as the
+ * context's own path would count it. */
+void gpuc_stats_add_twin(gpuc *gpu, const gpuc_stats *was, const gpuc_stats *now, const gpuc_twin_copies *copies);
 
 /* GPUC_ERROR_MISUSE for a context a fork()ed child inherited (egl_device_inherited). */
 gpuc_status gpuc_refuse_inherited(gpuc *gpu);
@@ -322,5 +331,13 @@ gpuc_status gpuc_array_fetch_mirror(gpuc_array *a);
 /* Fills the host copy from `data`, which holds what the array was just given (all of its values):
  * an array made from host data is then read without reading it back. */
 gpuc_status gpuc_array_mirror_host(gpuc_array *a, const void *data);
+
+/* A calling-thread twin's view of array a: true, with *host its host copy as host data of its type
+ * and shape (gpuc_arg_host_f32 / _i32), where the host holds a's values (mirror_valid: made or
+ * written from small host data, or a small call's result, and not written on the device since; a
+ * result a loop-budget cut made unusable has none) and a is a float or int array; then the view's
+ * upload is added to *copies (when not NULL). False otherwise: a's data is only on the device, which
+ * the twins never read back. */
+bool gpuc_array_host_view(const gpuc_array *a, gpuc_arg *host, gpuc_twin_copies *copies);
 
 #endif

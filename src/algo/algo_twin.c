@@ -26,27 +26,20 @@
  * are of many shapes, 4-7x slower. */
 #define ALGO_TWIN_WARMUP 3
 
-/* `arg` as the twin takes it, in *host; false where it cannot go. Host data goes as given. A device
- * array stays where its data is (gpuc.h promises that the algorithms never copy one, and a
- * pipeline's arrays are kept on the device for that: reading a 2^12-value array back to use the twin
- * made compaction of it 3x faster in the sweep, but broke that promise, as the MPI scan's test of its
- * read backs found), unless the host holds its values too: made or written from host data small
- * enough (device/array.c) or a small call's result, and not written on the device since (every
- * device write clears mirror_valid; a result a loop-budget cut made unusable has none). Then its host
- * copy goes, and nothing is read back. algo_check_input has checked it: a live 1D float or int array
- * of this context. */
-static bool twin_arg(gpuc_arg arg, gpuc_arg *host)
+/* `arg` as the twin takes it, in *host (a device array's host copy added to *copies); false where it
+ * cannot go. Host data goes as given. A device array stays where its data is (gpuc.h promises that
+ * the algorithms never copy one, and a pipeline's arrays are kept on the device for that: reading a
+ * 2^12-value array back to use the twin made compaction of it 3x faster in the sweep, but broke that
+ * promise, as the MPI scan's test of its read backs found), unless the host holds its values too
+ * (gpuc_array_host_view): then that copy goes, and nothing is read back. algo_check_input has checked
+ * it: a live 1D float or int array of this context. */
+static bool twin_arg(gpuc_arg arg, gpuc_arg *host, gpuc_twin_copies *copies)
 {
-    if (arg.kind != GPUC_ARG_ARRAY) {
-        *host = arg;
-        return true;
-    }
+    *host = arg;
     gpuc_array *a;
-    if (gpuc_array_open(arg.array, "gpuc (calling-thread twin)", &a) != GPUC_OK || !a->mirror_valid ||
-        a->truncated_by[0] || (a->type != GPUC_FLOAT && a->type != GPUC_INT))
-        return false;
-    *host = a->type == GPUC_FLOAT ? gpuc_arg_host_f32(a->mirror, a->dims) : gpuc_arg_host_i32(a->mirror, a->dims);
-    return true;
+    return arg.kind != GPUC_ARG_ARRAY ||
+           (gpuc_array_open(arg.array, "gpuc (calling-thread twin)", &a) == GPUC_OK &&
+            gpuc_array_host_view(a, host, copies));
 }
 
 uint64_t algo_twin_shape(algo_twin_family family, size_t n, const uint64_t *parts, int nparts)
@@ -89,25 +82,21 @@ static bool warmed_up(gpuc *gpu, uint64_t shape)
 bool algo_twin_begin(gpuc *gpu, uint64_t shape, size_t n, const gpuc_arg *args, int nargs, algo_twin_call *call)
 {
     gpuc_arg host[ALGO_TWIN_MAX_ARGS];
+    gpuc_twin_copies copies = {0, 0};
     if (!gpu->small_calls || gpu->profile || gpu->trace || n > ALGO_TWIN_MOST_ELEMENTS ||
         nargs > ALGO_TWIN_MAX_ARGS)
         return false;
     for (int i = 0; i < nargs; i++)
-        if (!twin_arg(args[i], &host[i]))
+        if (!twin_arg(args[i], &host[i], &copies))
             return false;
     if (!warmed_up(gpu, shape)) /* counted only for calls that could go */
         return false;
     gpuc *twin = gpuc_twin(gpu);
     if (!twin)
         return false;
-    *call = (algo_twin_call){.gpu = gpu, .twin = twin, .was = twin->stats};
-    for (int i = 0; i < nargs; i++) {
+    *call = (algo_twin_call){.gpu = gpu, .twin = twin, .copies = copies, .was = twin->stats};
+    for (int i = 0; i < nargs; i++)
         call->args[i] = host[i];
-        if (args[i].kind == GPUC_ARG_ARRAY) {
-            call->copy_uploads++;
-            call->copy_bytes += (uint64_t)host[i].dims.x * 4;
-        }
-    }
     return true;
 }
 
@@ -181,8 +170,6 @@ gpuc_status algo_twin_end(algo_twin_call *call, gpuc_status st, gpuc_array *cons
      * and read-backs, not the copies (as the kernel layer's twin counts a small kernel call). Each host
      * copy of a device array went up once, as every driver uploads host data (small_calls suite:
      * algorithm_calls_on_the_twin checks the counts against the pool's). */
-    gpuc_stats_add_twin(gpu, &call->was, &did);
-    gpu->stats.uploads -= call->copy_uploads;
-    gpu->stats.bytes_uploaded -= call->copy_bytes;
+    gpuc_stats_add_twin(gpu, &call->was, &did, &call->copies);
     return GPUC_OK;
 }

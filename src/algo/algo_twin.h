@@ -35,9 +35,7 @@ typedef struct algo_twin_call {
     /* The call's array arguments as the twin takes them: host data as given, a device array as its
      * host copy (the context's arguments are left as they are, for a retry there). */
     gpuc_arg args[ALGO_TWIN_MAX_ARGS];
-    /* The uploads of those host copies to the twin (one per device array, of its values): transfers
-     * the context's own path would not make, left out of the context's counts. */
-    uint64_t copy_uploads, copy_bytes;
+    gpuc_twin_copies copies; /* those host copies' uploads, left out of the context's counts */
     gpuc_stats was; /* the twin's counts before the call */
     bool retry;     /* set by algo_twin_end: the call may run again on the context (which is current) */
 } algo_twin_call;

@@ -383,6 +383,18 @@ gpuc_status gpuc_array_mirror_host(gpuc_array *a, const void *data)
     return GPUC_OK;
 }
 
+bool gpuc_array_host_view(const gpuc_array *a, gpuc_arg *host, gpuc_twin_copies *copies)
+{
+    if (!a->mirror_valid || a->truncated_by[0] || (a->type != GPUC_FLOAT && a->type != GPUC_INT))
+        return false;
+    *host = a->type == GPUC_FLOAT ? gpuc_arg_host_f32(a->mirror, a->dims) : gpuc_arg_host_i32(a->mirror, a->dims);
+    if (copies) {
+        copies->uploads++;
+        copies->bytes += (uint64_t)a->values * 4;
+    }
+    return true;
+}
+
 gpuc_status gpuc_array_fetch_mirror(gpuc_array *a)
 {
     if (a->truncated_by[0])

@@ -293,10 +293,15 @@ gpuc *gpuc_twin(gpuc *gpu)
     return twin;
 }
 
-void gpuc_stats_add_twin(gpuc *gpu, const gpuc_stats *was, const gpuc_stats *now)
+void gpuc_stats_add_twin(gpuc *gpu, const gpuc_stats *was, const gpuc_stats *now, const gpuc_twin_copies *copies)
 {
-    gpu->stats.uploads += now->uploads - was->uploads;
-    gpu->stats.bytes_uploaded += now->bytes_uploaded - was->bytes_uploaded;
+    uint64_t uploads = now->uploads - was->uploads, bytes = now->bytes_uploaded - was->bytes_uploaded;
+    if (copies) {
+        uploads -= copies->uploads < uploads ? copies->uploads : uploads;
+        bytes -= copies->bytes < bytes ? copies->bytes : bytes;
+    }
+    gpu->stats.uploads += uploads;
+    gpu->stats.bytes_uploaded += bytes;
     gpu->stats.dispatches += now->dispatches - was->dispatches;
     gpu->stats.readbacks += now->readbacks - was->readbacks;
     gpu->stats.bytes_read_back += now->bytes_read_back - was->bytes_read_back;

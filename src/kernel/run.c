@@ -411,7 +411,7 @@ static gpuc_status run_on_twin(gpuc_kernel *k, const gpuc_arg *args, gpuc_array 
     gpuc *gpu = k->gpu, *twin = k->twin->gpu;
     gpuc_kernel *t = k->twin;
     gpuc_arg host[GPUC_MAX_ARGS]; /* device arrays as their host copies (small_call_wanted said they have them) */
-    small_call_copies copies;
+    gpuc_twin_copies copies = {0, 0};
     if (!small_call_args(k, args, host, &copies))
         return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "kernel '%s': a small call's argument has no host copy "
                          "(a bug in gpuc)", k->name);
@@ -461,12 +461,7 @@ static gpuc_status run_on_twin(gpuc_kernel *k, const gpuc_arg *args, gpuc_array 
         dst->mirror_valid = false;
         dst->truncated_by[0] = '\0';
     }
-    /* Not the host copies' uploads (as many as the twin made: none where it failed first). */
-    uint64_t twin_uploads = twin->stats.uploads - was.uploads;
-    uint64_t twin_bytes = twin->stats.bytes_uploaded - was.bytes_uploaded;
-    gpuc_stats_add_twin(gpu, &was, &twin->stats);
-    gpu->stats.uploads -= copies.uploads < twin_uploads ? copies.uploads : twin_uploads;
-    gpu->stats.bytes_uploaded -= copies.bytes < twin_bytes ? copies.bytes : twin_bytes;
+    gpuc_stats_add_twin(gpu, &was, &twin->stats, &copies);
     gpu->stats.programs_compiled += twin->stats.programs_compiled - compiled_was;
     gpu->stats.program_cache_hits += twin->stats.program_cache_hits - hits_was;
     prof.first = t->profile.stats.first_runs > twin_was.first_runs;

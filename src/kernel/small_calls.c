@@ -86,39 +86,26 @@ static bool make_twin(gpuc_kernel *k)
     return egl_device_make_current(&gpu->device) && k->twin;
 }
 
-/* Array argument `arg` of parameter p as the twin takes it, in *host; false where it cannot go. Host
- * data goes as given. A device array's data lives in the context, except where the host holds its
- * values too (made or written from small host data, or a small call's result, and not written on the
- * device since: every device write clears mirror_valid; a result a loop-budget cut made unusable has
- * none): then its host copy goes, as host data of its type and shape, where the kernel would read that
- * host data as the array's own type (kernel_arg_type; a vec2 parameter given a float array keeps the
- * context's path). */
-static bool twin_arg(const kernel_param *p, const gpuc_arg *arg, gpuc_arg *host)
+/* Array argument `arg` of parameter p as the twin takes it, in *host (a device array's host copy added
+ * to *copies); false where it cannot go. Host data goes as given; a device array only where the host
+ * holds its values too (gpuc_array_host_view) and the kernel would read that host data as the array's
+ * own type (kernel_arg_type: a vec2 parameter given a float array keeps the context's path). */
+static bool twin_arg(const kernel_param *p, const gpuc_arg *arg, gpuc_arg *host, gpuc_twin_copies *copies)
 {
     *host = *arg;
-    if (arg->kind != GPUC_ARG_ARRAY)
-        return true;
-    const gpuc_array *a = arg->array; /* the body (open_args) */
-    if (!a->mirror_valid || a->truncated_by[0] || (a->type != GPUC_FLOAT && a->type != GPUC_INT))
-        return false;
-    *host = a->type == GPUC_FLOAT ? gpuc_arg_host_f32(a->mirror, a->dims) : gpuc_arg_host_i32(a->mirror, a->dims);
-    return kernel_arg_type(p, host) == a->type;
+    return arg->kind != GPUC_ARG_ARRAY || (gpuc_array_host_view(arg->array, host, copies) && /* a body: open_args */
+                                           kernel_arg_type(p, host) == arg->array->type);
 }
 
-bool small_call_args(const gpuc_kernel *k, const gpuc_arg *args, gpuc_arg *host, small_call_copies *copies)
+bool small_call_args(const gpuc_kernel *k, const gpuc_arg *args, gpuc_arg *host, gpuc_twin_copies *copies)
 {
-    *copies = (small_call_copies){0, 0};
+    gpuc_arg unused;
     for (int i = 0; i < k->sig.nparams; i++) {
-        if (k->sig.params[i].rank == 0) {
-            host[i] = args[i];
-            continue;
-        }
-        if (!twin_arg(&k->sig.params[i], &args[i], &host[i]))
+        gpuc_arg *to = host ? &host[i] : &unused;
+        if (k->sig.params[i].rank == 0)
+            *to = args[i];
+        else if (!twin_arg(&k->sig.params[i], &args[i], to, copies))
             return false;
-        if (args[i].kind == GPUC_ARG_ARRAY) {
-            copies->uploads++;
-            copies->bytes += (uint64_t)args[i].array->values * 4;
-        }
     }
     return true;
 }
@@ -131,9 +118,7 @@ bool small_call_wanted(gpuc_kernel *k, const gpuc_arg *args)
         k->small_state = twin_handles(k) ? SMALL_WARMING : SMALL_NEVER;
     if (k->small_state == SMALL_NEVER)
         return false;
-    gpuc_arg host[GPUC_MAX_ARGS];
-    small_call_copies copies;
-    if (!small_call_args(k, args, host, &copies)) /* device arrays without host copies stay where they are */
+    if (!small_call_args(k, args, NULL, NULL)) /* device arrays without host copies stay where they are */
         return false;
     if (k->small_state == SMALL_WARMING && ++k->small_runs > SMALL_CALL_WARMUP)
         k->small_state = make_twin(k) ? SMALL_TWIN : SMALL_NEVER;

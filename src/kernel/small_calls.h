@@ -20,17 +20,11 @@
  * again after. */
 bool small_call_wanted(gpuc_kernel *k, const gpuc_arg *args);
 
-/* The twin's uploads of device arrays' host copies: transfers the context's own path would not make
- * (the arrays are on its device), left out of the context's counts. */
-typedef struct small_call_copies {
-    uint64_t uploads, bytes;
-} small_call_copies;
-
 /* k's checked arguments (array handles opened: bodies) as the twin takes them, into host[0..nparams):
- * host data and numbers as given, a device array as its host copy; false where an array cannot go
- * (no valid host copy, or read as another type). *copies: what sending those host copies uploads (one
- * upload of each array's values: the twin uploads host data once per argument). */
-bool small_call_args(const gpuc_kernel *k, const gpuc_arg *args, gpuc_arg *host, small_call_copies *copies);
+ * host data and numbers as given, a device array as its host copy (gpuc_array_host_view, its upload
+ * added to *copies); false where an array cannot go (no valid host copy, or read as another type).
+ * host and copies may be NULL: only whether every argument can go. */
+bool small_call_args(const gpuc_kernel *k, const gpuc_arg *args, gpuc_arg *host, gpuc_twin_copies *copies);
 
 /* Frees k's twin kernel and its result array (k's destruction; gl as gpuc_child_destroy_fn's); a live
  * kernel's calls then stay on the context's path. */
