@@ -379,14 +379,18 @@ CHECK_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:intercept_tls_get_addr=
 # one (the sanitizer build's run had taken 33-62 minutes one after the other). The first backend's lines
 # stream as they come; the others' follow from $(BUILD)/tests/check-<backend>.log when it ends.
 CHECK_TOTALS = $(BUILD)/tests/check-totals
+# Each backend's failing tests (a line each), repeated after make check's line: so a log's tail, all
+# that CI may show of it, names them, also those of the backend whose lines streamed first.
+CHECK_FAILURES = $(BUILD)/tests/check-failures
 CHECK_PARALLEL ?= 1
 check: $(UNIT_BIN) $(TEST_BIN) $(EXAMPLE_BIN) $(CHECK_EXAMPLE_BIN) $(CXX_BINS) $(CLI_BIN) $(BENCH_BIN) $(if $(HAVE_MPI),$(MPI_EXAMPLE_BIN) $(MPI_WORKER))
 	@scripts/check-kernel-rooms.sh && $(UNIT_BIN)
-	@rm -f $(CHECK_TOTALS) $(CHECK_TOTALS).*; start=$$(date +%s); status=0; later=""; \
+	@rm -f $(CHECK_TOTALS) $(CHECK_TOTALS).* $(CHECK_FAILURES).*; start=$$(date +%s); status=0; later=""; \
 	run_backend() { \
 		echo "==== backend $$1"; \
 		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:intercept_tls_get_addr=0 UBSAN_OPTIONS=print_stacktrace=1 GPUC_BACKEND=$$1 \
 			GPUC_EXAMPLES_DIR=$(BUILD)/examples GPUC_CLI=$(CLI_BIN) GPUC_BENCH=$(BENCH_BIN) GPUC_CHECK_TOTALS=$(CHECK_TOTALS).$$1 \
+			GPUC_CHECK_FAILURES=$(CHECK_FAILURES).$$1 \
 			$(MPIRUN_ENV) GPUC_MPIRUN="$(if $(HAVE_MPI),$(MPIRUN) $(MPIRUN_FLAGS))" GPUC_MPI_WORKER=$(MPI_WORKER) $(TEST_BIN) $(CHECK_SUITES); \
 	}; \
 	first=$(firstword $(CHECK_BACKENDS)); \
@@ -407,7 +411,10 @@ check: $(UNIT_BIN) $(TEST_BIN) $(EXAMPLE_BIN) $(CHECK_EXAMPLE_BIN) $(CXX_BINS) $
 		END { ok = rc == 0 && n == want && fails == 0; \
 			printf "make check: %s: %s%s, %d checks, %d failures, %dm%02ds\n", ok ? "PASSED" : "FAILED", \
 				n ? runs : "no totals", n < want ? " (a run ended before its totals)" : "", checks, fails, t / 60, t % 60; \
-			exit !ok }' $(CHECK_TOTALS)
+			exit !ok }' $(CHECK_TOTALS); rc=$$?; \
+	for backend in $(CHECK_BACKENDS); do cat $(CHECK_FAILURES).$$backend 2>/dev/null; done > $(CHECK_FAILURES); \
+	if [ -s $(CHECK_FAILURES) ]; then echo "make check: the failing tests:"; cat $(CHECK_FAILURES); fi; \
+	exit $$rc
 
 # make check's suites on Mesa's zink over lavapipe (scripts/check-zink.sh checks that GL_RENDERER is
 # zink's first); .ci/run runs it. CHECK_SUITES (empty: all) limits make check to some. Open zink

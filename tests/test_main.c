@@ -1,8 +1,10 @@
 /* test_main.c - runs every suite (or those named on the command line), each in its own runner: one line
  * per suite (its checks, failures and time), Check's message for each test that failed, then the totals.
  * Exit status 0 only when all pass. GPUC_CHECK_TOTALS=FILE also appends "BACKEND SUITES CHECKS
- * FAILURES" to FILE, from which `make check` prints its one line across the backends. CK_VERBOSITY
- * set gives Check's own output instead. */
+ * FAILURES" to FILE, from which `make check` prints its one line across the backends, and
+ * GPUC_CHECK_FAILURES=FILE appends each failing test's line (prefixed with the backend), which `make
+ * check` repeats after that line: a log's tail then names what failed. CK_VERBOSITY set gives Check's
+ * own output instead. */
 #include "suites.h"
 
 #include <stdbool.h>
@@ -33,8 +35,15 @@ static double now_s(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-/* Runs one suite and prints its line (and its failures); returns its checks and failures. */
-static void run_suite(const named_suite *suite, int *checks, int *failures)
+static const char *backend_name(void)
+{
+    const char *backend = getenv("GPUC_BACKEND");
+    return backend && *backend ? backend : "compute";
+}
+
+/* Runs one suite and prints its line (and its failures, also to `failures_to` where not NULL); returns
+ * its checks and failures. */
+static void run_suite(const named_suite *suite, FILE *failures_to, int *checks, int *failures)
 {
     bool check_output = getenv("CK_VERBOSITY") != NULL;
     SRunner *sr = srunner_create(suite->make());
@@ -46,15 +55,23 @@ static void run_suite(const named_suite *suite, int *checks, int *failures)
     *failures = srunner_ntests_failed(sr);
     printf("== suite %-16s %4d checks, %d failure%s, %6.1f s\n", suite->name, *checks, *failures,
            *failures == 1 ? "" : "s", seconds);
-    if (*failures && !check_output) {
+    if (*failures) {
         TestResult **failed = srunner_failures(sr);
         /* Check's own failure line, less the test's name (no accessor for it): file:line:F|E:case: message */
-        for (int i = 0; i < *failures; i++)
-            printf("%s:%d:%s:%s: %s\n", tr_lfile(failed[i]), tr_lno(failed[i]),
-                   tr_rtype(failed[i]) == CK_ERROR ? "E" : "F", tr_tcname(failed[i]), tr_msg(failed[i]));
+        for (int i = 0; i < *failures; i++) {
+            char line[1024];
+            snprintf(line, sizeof line, "%s:%d:%s:%s: %s", tr_lfile(failed[i]), tr_lno(failed[i]),
+                     tr_rtype(failed[i]) == CK_ERROR ? "E" : "F", tr_tcname(failed[i]), tr_msg(failed[i]));
+            if (!check_output) /* Check printed its own */
+                printf("%s\n", line);
+            if (failures_to)
+                fprintf(failures_to, "%s, suite %s: %s\n", backend_name(), suite->name, line);
+        }
         free(failed);
     }
-    fflush(stdout);
+    fflush(stdout); /* nothing buffered for the next suite's forked tests to write again */
+    if (failures_to)
+        fflush(failures_to);
     srunner_free(sr);
 }
 
@@ -65,14 +82,24 @@ int main(int argc, char **argv)
 #undef GPUC_SUITE
     int failed = 0, checks = 0, ran = 0;
     double start = now_s();
+    const char *failures_path = getenv("GPUC_CHECK_FAILURES");
+    FILE *failures_to = failures_path && *failures_path ? fopen(failures_path, "a") : NULL;
+    if (failures_path && *failures_path && !failures_to) {
+        fprintf(stderr, "cannot append failing tests to %s\n", failures_path);
+        return EXIT_FAILURE;
+    }
     for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++) {
         if (!wanted(suites[i].name, argc, argv))
             continue;
         int suite_checks, suite_failures;
-        run_suite(&suites[i], &suite_checks, &suite_failures);
+        run_suite(&suites[i], failures_to, &suite_checks, &suite_failures);
         checks += suite_checks;
         failed += suite_failures;
         ran++;
+    }
+    if (failures_to && fclose(failures_to) != 0) {
+        fprintf(stderr, "cannot append failing tests to %s\n", failures_path);
+        return EXIT_FAILURE;
     }
     if (!ran) {
         fprintf(stderr, "no suite matches; suites are:");
@@ -85,9 +112,8 @@ int main(int argc, char **argv)
            failed == 1 ? "" : "s", now_s() - start);
     const char *totals = getenv("GPUC_CHECK_TOTALS");
     if (totals && *totals) {
-        const char *backend = getenv("GPUC_BACKEND");
         FILE *f = fopen(totals, "a");
-        bool written = f && fprintf(f, "%s %d %d %d\n", backend && *backend ? backend : "compute", ran, checks, failed) > 0;
+        bool written = f && fprintf(f, "%s %d %d %d\n", backend_name(), ran, checks, failed) > 0;
         if (f && fclose(f) != 0)
             written = false;
         if (!written) {
