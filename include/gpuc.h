@@ -424,9 +424,15 @@ typedef struct gpuc_options {
      * made or written from host data, or a small call's result, and not written on the device since) goes
      * to the twin as that host data, read as the array's own type; measured (2 cores, median of 401): a
      * delta over two such arrays of 64 / 1,024 / 16,384 cells 11-16 / 21 / 75-79 us -> 2.5 / 5.4 / 49 us, a
-     * kernel given the last call's result likewise. Kept on the context's path: any other device-array
-     * argument (a .pipeline result, one written by a .pipeline kernel since, a vecN array), kernel maps,
-     * scatter, .pipeline, graphical, dynamic output, array constants, guarded or capped loops, profiling
+     * kernel given the last call's result likewise. A .pipeline kernel too, of at most 16,384 output
+     * cells (the twin reads its result back, which the context's path does not: past that the pool
+     * wins; the call counts no read-back, as the context's path would): its result is held in host
+     * memory as above, and a chain of small .pipeline calls runs in the calling thread; measured (2
+     * cores, medians of 501): two chained .pipeline calls over 64 / 1,024 cells 16-17 / 31-42 -> 4.5-7.6
+     * / 9.5-14 us, brain.js's layer then delta (`make bench`, small-calls row) 34-43 -> 6-8 us. Kept
+     * on the context's path: any other device-array argument (a .pipeline result the context's own path
+     * computed, an array such a kernel wrote since, a vecN array), kernel maps, scatter, graphical,
+     * dynamic output, array constants, guarded or capped loops, profiling
      * (gpuc_options.profile, GPUC_PROFILE, GPUC_TRACE), and a twin gpuc cannot open (both extra displays
      * held by other counts: then silently). The environment variable GPUC_SMALL_CALLS=pool keeps every call
      * on the pool ("twin", the default; anything else fails gpuc_open with GPUC_ERROR_INVALID_ARGUMENT). */
@@ -563,7 +569,8 @@ GPUC_API gpuc_status gpuc_array_new(gpuc *gpu, gpuc_type type, gpuc_dims dims, g
  *
  * HOST COPIES. An array made (or written, gpuc_array_write_*) from at most 65,536 host values keeps
  * them as its host copy too (up to 256 KB of host memory beside the device's) until a kernel writes it
- * on the device (a run without .pipeline then reads its values back, and those are its host copy;
+ * on the device (a run without .pipeline then reads its values back, and those are its host copy, as
+ * are a small call's results in the calling-thread twin, .pipeline or not: SMALL CALLS;
  * gpuc_array_clear and gpuc_array_clone keep one): reading it reads nothing back, and in a default
  * context a small kernel call or algorithm call given it may run in the calling-thread twin as with
  * host data (SMALL CALLS, SMALL ALGORITHM CALLS), nothing read back from the device. Making or writing
@@ -575,9 +582,10 @@ GPUC_API gpuc_status gpuc_array_from_i32(gpuc *gpu, const int32_t *data, gpuc_di
 /* Copies `count` values (float components for float/vecN arrays, int32 for int arrays) between the
  * host and the array. count must equal the array's value count (gpuc_array_values). Multi-dimensional
  * arrays are row-major: x fastest, then y, then z (a 2D array reads as h rows of w, as GPU.js returns
- * it). Reading a kernel result that was already read back (a kernel without .pipeline) copies from
- * host memory and touches no GPU. Reading an array a loop-budget cut left unusable (gpuc_run_to)
- * fails with GPUC_ERROR_LIMIT; writing it makes it usable again. */
+ * it). Reading a kernel result that was already read back (a kernel without .pipeline, or a small call
+ * in the calling-thread twin: SMALL CALLS) copies from host memory and touches no GPU. Reading an array
+ * a loop-budget cut left unusable (gpuc_run_to) fails with GPUC_ERROR_LIMIT; writing it makes it usable
+ * again. */
 GPUC_API gpuc_status gpuc_array_write_f32(gpuc_array *a, const float *data, size_t count);
 GPUC_API gpuc_status gpuc_array_write_i32(gpuc_array *a, const int32_t *data, size_t count);
 GPUC_API gpuc_status gpuc_array_read_f32(const gpuc_array *a, float *data, size_t count);
@@ -697,8 +705,10 @@ typedef struct gpuc_constant {
 typedef struct gpuc_kernel_desc {
     gpuc_dims output;                           /* required: the output size (1D, 2D or 3D) */
     gpuc_constant constants[GPUC_MAX_CONSTANTS]; /* ended by the first entry whose name is NULL */
-    /* GPU.js's `pipeline`: keep results on the device only (no read back after a run). Without it, a
-     * run reads its result back into host memory before it returns, as GPU.js returns arrays. */
+    /* GPU.js's `pipeline`: keep results on the device only (no read back after a run; a small call in a
+     * default context's calling-thread twin has it in host memory instead, until its first use on the
+     * device: gpuc_options.threads, SMALL CALLS). Without it, a run reads its result back into host
+     * memory before it returns, as GPU.js returns arrays. */
     bool pipeline;
     const char *name; /* for messages; NULL means the kernel function's name */
     /* A scatter kernel (what a compute shader can do and GPU.js cannot): it runs once per cell of

@@ -171,18 +171,20 @@ gpuc_status gpuc_fail(gpuc *gpu, gpuc_status status, const char *fmt, ...)
  * its work is counted as gpu's by who sends it there. */
 gpuc *gpuc_twin(gpuc *gpu);
 
-/* What sending device arrays' host copies to the twin uploaded there (gpuc_array_host_view): one
- * upload of each array's values, which the context's own path would not make (the arrays are on its
- * device). */
+/* The copies a call on the twin makes that the context's own path would not: sending device arrays'
+ * host copies there (gpuc_array_host_view: one upload of each array's values, which are on the
+ * context's device already), and reading back a .pipeline result (which the context's path leaves on
+ * the device). */
 typedef struct gpuc_twin_copies {
     uint64_t uploads, bytes;
+    uint64_t readbacks, bytes_read_back;
 } gpuc_twin_copies;
 
 /* Adds the transfers and dispatches the twin made between its counts `was` and `now` (uploads, bytes
- * uploaded, dispatches, read-backs, bytes read back, loop checks) to gpu's counts, less the uploads of
- * the host copies it was sent (`copies`, NULL for none; at most what it uploaded, so a call that failed
- * before uploading them leaves nothing to take away): work sent to the twin is counted as the
- * context's own path would count it. */
+ * uploaded, dispatches, read-backs, bytes read back, loop checks) to gpu's counts, less the copies
+ * (`copies`, NULL for none; each at most what the twin made, so a call that failed before making them
+ * leaves nothing to take away): work sent to the twin is counted as the context's own path would
+ * count it. */
 void gpuc_stats_add_twin(gpuc *gpu, const gpuc_stats *was, const gpuc_stats *now, const gpuc_twin_copies *copies);
 
 /* GPUC_ERROR_MISUSE for a context a fork()ed child inherited (egl_device_inherited). */

@@ -179,6 +179,45 @@ START_TEST(work_bound_one_below_and_above)
 }
 END_TEST
 
+/* A .pipeline kernel also has a bound on its cells (the twin reads each back): 16,384 cells take the
+ * twin, one more does not, and a kernel with a loop takes it by its work as any other (1,024 cells of
+ * 16 iterations). */
+START_TEST(pipeline_work_bound_one_below_and_above)
+{
+    const size_t at = 16384;
+    float *v = malloc((at + 1) * sizeof *v), *want = malloc((at + 1) * sizeof *want);
+    fill(v, at + 1, 2.0f);
+    for (size_t i = 0; i <= at; i++)
+        want[i] = v[i] * 3.0f;
+    for (size_t n = at; n <= at + 1; n++) {
+        gpuc_kernel *k = NULL;
+        ck_assert_gpuc_ok(gpuc_create_kernel(gpu, "float f(float a[]) { return a[thread.x] * 3.0; }",
+                                             &(gpuc_kernel_desc){.output = {(uint32_t)n}, .pipeline = true}, &k));
+        gpuc_arg a = gpuc_arg_host_f32(v, (gpuc_dims){(uint32_t)n});
+        run_checked(k, gpu, &a, 1, want, n, 0.0f);
+        ck_assert_msg(on_twin(k) == (twin_here(gpu) && n == at), "%zu cells: %s", n, gpuc_kernel_describe(k));
+        gpuc_kernel_free(k);
+    }
+    enum { CELLS = 1024, TERMS = 16 };
+    for (size_t i = 0; i < CELLS; i++) {
+        float sum = 0.0f;
+        for (int j = 0; j < TERMS; j++)
+            sum += v[i + (size_t)j];
+        want[i] = sum;
+    }
+    gpuc_kernel *k = NULL;
+    ck_assert_gpuc_ok(gpuc_create_kernel(
+        gpu, "float f(float a[]) { float s = 0.0; for (int j = 0; j < 16; j++) s += a[thread.x + j]; return s; }",
+        &(gpuc_kernel_desc){.output = {CELLS}, .pipeline = true}, &k));
+    gpuc_arg a = gpuc_arg_host_f32(v, (gpuc_dims){(uint32_t)(at + 1)});
+    run_checked(k, gpu, &a, 1, want, CELLS, 0.0f);
+    ck_assert_msg(on_twin(k) == twin_here(gpu), "%s", gpuc_kernel_describe(k));
+    gpuc_kernel_free(k);
+    free(v);
+    free(want);
+}
+END_TEST
+
 /* A device array of g holding v's n values and no host copy of them (a .pipeline kernel's result). */
 static gpuc_array *device_only(gpuc *g, const float *v, size_t n)
 {
@@ -218,6 +257,98 @@ START_TEST(not_eligible_stays_on_the_pool)
     ck_assert_msg(!on_twin(kc), "%s", gpuc_kernel_describe(kc));
     gpuc_array_free(da);
     gpuc_array_free(db);
+}
+END_TEST
+
+/* Adds what g's counters moved by since `before` to *counted (uploads, dispatches, read-backs, bytes
+ * uploaded). */
+static void add_counts(gpuc *g, const gpuc_stats *before, gpuc_stats *counted)
+{
+    gpuc_stats after;
+    ck_assert_gpuc_ok(gpuc_get_stats(g, &after));
+    counted->uploads += after.uploads - before->uploads;
+    counted->dispatches += after.dispatches - before->dispatches;
+    counted->readbacks += after.readbacks - before->readbacks;
+    counted->bytes_uploaded += after.bytes_uploaded - before->bytes_uploaded;
+}
+
+/* Readbacks that reading `a` costs on g: none when its values came back with it. */
+static uint64_t read_costs(gpuc *g, gpuc_array *a, size_t n, bool ints)
+{
+    gpuc_stats before, after;
+    ck_assert_gpuc_ok(gpuc_get_stats(g, &before));
+    void *buf = malloc(n * 4);
+    ck_assert_gpuc_ok(ints ? gpuc_array_read_i32(a, buf, n) : gpuc_array_read_f32(a, buf, n));
+    free(buf);
+    ck_assert_gpuc_ok(gpuc_get_stats(g, &after));
+    return after.readbacks - before.readbacks;
+}
+
+/* .pipeline kernels go to the twin too, which reads their results back and counts their runs as the
+ * context's path does (nothing read back): reading such a result then reads nothing back. A chain of
+ * two, the second given the first's result, goes whole to the twin once the second has warmed up on
+ * that host-held result; a run_to lands in a device array that a kernel on the context then reads. */
+START_TEST(pipeline_calls_on_the_twin)
+{
+    float x[N], got[N];
+    fill(x, N, 0.0f);
+    gpuc *pool = open_pool();
+    gpuc *ctx[2] = {gpu, pool};
+    gpuc_kernel *lin[2], *sq[2];
+    gpuc_stats counted[2] = {{0}, {0}};
+    bool twin = twin_here(gpu);
+    for (int c = 0; c < 2; c++) {
+        gpuc_kernel_desc d = {.output = {N}, .pipeline = true};
+        ck_assert_gpuc_ok(gpuc_create_kernel(ctx[c], "float lin(float x[]) { return x[thread.x] * 2.0 + 1.0; }", &d,
+                                             &lin[c]));
+        ck_assert_gpuc_ok(gpuc_create_kernel(ctx[c], "float sq(float a[]) { return a[thread.x] * a[thread.x]; }", &d,
+                                             &sq[c]));
+    }
+    /* lin takes the twin at its 4th run (r = 3); sq, given lin's host-held result from then on, at r = 6 */
+    for (int r = 0; r < 2 * RUNS; r++)
+        for (int c = 0; c < 2; c++) {
+            gpuc_stats before;
+            ck_assert_gpuc_ok(gpuc_get_stats(ctx[c], &before));
+            gpuc_array *a = NULL, *b = NULL;
+            ck_assert_gpuc_ok(gpuc_run(lin[c], (gpuc_arg[]){gpuc_arg_host_f32(x, (gpuc_dims){N})}, 1, &a));
+            ck_assert_gpuc_ok(gpuc_run(sq[c], (gpuc_arg[]){gpuc_arg_array(a)}, 1, &b));
+            add_counts(ctx[c], &before, &counted[c]);
+            uint64_t cost = read_costs(ctx[c], b, N, false);
+            bool on_twin_now = twin && c == 0 && r >= 6;
+            ck_assert_msg(cost == (on_twin_now ? 0 : 1), "context %d, run %d: reading the result read back %d times",
+                          c, r, (int)cost);
+            ck_assert_gpuc_ok(gpuc_array_read_f32(b, got, N));
+            for (int i = 0; i < N; i++) {
+                float w = x[i] * 2.0f + 1.0f;
+                ck_assert_msg(got[i] == w * w, "context %d, run %d, cell %d: %g, want %g", c, r, i, (double)got[i],
+                              (double)(w * w));
+            }
+            gpuc_array_free(a);
+            gpuc_array_free(b);
+        }
+    ck_assert_msg(on_twin(lin[0]) == twin && on_twin(sq[0]) == twin, "%s / %s", gpuc_kernel_describe(lin[0]),
+                  gpuc_kernel_describe(sq[0]));
+    ck_assert_uint_eq(counted[0].readbacks, 0); /* .pipeline runs read nothing back, on either path */
+    ck_assert_uint_eq(counted[1].readbacks, 0);
+    ck_assert_uint_eq(counted[0].uploads, counted[1].uploads);
+    ck_assert_uint_eq(counted[0].bytes_uploaded, counted[1].bytes_uploaded);
+    ck_assert_uint_eq(counted[0].dispatches, counted[1].dispatches);
+    /* run_to into a device array: the values land there, and a kernel on the context reads them */
+    gpuc_array *dst = NULL;
+    ck_assert_gpuc_ok(gpuc_array_new(gpu, GPUC_FLOAT, (gpuc_dims){N}, &dst));
+    ck_assert_gpuc_ok(gpuc_run_to(lin[0], (gpuc_arg[]){gpuc_arg_host_f32(x, (gpuc_dims){N})}, 1, dst));
+    gpuc_kernel *copy = make(gpu, "float c(float a[]) { return a[thread.x]; }", (gpuc_dims){N}, false);
+    gpuc_array *c = NULL;
+    ck_assert_gpuc_ok(gpuc_run(copy, (gpuc_arg[]){gpuc_arg_array(dst)}, 1, &c));
+    float *back = fixture_take_floats(c, N);
+    for (int i = 0; i < N; i++)
+        ck_assert_float_eq(back[i], x[i] * 2.0f + 1.0f);
+    free(back);
+    gpuc_array_free(dst);
+    gpuc_kernel_free(copy);
+    gpuc_kernel_free(lin[0]);
+    gpuc_kernel_free(sq[0]);
+    gpuc_close(pool);
 }
 END_TEST
 
@@ -605,30 +736,6 @@ END_TEST
 
 /* ---- whole algorithm calls (algo/algo_twin.c) ---- */
 
-/* Adds what g's counters moved by since `before` to *counted (uploads, dispatches, read-backs, bytes
- * uploaded). */
-static void add_counts(gpuc *g, const gpuc_stats *before, gpuc_stats *counted)
-{
-    gpuc_stats after;
-    ck_assert_gpuc_ok(gpuc_get_stats(g, &after));
-    counted->uploads += after.uploads - before->uploads;
-    counted->dispatches += after.dispatches - before->dispatches;
-    counted->readbacks += after.readbacks - before->readbacks;
-    counted->bytes_uploaded += after.bytes_uploaded - before->bytes_uploaded;
-}
-
-/* Readbacks that reading `a` costs on g: none when its values came back with it. */
-static uint64_t read_costs(gpuc *g, gpuc_array *a, size_t n, bool ints)
-{
-    gpuc_stats before, after;
-    ck_assert_gpuc_ok(gpuc_get_stats(g, &before));
-    void *buf = malloc(n * 4);
-    ck_assert_gpuc_ok(ints ? gpuc_array_read_i32(a, buf, n) : gpuc_array_read_f32(a, buf, n));
-    free(buf);
-    ck_assert_gpuc_ok(gpuc_get_stats(g, &after));
-    return after.readbacks - before.readbacks;
-}
-
 static int by_value(const void *a, const void *b)
 {
     float x = *(const float *)a, y = *(const float *)b;
@@ -797,16 +904,17 @@ END_TEST
 START_TEST(a_twin_result_used_on_the_device)
 {
     /* An algorithm call's result from the twin holds its values on the host until its first use on the
-     * device: a .pipeline kernel given it (the context's path) and a clone of it read its values. */
+     * device: a .pipeline kernel given it (a new kernel each time: its first runs take the context's
+     * path) and a clone of it read its values. */
     enum { M = 3000 };
     float *v = eighths(M, 13), *want = malloc(M * sizeof *want), *got = malloc(M * sizeof *got);
-    gpuc_kernel *twice = NULL;
-    ck_assert_gpuc_ok(gpuc_create_kernel(gpu, "float twice(float a[]) { return 2.0 * a[thread.x]; }",
-                                         &(gpuc_kernel_desc){.output = {M}, .pipeline = true}, &twice));
     memcpy(want, v, M * sizeof *want);
     qsort(want, M, sizeof *want, by_value);
     for (int r = 0; r < RUNS; r++) { /* from the 4th call on the twin, where there is one */
         gpuc_array *sorted = NULL, *doubled = NULL, *copy = NULL;
+        gpuc_kernel *twice = NULL;
+        ck_assert_gpuc_ok(gpuc_create_kernel(gpu, "float twice(float a[]) { return 2.0 * a[thread.x]; }",
+                                             &(gpuc_kernel_desc){.output = {M}, .pipeline = true}, &twice));
         ck_assert_gpuc_ok(gpuc_sort(gpu, gpuc_arg_host_f32(v, (gpuc_dims){M}), NULL, &sorted));
         ck_assert_gpuc_ok(gpuc_run(twice, (gpuc_arg[]){gpuc_arg_array(sorted)}, 1, &doubled));
         ck_assert_gpuc_ok(gpuc_array_read_f32(doubled, got, M));
@@ -819,8 +927,8 @@ START_TEST(a_twin_result_used_on_the_device)
         gpuc_array_free(sorted);
         gpuc_array_free(doubled);
         gpuc_array_free(copy);
+        gpuc_kernel_free(twice);
     }
-    gpuc_kernel_free(twice);
     free(v);
     free(want);
     free(got);
@@ -936,8 +1044,10 @@ Suite *suite_small_calls(void)
         tcase_add_test(tc, glsl_float_1d_matches_pool_and_c);
         tcase_add_test(tc, int_2d_and_js_layer_match_c);
         tcase_add_test(tc, work_bound_one_below_and_above);
+        tcase_add_test(tc, pipeline_work_bound_one_below_and_above);
         tcase_add_test(tc, not_eligible_stays_on_the_pool);
         tcase_add_test(tc, run_to_lands_in_the_callers_array);
+        tcase_add_test(tc, pipeline_calls_on_the_twin);
         tcase_add_test(tc, a_small_result_serves_every_array_call);
         tcase_add_test(tc, errors_unchanged);
         tcase_add_test(tc, counters_as_the_pool_counts);

@@ -82,7 +82,7 @@ static bool warmed_up(gpuc *gpu, uint64_t shape)
 bool algo_twin_begin(gpuc *gpu, uint64_t shape, size_t n, const gpuc_arg *args, int nargs, algo_twin_call *call)
 {
     gpuc_arg host[ALGO_TWIN_MAX_ARGS];
-    gpuc_twin_copies copies = {0, 0};
+    gpuc_twin_copies copies = {0, 0, 0, 0};
     if (!gpu->small_calls || gpu->profile || gpu->trace || n > ALGO_TWIN_MOST_ELEMENTS ||
         nargs > ALGO_TWIN_MAX_ARGS)
         return false;

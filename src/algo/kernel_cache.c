@@ -19,6 +19,7 @@
  * only the cache's own host memory. */
 #include "algo/algo_common.h"
 #include "kernel/codegen/kernel_specialise.h" /* kernel_specialise_forget */
+#include "kernel/small_calls.h"                /* small_call_never */
 #include "kernel/program/program_table.h"      /* program_hash: the same string hash the program cache files by */
 #include "util/strbuf.h"
 
@@ -201,6 +202,7 @@ gpuc_status algo_kernel_get(gpuc *gpu, const char *source, const gpuc_kernel_des
         free(key);
         return st;
     }
+    small_call_never(k); /* a small call of a driver goes to the twin whole, or not at all */
     c->entries[c->count++] =
         (cached_kernel){.key = key, .hash = hash, .call = c->call, .kernel = k, .resizable = sized};
     *out = k;

@@ -296,15 +296,18 @@ gpuc *gpuc_twin(gpuc *gpu)
 void gpuc_stats_add_twin(gpuc *gpu, const gpuc_stats *was, const gpuc_stats *now, const gpuc_twin_copies *copies)
 {
     uint64_t uploads = now->uploads - was->uploads, bytes = now->bytes_uploaded - was->bytes_uploaded;
+    uint64_t readbacks = now->readbacks - was->readbacks, read = now->bytes_read_back - was->bytes_read_back;
     if (copies) {
         uploads -= copies->uploads < uploads ? copies->uploads : uploads;
         bytes -= copies->bytes < bytes ? copies->bytes : bytes;
+        readbacks -= copies->readbacks < readbacks ? copies->readbacks : readbacks;
+        read -= copies->bytes_read_back < read ? copies->bytes_read_back : read;
     }
     gpu->stats.uploads += uploads;
     gpu->stats.bytes_uploaded += bytes;
     gpu->stats.dispatches += now->dispatches - was->dispatches;
-    gpu->stats.readbacks += now->readbacks - was->readbacks;
-    gpu->stats.bytes_read_back += now->bytes_read_back - was->bytes_read_back;
+    gpu->stats.readbacks += readbacks;
+    gpu->stats.bytes_read_back += read;
     gpu->stats.loop_checks += now->loop_checks - was->loop_checks;
 }
 

@@ -401,9 +401,10 @@ static bool back_from_twin(gpuc_kernel *k)
 
 /* A small call on the kernel's twin (kernel/small_calls.c): the twin runs with the same (host) arguments
  * into its own array, read back there; its values are copied into dst, which then reads as a result
- * read back does. The context's counters and the kernel's count the run as the context's own path
- * would: the twin's uploads, dispatches, read-back and the programs it compiles for the call (the
- * context would have compiled them), not the copy. The context is current here, or the twin already
+ * read back does (a .pipeline result too: the twin reads back whatever it computes). The context's
+ * counters and the kernel's count the run as the context's own path would: the twin's uploads,
+ * dispatches, read-back (none for .pipeline) and the programs it compiles for the call (the context
+ * would have compiled them), not the copies. The context is current here, or the twin already
  * stands in for it (a small call before this one left it so); a host-held dst leaves the twin standing
  * in, any other dst the context current. */
 static gpuc_status run_on_twin(gpuc_kernel *k, const gpuc_arg *args, gpuc_array *dst)
@@ -411,7 +412,11 @@ static gpuc_status run_on_twin(gpuc_kernel *k, const gpuc_arg *args, gpuc_array 
     gpuc *gpu = k->gpu, *twin = k->twin->gpu;
     gpuc_kernel *t = k->twin;
     gpuc_arg host[GPUC_MAX_ARGS]; /* device arrays as their host copies (small_call_wanted said they have them) */
-    gpuc_twin_copies copies = {0, 0};
+    gpuc_twin_copies copies = {0, 0, 0, 0};
+    if (k->pipeline) { /* the twin reads the result back; the context's path would leave it on the device */
+        copies.readbacks = 1;
+        copies.bytes_read_back = (uint64_t)dst->values * 4;
+    }
     if (!small_call_args(k, args, host, &copies))
         return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "kernel '%s': a small call's argument has no host copy "
                          "(a bug in gpuc)", k->name);

@@ -21,17 +21,18 @@ static uint64_t call_work(const gpuc_kernel *k)
     return (uint64_t)k->cells * (uint64_t)per_cell;
 }
 
-/* What the twin path handles: an ordinary compute kernel, read back at every call, whose program
- * writes nothing but its result. Anything else keeps the context's own path: kernel maps, scatter,
- * .pipeline (its result stays on the device), graphical, dynamic output (its size may change),
+/* What the twin path handles: an ordinary compute kernel whose program writes nothing but its result,
+ * with or without .pipeline (the twin reads the result back either way: a .pipeline result then stays
+ * in host memory until its first use on the device, as every small call's result does). Anything else
+ * keeps the context's own path: kernel maps, scatter, graphical, dynamic output (its size may change),
  * array constants (their buffers), guarded or capped loops (the context's loop-status word),
- * profiling (the context's timer queries). */
+ * profiling (the context's timer queries), the algorithm drivers' kernels (small_call_never). */
 static bool twin_handles(const gpuc_kernel *k)
 {
     const gpuc *gpu = k->gpu;
-    return gpu->small_calls && !gpu->profile && !k->fragment && k->nmaps == 0 && !k->scatter && !k->pipeline &&
-           !k->graphical && !k->dynamic_output && k->nconstant_buffers == 0 && !kernel_loop_status(k) &&
-           call_work(k) <= SMALL_CALL_MOST_WORK;
+    return gpu->small_calls && !gpu->profile && !k->fragment && k->nmaps == 0 && !k->scatter && !k->graphical &&
+           !k->dynamic_output && k->nconstant_buffers == 0 && !kernel_loop_status(k) &&
+           call_work(k) <= SMALL_CALL_MOST_WORK && (!k->pipeline || k->cells <= SMALL_CALL_MOST_PIPELINE_CELLS);
 }
 
 /* k's twin: a copy of k on the twin context with its programs compiled there (the generic one, and the
@@ -55,6 +56,7 @@ static gpuc_kernel *twin_kernel(gpuc_kernel *k, gpuc *twin)
     memset(&t->child, 0, sizeof t->child);
     t->loop_names = NULL;
     t->small_state = SMALL_NEVER; /* the twin runs its calls itself */
+    t->pipeline = false;          /* and reads each result back: its values are what the context's array gets */
     t->twin = NULL;
     t->twin_result = NULL;
     if (program_get(twin, k->cached->glsl, false, k->name, k->cached->glsl, &t->cached) != GPUC_OK) {
@@ -108,6 +110,13 @@ bool small_call_args(const gpuc_kernel *k, const gpuc_arg *args, gpuc_arg *host,
             return false;
     }
     return true;
+}
+
+void small_call_never(gpuc_kernel *handle)
+{
+    gpuc_kernel *k;
+    if (kernel_open(handle, "small_call_never", &k) == GPUC_OK)
+        k->small_state = SMALL_NEVER;
 }
 
 bool small_call_wanted(gpuc_kernel *k, const gpuc_arg *args)

@@ -13,6 +13,10 @@
 /* The most work a call may have to go to the twin: output cells times the most iterations one cell's
  * loops run (measured: docs/performance/small-calls.md, "The twin"). */
 #define SMALL_CALL_MOST_WORK 131072
+/* The most output cells of a .pipeline kernel's call that goes to the twin: the context's path leaves
+ * its result on the device, where the twin reads every cell back, so past this the pool's threads win
+ * (docs/performance/small-calls.md, ".pipeline calls"). */
+#define SMALL_CALL_MOST_PIPELINE_CELLS 16384
 
 /* Whether this run of k (its arguments checked) goes to k's twin (small_call_run); the run that ends
  * the warm-up makes the twin (context and kernel) first. Its array arguments must be host data or
@@ -25,6 +29,11 @@ bool small_call_wanted(gpuc_kernel *k, const gpuc_arg *args);
  * added to *copies); false where an array cannot go (no valid host copy, or read as another type).
  * host and copies may be NULL: only whether every argument can go. */
 bool small_call_args(const gpuc_kernel *k, const gpuc_arg *args, gpuc_arg *host, gpuc_twin_copies *copies);
+
+/* Keeps every call of the kernel (a handle or the kernel itself) on its context's path: the
+ * algorithm drivers choose the path of a whole call (algo/algo_twin.c), so their kernels never go to
+ * the twin one by one. */
+void small_call_never(gpuc_kernel *handle);
 
 /* Frees k's twin kernel and its result array (k's destruction; gl as gpuc_child_destroy_fn's); a live
  * kernel's calls then stay on the context's path. */

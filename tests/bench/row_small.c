@@ -1,8 +1,10 @@
 /* row_small.c - row group `small-calls`: brain.js-style layer kernels on 1 to 16,384 cells (a sigmoid
  * layer's weighted sum, and its delta), host arrays in and the result back in host memory at every
  * call, in gpuc with llvmpipe's default threads and in a context working in the calling thread
- * (gpuc_options.threads), beside plain C and GPU.js 2.24.1 (webasm, cpu) in node. Per-call medians;
- * every result checked against the C loop. */
+ * (gpuc_options.threads), beside plain C and GPU.js 2.24.1 (webasm, cpu) in node; then the two
+ * chained as brain.js chains them on a GPU (the layer `pipeline: true`, its result passed on to the
+ * delta as a device array), beside the two GPU.js calls (its CPU modes have no pipeline). Per-call
+ * medians; every result checked against the C loop. */
 #include "zoo.h"
 
 #include <errno.h>
@@ -38,10 +40,13 @@ static const char *const small_js[2] = {
     "  return errors[this.thread.x] * output * (1 - output);\n"
     "}",
 };
-static const char *const small_names[2] = {"layer", "delta"};
+/* The cases: each kernel alone, then the chain (the layer .pipeline, its result the delta's outputs). */
+#define SMALL_CHAIN 2
+static const char *const small_names[3] = {"layer", "delta", "layer>delta"};
 /* Largest difference from C a value may show: the layer's exp and the delta's products may round
- * differently in GLSL (Mesa reassociates), by a few units in the last place of values under 1. */
-static const double small_tolerance[2] = {1e-5, 1e-6};
+ * differently in GLSL (Mesa reassociates), by a few units in the last place of values under 1; the
+ * chain's delta carries the layer's difference on. */
+static const double small_tolerance[3] = {1e-5, 1e-6, 1e-5};
 
 /* GPU.js's cells, from one run of the node script: [kernel][size][mode 0 webasm, 1 cpu]. */
 typedef struct small_gpujs {
@@ -56,12 +61,14 @@ typedef struct small_gpujs {
 typedef struct small_data {
     size_t cells;
     float *weights, *inputs, *biases, *outputs, *errors;
+    float *layer_out; /* the C chain's layer result */
 } small_data;
 
 typedef struct small_call {
-    int kernel; /* 0 layer, 1 delta */
+    int kernel; /* 0 layer, 1 delta, SMALL_CHAIN both */
     const small_data *d;
-    gpuc_kernel *k; /* NULL: the C loop */
+    gpuc_kernel *k;     /* NULL: the C loop; the chain's layer (.pipeline) */
+    gpuc_kernel *delta; /* the chain's delta */
 } small_call;
 
 static int compare_double(const void *a, const void *b)
@@ -89,12 +96,23 @@ static void c_layer(const small_data *d, float *out)
     }
 }
 
-static void c_delta(const small_data *d, float *out)
+static void c_delta_of(const small_data *d, const float *outputs, float *out)
 {
     for (size_t y = 0; y < d->cells; y++) {
-        float output = d->outputs[y];
+        float output = outputs[y];
         out[y] = d->errors[y] * output * (1.0f - output);
     }
+}
+
+static void c_delta(const small_data *d, float *out)
+{
+    c_delta_of(d, d->outputs, out);
+}
+
+static void c_chain(const small_data *d, float *out)
+{
+    c_layer(d, d->layer_out);
+    c_delta_of(d, d->layer_out, out);
 }
 
 /* One call: C, or a gpuc run with the host arrays and the result read back, as GPU.js's call does. */
@@ -103,7 +121,7 @@ static int small_run(void *vs, float *out)
     small_call *c = vs;
     const small_data *d = c->d;
     if (!c->k) {
-        (c->kernel ? c_delta : c_layer)(d, out);
+        (c->kernel == SMALL_CHAIN ? c_chain : c->kernel ? c_delta : c_layer)(d, out);
         return 0;
     }
     uint32_t n = (uint32_t)d->cells;
@@ -111,8 +129,17 @@ static int small_run(void *vs, float *out)
                          gpuc_arg_host_f32(d->inputs, (gpuc_dims){SMALL_INPUTS}),
                          gpuc_arg_host_f32(d->biases, (gpuc_dims){n})};
     gpuc_arg delta[2] = {gpuc_arg_host_f32(d->outputs, (gpuc_dims){n}), gpuc_arg_host_f32(d->errors, (gpuc_dims){n})};
-    gpuc_array *r = NULL;
-    gpuc_status st = c->kernel ? gpuc_run(c->k, delta, 2, &r) : gpuc_run(c->k, layer, 3, &r);
+    gpuc_array *r = NULL, *layer_out = NULL;
+    gpuc_status st;
+    if (c->kernel == SMALL_CHAIN) { /* the layer's result stays a device array (.pipeline) */
+        st = gpuc_run(c->k, layer, 3, &layer_out);
+        delta[0] = gpuc_arg_array(layer_out);
+        if (st == GPUC_OK)
+            st = gpuc_run(c->delta, delta, 2, &r);
+    } else {
+        st = c->kernel ? gpuc_run(c->k, delta, 2, &r) : gpuc_run(c->k, layer, 3, &r);
+    }
+    gpuc_array_free(layer_out);
     if (st == GPUC_OK)
         st = gpuc_array_read_f32(r, out, d->cells);
     gpuc_array_free(r);
@@ -245,15 +272,19 @@ static void gpuc_column(bench_env *env, gpuc *gpu, const char *label, const char
                         const small_data *d, const float *want, float *out, double webasm_us, bool check)
 {
     gpuc_kernel_desc desc = {.output = {(uint32_t)d->cells}, .constants = {{"inputs", SMALL_INPUTS, GPUC_INT}}};
-    small_call c = {kernel, d, NULL};
+    small_call c = {kernel, d, NULL, NULL};
     int calls = 0;
     double us = -1;
-    if (gpuc_create_kernel_js(gpu, small_js[kernel], &desc, &c.k) == GPUC_OK)
+    gpuc_kernel_desc first = desc;
+    first.pipeline = kernel == SMALL_CHAIN;
+    if (gpuc_create_kernel_js(gpu, small_js[kernel == SMALL_CHAIN ? 0 : kernel], &first, &c.k) == GPUC_OK &&
+        (kernel != SMALL_CHAIN || gpuc_create_kernel_js(gpu, small_js[1], &desc, &c.delta) == GPUC_OK))
         us = small_time(&c, out, &calls, check);
     if (us < 0) {
         printf("small-calls %-18s %-32s ERROR %s\n", label, column, gpuc_errmsg(gpu));
         env->failures++;
         gpuc_kernel_free(c.k);
+        gpuc_kernel_free(c.delta);
         return;
     }
     bool ok = true;
@@ -261,6 +292,7 @@ static void gpuc_column(bench_env *env, gpuc *gpu, const char *label, const char
         ok = fabs((double)out[i] - (double)want[i]) <= small_tolerance[kernel];
     print_cell(env, label, column, us, calls, ok, webasm_us);
     gpuc_kernel_free(c.k);
+    gpuc_kernel_free(c.delta);
 }
 
 int row_small(bench_env *env, const bench_params *p)
@@ -293,22 +325,39 @@ int row_small(bench_env *env, const bench_params *p)
     d.biases = malloc(most * sizeof *d.biases);
     d.outputs = malloc(most * sizeof *d.outputs);
     d.errors = malloc(most * sizeof *d.errors);
-    if (!want || !out || !d.weights || !d.inputs || !d.biases || !d.outputs || !d.errors) {
+    d.layer_out = malloc(most * sizeof *d.layer_out);
+    bool have = want && out && d.weights && d.inputs && d.biases && d.outputs && d.errors && d.layer_out;
+    if (!have) {
         printf("small-calls: out of memory\n");
         env->failures++;
     }
-    bool have = want && out && d.weights && d.inputs && d.biases && d.outputs && d.errors;
     for (size_t s = 0; s < SMALL_SIZES && have && (!check || small_cells[s] <= p->n); s++) {
         fill_data(&d, small_cells[s]);
-        for (int k = 0; k < 2; k++) {
+        for (int k = 0; k <= SMALL_CHAIN; k++) {
             char label[48];
             snprintf(label, sizeof label, "%s %zu cell%s", small_names[k], d.cells, d.cells == 1 ? "" : "s");
-            small_call c = {k, &d, NULL};
+            small_call c = {k, &d, NULL, NULL};
             int calls = 0;
             double c_us = small_time(&c, want, &calls, check);
             double want_sum = small_checksum(want, d.cells);
-            print_cell(env, label, "C -O3", c_us, calls, true, gpujs.us[k][s][0]);
-            for (int m = 0; m < 2; m++) {
+            /* the chain against GPU.js's two calls (the delta's inputs are other values there: the same work) */
+            double webasm = k < SMALL_CHAIN ? gpujs.us[k][s][0]
+                            : gpujs.us[0][s][0] >= 0 && gpujs.us[1][s][0] >= 0 ? gpujs.us[0][s][0] + gpujs.us[1][s][0]
+                                                                                : -1;
+            print_cell(env, label, "C -O3", c_us, calls, true, webasm);
+            for (int m = 0; m < 2 && k == SMALL_CHAIN; m++) {
+                const char *column = m ? "GPU.js cpu, the two calls" : "GPU.js webasm, the two calls";
+                if (gpujs.us[0][s][m] < 0 || gpujs.us[1][s][m] < 0) {
+                    printf("small-calls %-18s %-32s -      (%s)\n", label, column,
+                           gpujs.note[0] ? gpujs.note : gpujs.error[gpujs.us[0][s][m] < 0 ? 0 : 1][s][m]);
+                    continue;
+                }
+                /* checked in their own cases */
+                print_cell(env, label, column, gpujs.us[0][s][m] + gpujs.us[1][s][m],
+                           gpujs.calls[0][s][m] < gpujs.calls[1][s][m] ? gpujs.calls[0][s][m] : gpujs.calls[1][s][m],
+                           true, webasm);
+            }
+            for (int m = 0; m < 2 && k < SMALL_CHAIN; m++) {
                 const char *column = m ? "GPU.js cpu" : "GPU.js webasm";
                 if (gpujs.us[k][s][m] < 0) {
                     printf("small-calls %-18s %-32s -      (%s)\n", label, column,
@@ -319,11 +368,9 @@ int row_small(bench_env *env, const bench_params *p)
                 bool ok = fabs(gpujs.checksum[k][s][m] - want_sum) <= 1e-5 * (fabs(want_sum) + 0.01);
                 print_cell(env, label, column, gpujs.us[k][s][m], gpujs.calls[k][s][m], ok, gpujs.us[k][s][0]);
             }
-            gpuc_column(env, env->gpu, label, "gpuc JS, llvmpipe's threads", k, &d, want, out, gpujs.us[k][s][0],
-                        check);
+            gpuc_column(env, env->gpu, label, "gpuc JS, llvmpipe's threads", k, &d, want, out, webasm, check);
             if (caller)
-                gpuc_column(env, caller, label, "gpuc JS, in the calling thread", k, &d, want, out,
-                            gpujs.us[k][s][0], check);
+                gpuc_column(env, caller, label, "gpuc JS, in the calling thread", k, &d, want, out, webasm, check);
         }
     }
     free(want);
@@ -333,6 +380,7 @@ int row_small(bench_env *env, const bench_params *p)
     free(d.biases);
     free(d.outputs);
     free(d.errors);
+    free(d.layer_out);
     gpuc_close(caller);
     return 0;
 }
