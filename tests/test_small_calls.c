@@ -157,23 +157,31 @@ START_TEST(int_2d_and_js_layer_match_c)
 }
 END_TEST
 
-/* Work is output cells times a cell's most loop iterations: a loop-free kernel at the bound takes the
- * twin, one cell more does not; both compute the same. */
+/* A loop-free kernel (each cell its value times 3) of `at` cells, with or without .pipeline, takes the
+ * twin, one of at + 1 cells does not; both compute the same. v and want hold at + 1 values. */
+static void bound_one_below_and_above(size_t at, bool pipeline, float *v, float *want)
+{
+    fill(v, at + 1, 2.0f);
+    for (size_t i = 0; i <= at; i++)
+        want[i] = v[i] * 3.0f;
+    for (size_t n = at; n <= at + 1; n++) {
+        gpuc_kernel *k = NULL;
+        gpuc_kernel_desc d = {.output = {(uint32_t)n}, .pipeline = pipeline};
+        ck_assert_gpuc_ok(gpuc_create_kernel(gpu, "float f(float a[]) { return a[thread.x] * 3.0; }", &d, &k));
+        gpuc_arg a = gpuc_arg_host_f32(v, (gpuc_dims){(uint32_t)n});
+        run_checked(k, gpu, &a, 1, want, n, 0.0f);
+        ck_assert_msg(on_twin(k) == (twin_here(gpu) && n == at), "%zu cells%s: %s", n, pipeline ? ", .pipeline" : "",
+                      gpuc_kernel_describe(k));
+        gpuc_kernel_free(k);
+    }
+}
+
+/* Work is output cells times a cell's most loop iterations: a loop-free kernel's work is its cells. */
 START_TEST(work_bound_one_below_and_above)
 {
     const size_t at = 131072;
     float *v = malloc((at + 1) * sizeof *v), *want = malloc((at + 1) * sizeof *want);
-    fill(v, at + 1, 2.0f);
-    for (size_t i = 0; i <= at; i++)
-        want[i] = v[i] * 3.0f;
-    const char *src = "float f(float a[]) { return a[thread.x] * constants.scale; }";
-    for (size_t n = at; n <= at + 1; n++) {
-        gpuc_kernel *k = make(gpu, src, (gpuc_dims){(uint32_t)n}, false);
-        gpuc_arg a = gpuc_arg_host_f32(v, (gpuc_dims){(uint32_t)n});
-        run_checked(k, gpu, &a, 1, want, n, 0.0f);
-        ck_assert_msg(on_twin(k) == (twin_here(gpu) && n == at), "%zu cells: %s", n, gpuc_kernel_describe(k));
-        gpuc_kernel_free(k);
-    }
+    bound_one_below_and_above(at, false, v, want);
     free(v);
     free(want);
 }
@@ -186,18 +194,7 @@ START_TEST(pipeline_work_bound_one_below_and_above)
 {
     const size_t at = 16384;
     float *v = malloc((at + 1) * sizeof *v), *want = malloc((at + 1) * sizeof *want);
-    fill(v, at + 1, 2.0f);
-    for (size_t i = 0; i <= at; i++)
-        want[i] = v[i] * 3.0f;
-    for (size_t n = at; n <= at + 1; n++) {
-        gpuc_kernel *k = NULL;
-        ck_assert_gpuc_ok(gpuc_create_kernel(gpu, "float f(float a[]) { return a[thread.x] * 3.0; }",
-                                             &(gpuc_kernel_desc){.output = {(uint32_t)n}, .pipeline = true}, &k));
-        gpuc_arg a = gpuc_arg_host_f32(v, (gpuc_dims){(uint32_t)n});
-        run_checked(k, gpu, &a, 1, want, n, 0.0f);
-        ck_assert_msg(on_twin(k) == (twin_here(gpu) && n == at), "%zu cells: %s", n, gpuc_kernel_describe(k));
-        gpuc_kernel_free(k);
-    }
+    bound_one_below_and_above(at, true, v, want);
     enum { CELLS = 1024, TERMS = 16 };
     for (size_t i = 0; i < CELLS; i++) {
         float sum = 0.0f;
