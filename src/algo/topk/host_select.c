@@ -7,7 +7,8 @@
  * 1.4k of them. Histograms of 65,536 buckets (256 KB to clear at each level), a candidate record per
  * value and a qsort had been 0.2 ms of a 16,384-value call, more than a C heap's whole pass; the loops
  * over every value are branch-free, as a branch taken for a few percent of random values mispredicts
- * often enough to cost 5x the loop (docs/performance/topk.md, "The host's part"). */
+ * often enough to cost 5x the loop (docs/performance/topk.md, "The host's part"), but for the sparse
+ * filter's one branch per block of 16 values, which most blocks take the same way. */
 #include "algo/topk/parts.h"
 
 #include <math.h>
@@ -135,6 +136,46 @@ static float value_of_key(uint32_t key, int32_t flip)
     return v;
 }
 
+/* Whether v's key reaches the key of t (largest first: v >= t, and every NaN, whose key is the
+ * largest: !(v < t); smallest first: v <= t, a NaN's key being the smallest). -0 and +0 compare equal,
+ * as their keys do. */
+static inline int reaches(float v, float t, bool largest)
+{
+    return largest ? !(v < t) : v <= t;
+}
+
+/* Values tested together by filter_reaching, and how sparse the candidates must be expected for that
+ * to pay (at most 1 in FILTER_SPARSE: then most blocks hold none; at 4,096 values and k = 512 about 1
+ * in 6 reach the bound, every block holds one, and the blocks' test only costs). */
+#define FILTER_BLOCK 16
+#define FILTER_SPARSE 32
+
+/* The positions j < n of the values that reach t, in index order, into at[] (n slots); how many.
+ * Branch-free (c <= j: slot c is free to write). With `blocks`, a block's values are tested first,
+ * their comparisons or-ed (no branch, which the compiler vectorises), and only a block holding one is
+ * gone through: a slot written for every value costs more than the comparisons (65,536 values, k =
+ * 512: docs/performance/topk.md, "The host's part"). */
+static inline size_t filter_reaching(const float *values, size_t n, float t, bool largest, bool blocks, int32_t *at)
+{
+    size_t c = 0, j = 0;
+    for (; blocks && j + FILTER_BLOCK <= n; j += FILTER_BLOCK) {
+        int any = 0;
+        for (int q = 0; q < FILTER_BLOCK; q++)
+            any |= reaches(values[j + q], t, largest);
+        if (!any)
+            continue;
+        for (int q = 0; q < FILTER_BLOCK; q++) {
+            at[c] = (int32_t)(j + (size_t)q);
+            c += (size_t)reaches(values[j + q], t, largest);
+        }
+    }
+    for (; j < n; j++) {
+        at[c] = (int32_t)j;
+        c += (size_t)reaches(values[j], t, largest);
+    }
+    return c;
+}
+
 /* The positions of the values whose keys reach a bound from a sample, in index order, into at[] (n
  * slots); how many, or 0 where no sample is taken (k < 16, or the bound is NaN's key). */
 static gpuc_status reaching_sampled_bound(gpuc *gpu, const float *values, size_t n, size_t k, int32_t flip,
@@ -152,23 +193,12 @@ static gpuc_status reaching_sampled_bound(gpuc *gpu, const float *values, size_t
     gpuc_status st = topk_kth_key(gpu, sample, m, rank < m ? rank : m, &bound);
     if (st != GPUC_OK || bound == (0xFFFFFFFFu ^ (uint32_t)flip))
         return st; /* NaN's key (the largest for flip 0, the smallest for -1): no float to compare with */
-    /* key(v) >= bound as a float comparison, branch-free (c <= j: slot c is free to write). Largest
-     * first: v >= t, and every NaN (its key is the largest): !(v < t). Smallest first: v <= t (a NaN's
-     * key is the smallest, below bound). -0 and +0 compare equal, as their keys do. Whatever t is, the
-     * values kept are all those of keys from some key up, which is all the caller relies on. */
+    /* key(v) >= bound as a float comparison (reaches). Whatever t is, the values kept are all those of
+     * keys from some key up, which is all the caller relies on. */
     float t = value_of_key(bound, flip);
-    size_t c = 0;
-    if (flip == 0)
-        for (size_t j = 0; j < n; j++) {
-            at[c] = (int32_t)j;
-            c += !(values[j] < t);
-        }
-    else
-        for (size_t j = 0; j < n; j++) {
-            at[c] = (int32_t)j;
-            c += values[j] <= t;
-        }
-    *count = c;
+    bool blocks = (double)rank * (double)stride * FILTER_SPARSE <= (double)n; /* the candidates expected */
+    *count = flip == 0 ? filter_reaching(values, n, t, true, blocks, at)
+                       : filter_reaching(values, n, t, false, blocks, at);
     return st;
 }
 
