@@ -41,6 +41,13 @@ static const char *backend_name(void)
     return backend && *backend ? backend : "compute";
 }
 
+/* Check's own failure line, less the test's name (no accessor for it): file:line:F|E:case: message */
+static void print_failure(FILE *to, TestResult *r)
+{
+    fprintf(to, "%s:%d:%s:%s: %s\n", tr_lfile(r), tr_lno(r), tr_rtype(r) == CK_ERROR ? "E" : "F", tr_tcname(r),
+            tr_msg(r));
+}
+
 /* Runs one suite and prints its line (and its failures, also to `failures_to` where not NULL); returns
  * its checks and failures. */
 static void run_suite(const named_suite *suite, FILE *failures_to, int *checks, int *failures)
@@ -57,15 +64,13 @@ static void run_suite(const named_suite *suite, FILE *failures_to, int *checks, 
            *failures == 1 ? "" : "s", seconds);
     if (*failures) {
         TestResult **failed = srunner_failures(sr);
-        /* Check's own failure line, less the test's name (no accessor for it): file:line:F|E:case: message */
         for (int i = 0; i < *failures; i++) {
-            char line[1024];
-            snprintf(line, sizeof line, "%s:%d:%s:%s: %s", tr_lfile(failed[i]), tr_lno(failed[i]),
-                     tr_rtype(failed[i]) == CK_ERROR ? "E" : "F", tr_tcname(failed[i]), tr_msg(failed[i]));
             if (!check_output) /* Check printed its own */
-                printf("%s\n", line);
-            if (failures_to)
-                fprintf(failures_to, "%s, suite %s: %s\n", backend_name(), suite->name, line);
+                print_failure(stdout, failed[i]);
+            if (failures_to) {
+                fprintf(failures_to, "%s, suite %s: ", backend_name(), suite->name);
+                print_failure(failures_to, failed[i]);
+            }
         }
         free(failed);
     }

@@ -293,21 +293,23 @@ gpuc *gpuc_twin(gpuc *gpu)
     return twin;
 }
 
+/* What the twin made of a count (now - was), less the copies of it (at most all of it). */
+static uint64_t made_less(uint64_t now, uint64_t was, uint64_t copies)
+{
+    uint64_t made = now - was;
+    return made - (copies < made ? copies : made);
+}
+
 void gpuc_stats_add_twin(gpuc *gpu, const gpuc_stats *was, const gpuc_stats *now, const gpuc_twin_copies *copies)
 {
-    uint64_t uploads = now->uploads - was->uploads, bytes = now->bytes_uploaded - was->bytes_uploaded;
-    uint64_t readbacks = now->readbacks - was->readbacks, read = now->bytes_read_back - was->bytes_read_back;
-    if (copies) {
-        uploads -= copies->uploads < uploads ? copies->uploads : uploads;
-        bytes -= copies->bytes < bytes ? copies->bytes : bytes;
-        readbacks -= copies->readbacks < readbacks ? copies->readbacks : readbacks;
-        read -= copies->bytes_read_back < read ? copies->bytes_read_back : read;
-    }
-    gpu->stats.uploads += uploads;
-    gpu->stats.bytes_uploaded += bytes;
+    gpuc_twin_copies none = {0, 0, 0, 0};
+    if (!copies)
+        copies = &none;
+    gpu->stats.uploads += made_less(now->uploads, was->uploads, copies->uploads);
+    gpu->stats.bytes_uploaded += made_less(now->bytes_uploaded, was->bytes_uploaded, copies->bytes);
     gpu->stats.dispatches += now->dispatches - was->dispatches;
-    gpu->stats.readbacks += readbacks;
-    gpu->stats.bytes_read_back += read;
+    gpu->stats.readbacks += made_less(now->readbacks, was->readbacks, copies->readbacks);
+    gpu->stats.bytes_read_back += made_less(now->bytes_read_back, was->bytes_read_back, copies->bytes_read_back);
     gpu->stats.loop_checks += now->loop_checks - was->loop_checks;
 }
 

@@ -319,7 +319,7 @@ static void bind_sizes(const gpuc_kernel *k)
             glUniform3i(at[i], (GLint)d[i]->x, d[i]->y ? (GLint)d[i]->y : 1, d[i]->z ? (GLint)d[i]->z : 1);
 }
 
-static gpuc_status run_on_twin(gpuc_kernel *k, const gpuc_arg *args, gpuc_array *dst);
+static gpuc_status run_on_twin(gpuc_kernel *k, const gpuc_arg *args, const small_call_host *host, gpuc_array *dst);
 static gpuc_status run_here(gpuc_kernel *k, const gpuc_arg *args, gpuc_array *const *dsts);
 
 /* Runs the kernel into dsts[0] (and its map outputs into dsts[1..nmaps]): a small call on the twin,
@@ -327,8 +327,9 @@ static gpuc_status run_here(gpuc_kernel *k, const gpuc_arg *args, gpuc_array *co
  * truncated. */
 static gpuc_status run_into(gpuc_kernel *k, const gpuc_arg *args, gpuc_array *const *dsts)
 {
-    if (small_call_wanted(k, args))
-        return run_on_twin(k, args, dsts[0]);
+    small_call_host host;
+    if (small_call_wanted(k, args, &host))
+        return run_on_twin(k, args, &host, dsts[0]);
     return run_here(k, args, dsts);
 }
 
@@ -399,27 +400,24 @@ static bool back_from_twin(gpuc_kernel *k)
     return false;
 }
 
-/* A small call on the kernel's twin (kernel/small_calls.c): the twin runs with the same (host) arguments
- * into its own array, read back there; its values are copied into dst, which then reads as a result
+/* A small call on the kernel's twin (kernel/small_calls.c): the twin runs with the arguments as
+ * small_call_wanted gave them (`host`; `args` are the context's, for its path if the twin fails) into
+ * its own array, read back there; its values are copied into dst, which then reads as a result
  * read back does (a .pipeline result too: the twin reads back whatever it computes). The context's
  * counters and the kernel's count the run as the context's own path would: the twin's uploads,
  * dispatches, read-back (none for .pipeline) and the programs it compiles for the call (the context
  * would have compiled them), not the copies. The context is current here, or the twin already
  * stands in for it (a small call before this one left it so); a host-held dst leaves the twin standing
  * in, any other dst the context current. */
-static gpuc_status run_on_twin(gpuc_kernel *k, const gpuc_arg *args, gpuc_array *dst)
+static gpuc_status run_on_twin(gpuc_kernel *k, const gpuc_arg *args, const small_call_host *host, gpuc_array *dst)
 {
     gpuc *gpu = k->gpu, *twin = k->twin->gpu;
     gpuc_kernel *t = k->twin;
-    gpuc_arg host[GPUC_MAX_ARGS]; /* device arrays as their host copies (small_call_wanted said they have them) */
-    gpuc_twin_copies copies = {0, 0, 0, 0};
+    gpuc_twin_copies copies = host->copies;
     if (k->pipeline) { /* the twin reads the result back; the context's path would leave it on the device */
         copies.readbacks = 1;
         copies.bytes_read_back = (uint64_t)dst->values * 4;
     }
-    if (!small_call_args(k, args, host, &copies))
-        return gpuc_fail(gpu, GPUC_ERROR_INVALID_ARGUMENT, "kernel '%s': a small call's argument has no host copy "
-                         "(a bug in gpuc)", k->name);
     /* A program the twin compiles for the call (specialised to its sizes) is one the context would have. */
     uint64_t compiled_was = twin->stats.programs_compiled, hits_was = twin->stats.program_cache_hits;
     if (!k->twin_result) { /* a first run, not counted: llvmpipe compiles the twin's machine code */
@@ -428,7 +426,7 @@ static gpuc_status run_on_twin(gpuc_kernel *k, const gpuc_arg *args, gpuc_array 
             warm = gpuc_array_make(twin, k->result_type, k->output, ARRAY_INTERNAL | ARRAY_OVERWRITTEN,
                                    &k->twin_result);
         if (warm == GPUC_OK)
-            warm = run_into(t, host, &k->twin_result);
+            warm = run_into(t, host->args, &k->twin_result);
         if (!back_from_twin(k))
             return GPUC_ERROR_NO_DEVICE;
         if (warm != GPUC_OK) { /* the twin failed where the context may not: the context's path serves */
@@ -443,7 +441,7 @@ static gpuc_status run_on_twin(gpuc_kernel *k, const gpuc_arg *args, gpuc_array 
     gpuc_stats was = twin->stats;
     gpuc_kernel_stats twin_was = t->profile.stats;
     gpuc_status st = GPUC_ERROR_NO_DEVICE; /* over_to_twin's message */
-    if (over_to_twin(k) && (st = run_into(t, host, &k->twin_result)) != GPUC_OK)
+    if (over_to_twin(k) && (st = run_into(t, host->args, &k->twin_result)) != GPUC_OK)
         /* the twin's message names the kernel and the argument as the context's would */
         snprintf(gpu->errmsg, sizeof gpu->errmsg, "%s", twin->errmsg);
     profile_fetching(k, &prof);
@@ -552,7 +550,8 @@ static gpuc_status run_outputs(gpuc_kernel *k, const char *call, const gpuc_arg 
         return st;
     /* A small call's result is host-held: the twin fills its host copy, and nothing of the context is
      * touched (where the twin stands in for it, nothing has made it current for this call). */
-    bool small = small_call_wanted(k, args);
+    small_call_host host;
+    bool small = small_call_wanted(k, args, &host);
     if (!small && !gl_ready && (st = gpuc_enter(k->gpu)) != GPUC_OK)
         return st;
     gpuc_array *dsts[1 + GPUC_MAX_MAP_OUTPUTS] = {NULL};
@@ -561,7 +560,7 @@ static gpuc_status run_outputs(gpuc_kernel *k, const char *call, const gpuc_arg 
         st = gpuc_array_make(k->gpu, i ? k->maps[i - 1].type : k->result_type, k->output,
                              small ? ARRAY_HOST_HELD : k->scatter ? 0 : ARRAY_OVERWRITTEN, &dsts[i]);
     if (st == GPUC_OK)
-        st = small ? run_on_twin(k, args, dsts[0]) : run_here(k, args, dsts);
+        st = small ? run_on_twin(k, args, &host, dsts[0]) : run_here(k, args, dsts);
     if (st != GPUC_OK) {
         for (int i = 0; i <= k->nmaps; i++)
             if (dsts[i])

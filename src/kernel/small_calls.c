@@ -99,14 +99,14 @@ static bool twin_arg(const kernel_param *p, const gpuc_arg *arg, gpuc_arg *host,
                                            kernel_arg_type(p, host) == arg->array->type);
 }
 
-bool small_call_args(const gpuc_kernel *k, const gpuc_arg *args, gpuc_arg *host, gpuc_twin_copies *copies)
+/* k's arguments as the twin takes them, into *host; false where an array cannot go. */
+static bool small_call_args(const gpuc_kernel *k, const gpuc_arg *args, small_call_host *host)
 {
-    gpuc_arg unused;
+    host->copies = (gpuc_twin_copies){0, 0, 0, 0};
     for (int i = 0; i < k->sig.nparams; i++) {
-        gpuc_arg *to = host ? &host[i] : &unused;
         if (k->sig.params[i].rank == 0)
-            *to = args[i];
-        else if (!twin_arg(&k->sig.params[i], &args[i], to, copies))
+            host->args[i] = args[i];
+        else if (!twin_arg(&k->sig.params[i], &args[i], &host->args[i], &host->copies))
             return false;
     }
     return true;
@@ -119,7 +119,7 @@ void small_call_never(gpuc_kernel *handle)
         k->small_state = SMALL_NEVER;
 }
 
-bool small_call_wanted(gpuc_kernel *k, const gpuc_arg *args)
+bool small_call_wanted(gpuc_kernel *k, const gpuc_arg *args, small_call_host *host)
 {
     if (k->small_state == SMALL_NEVER)
         return false;
@@ -127,7 +127,7 @@ bool small_call_wanted(gpuc_kernel *k, const gpuc_arg *args)
         k->small_state = twin_handles(k) ? SMALL_WARMING : SMALL_NEVER;
     if (k->small_state == SMALL_NEVER)
         return false;
-    if (!small_call_args(k, args, NULL, NULL)) /* device arrays without host copies stay where they are */
+    if (!small_call_args(k, args, host)) /* device arrays without host copies stay where they are */
         return false;
     if (k->small_state == SMALL_WARMING && ++k->small_runs > SMALL_CALL_WARMUP)
         k->small_state = make_twin(k) ? SMALL_TWIN : SMALL_NEVER;

@@ -18,17 +18,18 @@
  * (docs/performance/small-calls.md, ".pipeline calls"). */
 #define SMALL_CALL_MOST_PIPELINE_CELLS 16384
 
-/* Whether this run of k (its arguments checked) goes to k's twin (small_call_run); the run that ends
- * the warm-up makes the twin (context and kernel) first. Its array arguments must be host data or
- * device arrays whose values the host holds too (small_call_args). k's context is current, and is
- * again after. */
-bool small_call_wanted(gpuc_kernel *k, const gpuc_arg *args);
+/* A small call's arguments as the twin takes them: host data and numbers as given, a device array as
+ * its host copy (gpuc_array_host_view), whose uploads are in `copies`. */
+typedef struct small_call_host {
+    gpuc_arg args[GPUC_MAX_ARGS];
+    gpuc_twin_copies copies;
+} small_call_host;
 
-/* k's checked arguments (array handles opened: bodies) as the twin takes them, into host[0..nparams):
- * host data and numbers as given, a device array as its host copy (gpuc_array_host_view, its upload
- * added to *copies); false where an array cannot go (no valid host copy, or read as another type).
- * host and copies may be NULL: only whether every argument can go. */
-bool small_call_args(const gpuc_kernel *k, const gpuc_arg *args, gpuc_arg *host, gpuc_twin_copies *copies);
+/* Whether this run of k (its arguments checked, array handles opened: bodies) goes to k's twin; the run
+ * that ends the warm-up makes the twin (context and kernel) first. Its array arguments must be host
+ * data or device arrays whose values the host holds too, read as the array's own type; when it goes,
+ * *host holds them as the twin takes them. k's context is current, and is again after. */
+bool small_call_wanted(gpuc_kernel *k, const gpuc_arg *args, small_call_host *host);
 
 /* Keeps every call of the kernel (a handle or the kernel itself) on its context's path: the
  * algorithm drivers choose the path of a whole call (algo/algo_twin.c), so their kernels never go to
