@@ -55,6 +55,28 @@ TCase *fixture_tcase(const char *name)
     return tc;
 }
 
+/* The context of fixture_tcase_pool: GPUC_SMALL_CALLS=pool while it opens (read once, at gpuc_open),
+ * the variable as it was afterwards (a suite run without fork shares one environment). */
+static void open_pool_context(void)
+{
+    const char *was = getenv("GPUC_SMALL_CALLS");
+    char *kept = was ? strdup(was) : NULL;
+    setenv("GPUC_SMALL_CALLS", "pool", 1);
+    open_context();
+    if (kept)
+        setenv("GPUC_SMALL_CALLS", kept, 1);
+    else
+        unsetenv("GPUC_SMALL_CALLS");
+    free(kept);
+}
+
+TCase *fixture_tcase_pool(const char *name)
+{
+    TCase *tc = fixture_tcase_bare(name);
+    tcase_add_checked_fixture(tc, open_pool_context, close_context);
+    return tc;
+}
+
 float test_random(uint32_t *state)
 {
     *state = *state * 1664525u + 1013904223u;

@@ -17,6 +17,10 @@ extern gpuc *gpu;
 /* A test case whose tests each get a fresh context in `gpu`, with a timeout that covers context
  * creation and shader JIT on a loaded machine. */
 TCase *fixture_tcase(const char *name);
+/* As fixture_tcase, but the context keeps every call on the device's own path (GPUC_SMALL_CALLS=pool:
+ * no calling-thread twin, and none of the host paths keyed to it, such as gpuc_compact's for small
+ * inputs the host holds): for suites that test the device's kernels at sizes those paths would take. */
+TCase *fixture_tcase_pool(const char *name);
 /* A test case without a context (for tests that open their own, or none). */
 TCase *fixture_tcase_bare(const char *name);
 

@@ -1,6 +1,7 @@
 /* test_compact.c - gpuc_scan and gpuc_compact against plain C loops: int and float values, exclusive
  * and inclusive sums, lengths around the scan's block and level boundaries, every comparison, user
- * predicates, nothing or everything kept, 2^22 elements, host and device inputs, and bad input. */
+ * predicates, nothing or everything kept, 2^22 elements, host and device inputs, and bad input; small
+ * threshold compactions of values the host holds on the host's path, bit for bit the device's. */
 #include "fixture.h"
 #include "suites.h"
 
@@ -620,6 +621,180 @@ START_TEST(compact_bad_input)
 }
 END_TEST
 
+/* ---- small threshold compactions on the host (algo/compact_host.c) ---- */
+
+/* Whether this test's context compacts small inputs the host holds on the host: llvmpipe (not zink) on
+ * the compute backend, its default threads, calls not kept on the pool by GPUC_SMALL_CALLS. Elsewhere
+ * every call takes the device's path, and the tests below check that. */
+static bool host_path_here(void)
+{
+    const char *calls = getenv("GPUC_SMALL_CALLS");
+    const gpuc_info *info = gpuc_get_info(gpu);
+    return info->software && info->backend == GPUC_BACKEND_COMPUTE && strncmp(info->renderer, "zink", 4) != 0 &&
+           !(calls && !strcmp(calls, "pool"));
+}
+
+/* A context whose calls all take the device's path (the variable is read at gpuc_open). */
+static gpuc *open_pool(void)
+{
+    setenv("GPUC_SMALL_CALLS", "pool", 1);
+    gpuc *pool = NULL;
+    gpuc_status st = gpuc_open(&pool, NULL);
+    unsetenv("GPUC_SMALL_CALLS");
+    ck_assert_msg(st == GPUC_OK, "%s", gpuc_errmsg(pool));
+    return pool;
+}
+
+/* gpuc_compact on g of `arg` (n values) by desc: the count, and the result's cells' bits (calloc'd,
+ * n of them, zero past the cells; the caller frees). *dispatched: the call's dispatches; *read_back:
+ * what reading its result read back. */
+static uint32_t *compact_bits(gpuc *g, gpuc_arg arg, uint32_t n, const gpuc_compact_desc *desc, size_t *count,
+                              uint64_t *dispatched, uint64_t *read_back)
+{
+    gpuc_stats before, after, read;
+    ck_assert_gpuc_ok(gpuc_get_stats(g, &before));
+    gpuc_array *packed = NULL;
+    gpuc_status st = gpuc_compact(g, arg, desc, &packed, count);
+    ck_assert_msg(st == GPUC_OK, "%s", gpuc_errmsg(g));
+    ck_assert_gpuc_ok(gpuc_get_stats(g, &after));
+    uint32_t *bits = calloc(n, sizeof *bits);
+    size_t cells = desc->full_length ? n : *count;
+    ck_assert_msg((cells == 0) == (packed == NULL), "%zu cells, array %p", cells, (void *)packed);
+    if (packed) {
+        ck_assert_uint_eq(gpuc_array_cells(packed), cells);
+        st = gpuc_array_type(packed) == GPUC_INT ? gpuc_array_read_i32(packed, (int32_t *)bits, cells)
+                                                 : gpuc_array_read_f32(packed, (float *)bits, cells);
+        ck_assert_msg(st == GPUC_OK, "%s", gpuc_errmsg(g));
+    }
+    ck_assert_gpuc_ok(gpuc_get_stats(g, &read));
+    *dispatched = after.dispatches - before.dispatches;
+    *read_back = read.readbacks - after.readbacks;
+    gpuc_array_free(packed);
+    return bits;
+}
+
+START_TEST(compact_host_equals_the_device_bit_for_bit)
+{
+    /* The host's loop against the device's kernels (a context kept on the pool), call for call: NaNs
+     * with payloads (quiet, signalling, negative), denormals, signed zeros and infinities, as values and
+     * thresholds, every operator, both methods and lengths, as host data and as an array the host
+     * holds. Each result also equals C's, and where the host path is here it dispatched nothing and
+     * reading its result read nothing back. */
+    const uint32_t special[] = {0x7fc00001u, 0x7f800001u, 0xffc12345u, 0x00000001u, 0x807fffffu, 0x80000000u,
+                                0x00000000u, 0x7f800000u, 0xff800000u, 0x3f800000u, 0xbf800000u, 0x00800000u};
+    enum { N = 4099 };
+    float *v = malloc(N * sizeof *v);
+    uint32_t seed = 31;
+    for (uint32_t j = 0; j < N; j++) {
+        uint32_t r = next_random(&seed);
+        if (r % 4 == 0)
+            memcpy(&v[j], &special[(r >> 8) % 12], sizeof v[j]);
+        else
+            v[j] = (float)((int)(r >> 20) % 9 - 4);
+    }
+    const float thresholds[] = {0.0f, -0.0f, 1.0f, 1e-45f, INFINITY, NAN};
+    gpuc *pool = open_pool();
+    gpuc_array *held = NULL;
+    ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, v, (gpuc_dims){N}, &held));
+    bool host = host_path_here();
+    for (gpuc_compare op = GPUC_GREATER; op <= GPUC_NOT_EQUAL; op++)
+        for (int t = 0; t < 6; t++)
+            for (int form = 0; form < 4; form++) {
+                gpuc_compact_desc desc = {.op = op, .threshold = thresholds[t], .full_length = form & 1,
+                                          .method = method_here((gpuc_compact_method)((form >> 1) ^ (t & 1)))};
+                gpuc_arg arg = form < 2 ? gpuc_arg_host_f32(v, (gpuc_dims){N}) : gpuc_arg_array(held);
+                size_t count = 0, device_count = 0;
+                uint64_t dispatched, read_back, pool_dispatched, pool_read_back;
+                uint32_t *got = compact_bits(gpu, arg, N, &desc, &count, &dispatched, &read_back);
+                uint32_t *want = compact_bits(pool, gpuc_arg_host_f32(v, (gpuc_dims){N}), N, &desc, &device_count,
+                                              &pool_dispatched, &pool_read_back);
+                size_t m = 0;
+                for (uint32_t j = 0; j < N; j++)
+                    m += passes(v[j], op, thresholds[t]);
+                ck_assert_msg(count == m && device_count == m, "op %d t %g: count %zu, device %zu, C %zu", (int)op,
+                              (double)thresholds[t], count, device_count, m);
+                ck_assert_msg(memcmp(got, want, N * sizeof *got) == 0, "op %d t %g form %d: bits differ from the "
+                              "device's", (int)op, (double)thresholds[t], form);
+                ck_assert_msg(pool_dispatched > 0, "the pool context dispatched nothing");
+                if (host)
+                    ck_assert_msg(dispatched == 0 && read_back == 0, "op %d form %d: %d dispatches, %d read backs",
+                                  (int)op, form, (int)dispatched, (int)read_back);
+                else
+                    ck_assert_msg(dispatched > 0, "op %d form %d: no dispatch off the host path", (int)op, form);
+                free(got);
+                free(want);
+            }
+    gpuc_array_free(held);
+    gpuc_close(pool);
+    free(v);
+}
+END_TEST
+
+/* Compacts v (n values) on gpu, given as `arg`, keeping those > 0.5 (by `predicate` where not NULL),
+ * checks the survivors against C, and returns whether the call dispatched anything. */
+static bool compact_dispatched(gpuc_arg arg, const float *v, uint32_t n, const char *predicate)
+{
+    gpuc_compact_desc desc = {.op = predicate ? GPUC_COMPARE_NONE : GPUC_GREATER, .threshold = 0.5,
+                              .predicate = predicate};
+    size_t count = 0;
+    uint64_t dispatched, read_back;
+    uint32_t *got = compact_bits(gpu, arg, n, &desc, &count, &dispatched, &read_back);
+    float *want = calloc(n, sizeof *want);
+    size_t m = 0;
+    for (uint32_t j = 0; j < n; j++)
+        if (v[j] > 0.5f)
+            want[m++] = v[j];
+    ck_assert_uint_eq(count, m);
+    ck_assert_msg(memcmp(got, want, n * sizeof *want) == 0, "n %u: survivors differ from C's", n);
+    free(got);
+    free(want);
+    return dispatched > 0;
+}
+
+START_TEST(compact_host_takes_only_what_it_should)
+{
+    /* On the host: a threshold comparison of at most 65,536 values the host holds. On the device: one
+     * value more, a predicate, an array a kernel wrote since its values came from the host, and any
+     * call of a profiling context (its report is of the device's work). */
+    enum { MOST = 65536 };
+    float *v = malloc((MOST + 1) * sizeof *v);
+    uint32_t seed = 8;
+    for (uint32_t j = 0; j <= MOST; j++)
+        v[j] = test_random(&seed);
+    bool host = host_path_here();
+    const char *keep = "int keep(float v[]) { return v[thread.x] > 0.5 ? 1 : 0; }";
+    ck_assert_msg(compact_dispatched(gpuc_arg_host_f32(v, (gpuc_dims){MOST}), v, MOST, NULL) != host,
+                  "65,536 host values");
+    ck_assert_msg(compact_dispatched(gpuc_arg_host_f32(v, (gpuc_dims){MOST + 1}), v, MOST + 1, NULL),
+                  "65,537 host values stayed off the device");
+    ck_assert_msg(compact_dispatched(gpuc_arg_host_f32(v, (gpuc_dims){100}), v, 100, keep), "a predicate");
+    gpuc_array *a = NULL;
+    ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, v, (gpuc_dims){MOST}, &a));
+    ck_assert_msg(compact_dispatched(gpuc_arg_array(a), v, MOST, NULL) != host, "an array the host holds");
+    /* The array written on the device by a .pipeline kernel (not read back): the host's copy is stale. */
+    gpuc_kernel *half = NULL;
+    ck_assert_gpuc_ok(gpuc_create_kernel(gpu, "float halved(float a[]) { return a[thread.x] * 0.5; }",
+                                         &(gpuc_kernel_desc){.output = {MOST}, .pipeline = true}, &half));
+    ck_assert_gpuc_ok(gpuc_run_to(half, (gpuc_arg[]){gpuc_arg_host_f32(v, (gpuc_dims){MOST})}, 1, a));
+    float *halves = malloc(MOST * sizeof *halves);
+    for (uint32_t j = 0; j < MOST; j++)
+        halves[j] = v[j] * 0.5f;
+    ck_assert_msg(compact_dispatched(gpuc_arg_array(a), halves, MOST, NULL), "an array a kernel wrote");
+    gpuc_kernel_free(half);
+    gpuc_array_free(a);
+    free(halves);
+    gpuc *profiling = NULL;
+    ck_assert_gpuc_ok(gpuc_open(&profiling, &(gpuc_options){.profile = true}));
+    gpuc *was = gpu;
+    gpu = profiling; /* compact_dispatched works on the fixture's handle */
+    bool dispatched = compact_dispatched(gpuc_arg_host_f32(v, (gpuc_dims){100}), v, 100, NULL);
+    gpu = was;
+    gpuc_close(profiling);
+    ck_assert_msg(dispatched, "a profiling context's call stayed off the device");
+    free(v);
+}
+END_TEST
+
 Suite *suite_compact(void)
 {
     Suite *s = suite_create("compact");
@@ -629,7 +804,8 @@ Suite *suite_compact(void)
     tcase_add_test(scan, scan_float);
     tcase_add_test(scan, scan_bad_input);
     suite_add_tcase(s, scan);
-    TCase *compact = fixture_tcase("compact");
+    /* The device's kernels, at every size (the context keeps small inputs off the host's path). */
+    TCase *compact = fixture_tcase_pool("compact");
     tcase_add_test(compact, compact_every_op_float);
     tcase_add_test(compact, compact_nan_and_last_bit);
     tcase_add_test(compact, compact_denormals_signed_zeros_and_nan_as_c_compares);
@@ -645,5 +821,19 @@ Suite *suite_compact(void)
     tcase_add_test(compact, compact_reads_back_only_counts);
     tcase_add_test(compact, compact_bad_input);
     suite_add_tcase(s, compact);
+    /* A default context: small threshold compactions of values the host holds run on the host. The
+     * oracle tests again (C's answers, whichever path), and what takes the host's path. */
+    TCase *host = fixture_tcase("compact_host");
+    tcase_add_test(host, compact_every_op_float);
+    tcase_add_test(host, compact_nan_and_last_bit);
+    tcase_add_test(host, compact_denormals_signed_zeros_and_nan_as_c_compares);
+    tcase_add_test(host, compact_int_and_edges);
+    tcase_add_test(host, compact_scatter_and_full_length);
+    tcase_add_test(host, compact_block_edges);
+    tcase_add_test(host, compact_result_feeds_sort);
+    tcase_add_test(host, compact_bad_input);
+    tcase_add_test(host, compact_host_equals_the_device_bit_for_bit);
+    tcase_add_test(host, compact_host_takes_only_what_it_should);
+    suite_add_tcase(s, host);
     return s;
 }

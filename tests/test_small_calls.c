@@ -740,7 +740,7 @@ static int by_value(const void *a, const void *b)
 }
 
 /* One algorithm call on g (which: 0 sort, 1 scan, 2 compact gather, 3 compact scatter, 4 a predicate
- * that keeps nothing) of the n values v, given as host data or (where `held` is not NULL) as held, an
+ * that keeps nothing, 5 a predicate keeping what 2 and 3 keep) of the n values v, given as host data or (where `held` is not NULL) as held, an
  * array of g holding them; its result checked against C. Returns the readbacks reading it cost and adds
  * the call's own counters to *counted. */
 static uint64_t algo_call(gpuc *g, int which, const float *v, size_t n, const gpuc_array *held, gpuc_stats *counted)
@@ -766,6 +766,9 @@ static uint64_t algo_call(gpuc *g, int which, const float *v, size_t n, const gp
             d.method = GPUC_COMPACT_SCATTER;
         if (which == 4)
             d = (gpuc_compact_desc){.predicate = "int none(float v[]) { return v[thread.x] > 9.0 ? 1 : 0; }"};
+        if (which == 5) /* the threshold's survivors by a predicate: the device's kernels (not the host's loop) */
+            d = (gpuc_compact_desc){.predicate = "int above(float v[]) { return v[thread.x] > 0.5 ? 1 : 0; }",
+                                    .method = d.method};
         ck_assert_gpuc_ok(gpuc_compact(g, in, &d, &out, &count));
         size_t m = 0;
         for (size_t i = 0; i < n; i++)
@@ -803,9 +806,10 @@ static float *eighths(size_t n, uint32_t seed)
 
 /* RUNS calls of one algorithm (algo_call's `which`) on n values in the fixture's context and in the
  * pool context, side by side, as host data or (`arrays`) as an array of each context made from them:
- * from the 4th call on, where `twin`, reading the result reads nothing back (it ran on the twin);
- * otherwise it costs what the pool's does. The counters of all the calls go to *here and *there. */
-static void repeat_beside_pool(gpuc *pool, int which, const float *v, size_t n, bool arrays, bool twin,
+ * from the 4th call on, where `twin`, reading the result reads nothing back (it ran on the twin), and
+ * from the first where `host` (a threshold compaction the host makes); otherwise it costs what the
+ * pool's does. The counters of all the calls go to *here and *there. */
+static void repeat_beside_pool(gpuc *pool, int which, const float *v, size_t n, bool arrays, bool twin, bool host,
                                gpuc_stats *here, gpuc_stats *there)
 {
     gpuc_array *held = NULL, *pool_held = NULL;
@@ -818,7 +822,7 @@ static void repeat_beside_pool(gpuc *pool, int which, const float *v, size_t n, 
                  pool_cost = algo_call(pool, which, v, n, pool_held, there);
         if (which == 4)
             continue; /* nothing kept: no array */
-        if (twin && r >= 3)
+        if (host || (twin && r >= 3))
             ck_assert_msg(cost == 0, "call %d on %zu values, run %d: reading its result read back %d times", which, n,
                           r, (int)cost);
         else
@@ -836,20 +840,23 @@ START_TEST(algorithm_calls_on_the_twin)
      * nothing back), and the counters are the pool's, call for call. Each result equals C's. So for
      * host data, and for a device array made from host data, which keeps it as its host copy (small
      * arrays): the twin takes that copy (sending it there is no upload of the call's; nothing is read
-     * back). */
+     * back). A threshold compaction runs on the host from the first call (algo/compact_host.c): it
+     * counts no dispatch, upload or read back at all. */
     enum { M = 3000 };
     float *v = eighths(M, 9);
     gpuc *pool = open_pool();
     bool twin = twin_here(gpu) && !fixture_fragment_backend();
     for (int arrays = 0; arrays < 2; arrays++)
-        for (int which = 0; which < 5; which++) {
+        for (int which = 0; which < 6; which++) {
             gpuc_stats here = {0}, there = {0};
+            bool host = twin && (which == 2 || which == 3);
             /* n in another power of two for arrays: a shape of its own, warmed up anew */
-            repeat_beside_pool(pool, which, v, arrays ? M / 2 : M, arrays, twin, &here, &there);
-            ck_assert_uint_eq(here.dispatches, there.dispatches);
-            ck_assert_uint_eq(here.uploads, there.uploads);
-            ck_assert_uint_eq(here.readbacks, there.readbacks);
-            ck_assert_uint_eq(here.bytes_uploaded, there.bytes_uploaded);
+            repeat_beside_pool(pool, which, v, arrays ? M / 2 : M, arrays, twin, host, &here, &there);
+            ck_assert_uint_eq(here.dispatches, host ? 0 : there.dispatches);
+            ck_assert_uint_eq(here.uploads, host ? 0 : there.uploads);
+            ck_assert_uint_eq(here.readbacks, host ? 0 : there.readbacks);
+            ck_assert_uint_eq(here.bytes_uploaded, host ? 0 : there.bytes_uploaded);
+            ck_assert_msg(there.dispatches > 0, "call %d: the pool dispatched nothing", which);
         }
     gpuc_close(pool);
     free(v);
@@ -878,9 +885,9 @@ static void compact_checked(gpuc_array *a, const float *values, float shift, siz
 
 START_TEST(algorithm_call_after_a_device_write)
 {
-    /* An array's host copy goes to the twin only while it holds the array's values: once a .pipeline
-     * kernel (whose result is not read back) has written the array, its calls keep the context's path
-     * and see the kernel's values. */
+    /* An array's host copy goes to the twin (here: to the host's compaction) only while it holds the
+     * array's values: once a .pipeline kernel (whose result is not read back) has written the array,
+     * its calls keep the context's path and see the kernel's values. */
     enum { M = 3000 };
     float *v = eighths(M, 12);
     gpuc_array *a = NULL;
@@ -934,15 +941,16 @@ END_TEST
 
 START_TEST(algorithm_calls_up_to_the_bound)
 {
-    /* The twin takes calls of at most 65,536 elements: a compaction of 65,536 host values from its 4th
-     * call on (reading the result reads nothing back), one of 65,537 never (the pool's costs). */
+    /* The twin takes calls of at most 65,536 elements: a compaction (by a predicate: a threshold's runs
+     * on the host, as the compact suite tests) of 65,536 host values from its 4th call on (reading the
+     * result reads nothing back), one of 65,537 never (the pool's costs). */
     const size_t around[] = {65536, 65537};
     float *v = eighths(around[1], 10);
     gpuc *pool = open_pool();
     bool twin = twin_here(gpu) && !fixture_fragment_backend();
     for (int i = 0; i < 2; i++) {
         gpuc_stats here = {0}, there = {0};
-        repeat_beside_pool(pool, 2, v, around[i], false, twin && i == 0, &here, &there);
+        repeat_beside_pool(pool, 5, v, around[i], false, twin && i == 0, false, &here, &there);
     }
     gpuc_close(pool);
     free(v);

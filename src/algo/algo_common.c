@@ -109,6 +109,20 @@ gpuc_status algo_device_input(gpuc *gpu, gpuc_arg arg, const gpuc_array **array,
     return st;
 }
 
+gpuc_status algo_host_result(gpuc *gpu, void *data, gpuc_type type, gpuc_dims dims, gpuc_array **out)
+{
+    gpuc_array *a = NULL;
+    gpuc_status st = gpuc_array_make(gpu, type, dims, ARRAY_HOST_HELD, &a);
+    if (st != GPUC_OK) {
+        free(data);
+        return st;
+    }
+    a->mirror = data;
+    a->mirror_valid = true;
+    *out = gpuc_array_handed_out(a);
+    return GPUC_OK;
+}
+
 const char *algo_glsl_type(gpuc_type type)
 {
     return type == GPUC_INT ? "int" : "float";

@@ -51,6 +51,12 @@ gpuc_status algo_kernel(gpuc *gpu, const char *file, const char *const *sections
  * *owned receives and the caller frees. Lets several kernels read host data with one upload. */
 gpuc_status algo_device_input(gpuc *gpu, gpuc_arg arg, const gpuc_array **array, gpuc_array **owned);
 
+/* A new array of gpu holding `data` (malloc'd, n = gpuc_dims_count(dims) values of `type`, taken:
+ * freed on failure too) as its host copy, host-held: no buffer until its first use on the device
+ * (gpuc_array_to_device). Most results are read and freed, and a buffer made and filled for each cost
+ * a copy per call. Handed out (gpuc_array_handed_out) into *out. */
+gpuc_status algo_host_result(gpuc *gpu, void *data, gpuc_type type, gpuc_dims dims, gpuc_array **out);
+
 /* GLSL name of an element type ("float" or "int"). */
 const char *algo_glsl_type(gpuc_type type);
 

@@ -119,23 +119,6 @@ static gpuc_status take(gpuc_array *t, void **data, gpuc_type *type, gpuc_dims *
     return st;
 }
 
-/* A new array of gpu holding `data` (which it keeps as its host copy), host-held: no buffer until its
- * first use on the device (gpuc_array_to_device), as a small kernel call's result; most results are
- * read and freed, and a buffer made and filled for each cost a copy per call. gpu is current. */
-static gpuc_status give(gpuc *gpu, void *data, gpuc_type type, gpuc_dims dims, gpuc_array **out)
-{
-    gpuc_array *a = NULL;
-    gpuc_status st = gpuc_array_make(gpu, type, dims, ARRAY_HOST_HELD, &a);
-    if (st != GPUC_OK) {
-        free(data);
-        return st;
-    }
-    a->mirror = data;
-    a->mirror_valid = true;
-    *out = gpuc_array_handed_out(a);
-    return GPUC_OK;
-}
-
 gpuc_status algo_twin_end(algo_twin_call *call, gpuc_status st, gpuc_array *const *results, gpuc_array **const *outs,
                           int nresults)
 {
@@ -154,7 +137,7 @@ gpuc_status algo_twin_end(algo_twin_call *call, gpuc_status st, gpuc_array *cons
     gpuc_array *made[ALGO_TWIN_MAX_RESULTS] = {0};
     for (int i = 0; i < nresults; i++) {
         if (st == GPUC_OK && data[i])
-            st = give(gpu, data[i], types[i], dims[i], &made[i]);
+            st = algo_host_result(gpu, data[i], types[i], dims[i], &made[i]);
         else
             free(data[i]);
         data[i] = NULL;

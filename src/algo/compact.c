@@ -1,5 +1,6 @@
 /* compact.c - stream compaction (gpuc_compact): checks the call, then counts the survivors
- * (compact_count.c) and places them in input order (compact_place.c), with kernels made here. */
+ * (compact_count.c) and places them in input order (compact_place.c), with kernels made here; a
+ * small threshold compaction of values the host holds is a C loop instead (compact_host.c). */
 #include "algo/compact.h"
 #include "algo/algo_twin.h"
 
@@ -112,6 +113,9 @@ gpuc_status gpuc_compact(gpuc *gpu, gpuc_arg values, const gpuc_compact_desc *de
     st = algo_check_input(gpu, "gpuc_compact", "values", values, &in);
     if (st == GPUC_OK)
         st = check_desc(gpu, desc, in.type);
+    const void *held;
+    if (st == GPUC_OK && compact_host_takes(gpu, values, in.n, desc, &held))
+        return compact_on_host(gpu, held, in, desc, packed, count);
     algo_twin_call call;
     if (st == GPUC_OK && algo_twin_begin(gpu, compact_shape(&in, desc), in.n, &values, 1, &call)) {
         gpuc_array *t = NULL;

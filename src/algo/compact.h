@@ -33,6 +33,20 @@ void compact_survivors_free(compact_survivors *s);
 gpuc_status compact_place(gpuc *gpu, const gpuc_array *values, gpuc_compact_method method,
                           const compact_survivors *s, uint32_t cells, gpuc_array **packed);
 
+/* Whether this compaction runs on the host (compact_host.c): a threshold comparison (no predicate) of
+ * at most 65,536 values (n) that the host holds (host data, or a device array's host copy:
+ * gpuc_array_host_view), in a context of llvmpipe's default threads (gpu->small_calls: the measured
+ * case; elsewhere the device's path stays), not profiling or tracing (whose reports are of the
+ * device's work). Then *data is those values. `values` has passed algo_check_input. */
+bool compact_host_takes(const gpuc *gpu, gpuc_arg values, uint32_t n, const gpuc_compact_desc *desc,
+                        const void **data);
+
+/* The compaction of `data` (in.n values of in.type) by desc's comparison, with the device path's
+ * results: *packed a new array of the context holding them in host memory until its first use on the
+ * device (algo_host_result), NULL when nothing is kept and not .full_length; *count the survivors. */
+gpuc_status compact_on_host(gpuc *gpu, const void *data, algo_input in, const gpuc_compact_desc *desc,
+                            gpuc_array **packed, size_t *count);
+
 /* A kernel made of sections of glsl/compact.glsl filled with `fields` (key, value, ..., NULL; the
  * element type $T is added), pipelined, with the given output and options. */
 gpuc_status compact_kernel(gpuc *gpu, gpuc_type type, const char *const *sections, const char *const *fields,
