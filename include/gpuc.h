@@ -1162,7 +1162,8 @@ GPUC_API gpuc_status gpuc_add_native_function(gpuc *gpu, const char *glsl_source
  * 2.2-2.7x. Measured (`gpuc-bench --scaling`, 2
  * cores): a bitonic sort of 2^12 keys from host data 0.9-2.2 -> 0.35-0.40 ms. Kept on the context's
  * path as SMALL CALLS says (profiling, an explicit thread count, GPUC_SMALL_CALLS=pool, the fragment
- * backend, no twin), and gpuc_topk, gpuc_topk_cutoff and gpuc_rank. */
+ * backend, no twin), and gpuc_topk, gpuc_topk_cutoff and gpuc_rank. A small gpuc_compact by a
+ * threshold goes to neither: the host does it (gpuc_compact, SMALL INPUTS ON THE HOST). */
 
 /* ---- Top-k ------------------------------------------------------------------------ [SEC:topk] */
 /*
@@ -1412,7 +1413,15 @@ typedef struct gpuc_compact_desc {
  * and about n / 4 bytes of counts beside the output (small calls: SMALL ALGORITHM CALLS above). One
  * number (the count) is read back, and for
  * the gather a second (the widest range its searches cover, which sizes them); the gather also
- * makes a start for each group of output cells (n / 128 to n / 64 of them). Errors as gpuc_sort;
+ * makes a start for each group of output cells (n / 128 to n / 64 of them).
+ * SMALL INPUTS ON THE HOST: a threshold comparison (not a .predicate) of at most 65,536 values the host
+ * holds (host data, or a device array whose host copy is valid: HOST COPIES; other device arrays are
+ * never copied) in a context of llvmpipe's default threads (gpuc_options.threads 0, SMALL CALLS), not
+ * profiling or tracing, runs on the host instead: a branch-free C loop, its results bit for bit the
+ * kernels', nothing dispatched, uploaded or read back (gpuc_stats counts none), *packed holding its
+ * values in host memory until its first use on the device. On llvmpipe the kernels cost about 0.085
+ * ms at 4,096 values even in the calling thread; measured (2 cores, median of 301, host data in, the
+ * result read): 4,096 values 75-100 -> 4-5 us a call, 65,536 1.4 -> 0.10-0.15 ms. Errors as gpuc_sort;
  * GPUC_ERROR_INVALID_ARGUMENT for a NULL desc, no or two predicates, an unknown op or method, or a
  * fractional threshold for int values; a predicate that does not compile fails as gpuc_create_kernel
  * does. */
