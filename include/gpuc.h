@@ -1421,7 +1421,7 @@ typedef struct gpuc_compact_desc {
  * kernels', nothing dispatched, uploaded or read back (gpuc_stats counts none), *packed holding its
  * values in host memory until its first use on the device. On llvmpipe the kernels cost about 0.085
  * ms at 4,096 values even in the calling thread; measured (2 cores, median of 301, host data in, the
- * result read): 4,096 values 75-100 -> 4-5 us a call, 65,536 1.4 -> 0.10-0.15 ms. Errors as gpuc_sort;
+ * result read): 4,096 values 75-100 -> 4-6 us a call, 65,536 1.4 -> 0.07 ms. Errors as gpuc_sort;
  * GPUC_ERROR_INVALID_ARGUMENT for a NULL desc, no or two predicates, an unknown op or method, or a
  * fractional threshold for int values; a predicate that does not compile fails as gpuc_create_kernel
  * does. */

@@ -23,16 +23,50 @@ void fixture_pin_driver(void)
     }
 }
 
-static void open_context(void)
+/* Opens *g with GPUC_SMALL_CALLS=pool (read once, at gpuc_open), the variable as it was afterwards (a
+ * suite run without fork shares one environment). */
+static gpuc_status open_on_pool(gpuc **g)
+{
+    const char *was = getenv("GPUC_SMALL_CALLS");
+    char *kept = was ? strdup(was) : NULL;
+    setenv("GPUC_SMALL_CALLS", "pool", 1);
+    gpuc_status st = gpuc_open(g, NULL);
+    if (kept)
+        setenv("GPUC_SMALL_CALLS", kept, 1);
+    else
+        unsetenv("GPUC_SMALL_CALLS");
+    free(kept);
+    return st;
+}
+
+gpuc *fixture_open_pool(void)
+{
+    gpuc *g = NULL;
+    gpuc_status st = open_on_pool(&g);
+    ck_assert_msg(st == GPUC_OK, "%s", gpuc_errmsg(g));
+    return g;
+}
+
+static void open_fixture_context(bool pool)
 {
     fixture_pin_driver();
-    gpuc_status st = gpuc_open(&gpu, NULL);
+    gpuc_status st = pool ? open_on_pool(&gpu) : gpuc_open(&gpu, NULL);
     if (st != GPUC_OK) {
         fprintf(stderr, "gpuc_open: %s: %s\n", gpuc_status_name(st), gpuc_errmsg(gpu));
         gpuc_close(gpu);
         gpu = NULL;
         exit(EXIT_FAILURE); /* Check counts this test as an error */
     }
+}
+
+static void open_context(void)
+{
+    open_fixture_context(false);
+}
+
+static void open_pool_context(void)
+{
+    open_fixture_context(true);
 }
 
 static void close_context(void)
@@ -53,21 +87,6 @@ TCase *fixture_tcase(const char *name)
     TCase *tc = fixture_tcase_bare(name);
     tcase_add_checked_fixture(tc, open_context, close_context);
     return tc;
-}
-
-/* The context of fixture_tcase_pool: GPUC_SMALL_CALLS=pool while it opens (read once, at gpuc_open),
- * the variable as it was afterwards (a suite run without fork shares one environment). */
-static void open_pool_context(void)
-{
-    const char *was = getenv("GPUC_SMALL_CALLS");
-    char *kept = was ? strdup(was) : NULL;
-    setenv("GPUC_SMALL_CALLS", "pool", 1);
-    open_context();
-    if (kept)
-        setenv("GPUC_SMALL_CALLS", kept, 1);
-    else
-        unsetenv("GPUC_SMALL_CALLS");
-    free(kept);
 }
 
 TCase *fixture_tcase_pool(const char *name)

@@ -21,6 +21,9 @@ TCase *fixture_tcase(const char *name);
  * no calling-thread twin, and none of the host paths keyed to it, such as gpuc_compact's for small
  * inputs the host holds): for suites that test the device's kernels at sizes those paths would take. */
 TCase *fixture_tcase_pool(const char *name);
+/* A context of its own whose calls all keep the device's path (GPUC_SMALL_CALLS=pool), beside the
+ * test's: for comparing a path with the device's, call for call. The test fails if it cannot open. */
+gpuc *fixture_open_pool(void);
 /* A test case without a context (for tests that open their own, or none). */
 TCase *fixture_tcase_bare(const char *name);
 

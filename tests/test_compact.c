@@ -634,17 +634,6 @@ static bool host_path_here(void)
            !(calls && !strcmp(calls, "pool"));
 }
 
-/* A context whose calls all take the device's path (the variable is read at gpuc_open). */
-static gpuc *open_pool(void)
-{
-    setenv("GPUC_SMALL_CALLS", "pool", 1);
-    gpuc *pool = NULL;
-    gpuc_status st = gpuc_open(&pool, NULL);
-    unsetenv("GPUC_SMALL_CALLS");
-    ck_assert_msg(st == GPUC_OK, "%s", gpuc_errmsg(pool));
-    return pool;
-}
-
 /* gpuc_compact on g of `arg` (n values) by desc: the count, and the result's cells' bits (calloc'd,
  * n of them, zero past the cells; the caller frees). *dispatched: the call's dispatches; *read_back:
  * what reading its result read back. */
@@ -693,7 +682,7 @@ START_TEST(compact_host_equals_the_device_bit_for_bit)
             v[j] = (float)((int)(r >> 20) % 9 - 4);
     }
     const float thresholds[] = {0.0f, -0.0f, 1.0f, 1e-45f, INFINITY, NAN};
-    gpuc *pool = open_pool();
+    gpuc *pool = fixture_open_pool();
     gpuc_array *held = NULL;
     ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, v, (gpuc_dims){N}, &held));
     bool host = host_path_here();

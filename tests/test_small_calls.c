@@ -18,17 +18,6 @@
 
 static const char *const TWIN = "small calls in the calling thread";
 
-/* A context whose calls all stay on llvmpipe's pool (the variable is read at gpuc_open). */
-static gpuc *open_pool(void)
-{
-    setenv("GPUC_SMALL_CALLS", "pool", 1);
-    gpuc *pool = NULL;
-    gpuc_status st = gpuc_open(&pool, NULL);
-    unsetenv("GPUC_SMALL_CALLS");
-    ck_assert_msg(st == GPUC_OK, "%s", gpuc_errmsg(pool));
-    return pool;
-}
-
 /* Whether g's small calls may go to a twin at all: not on zink, where the thread pool is lavapipe's
  * and gpuc keeps every call on it (src/device/context.c); there every test checks the pool's path. */
 static bool twin_here(const gpuc *g)
@@ -92,7 +81,7 @@ START_TEST(glsl_float_1d_matches_pool_and_c)
     float o[N], e[N], want[N];
     delta_case(o, e, want);
     gpuc_arg args[2] = {gpuc_arg_host_f32(o, (gpuc_dims){N}), gpuc_arg_host_f32(e, (gpuc_dims){N})};
-    gpuc *pool = open_pool();
+    gpuc *pool = fixture_open_pool();
     gpuc_kernel *k = make(gpu, DELTA, (gpuc_dims){N}, false), *kp = make(pool, DELTA, (gpuc_dims){N}, false);
     run_checked(kp, pool, args, 2, want, N, 1e-6f);
     run_checked(k, gpu, args, 2, want, N, 1e-6f);
@@ -289,7 +278,7 @@ START_TEST(pipeline_calls_on_the_twin)
 {
     float x[N], got[N];
     fill(x, N, 0.0f);
-    gpuc *pool = open_pool();
+    gpuc *pool = fixture_open_pool();
     gpuc *ctx[2] = {gpu, pool};
     gpuc_kernel *lin[2], *sq[2];
     gpuc_stats counted[2] = {{0}, {0}};
@@ -454,7 +443,7 @@ START_TEST(errors_unchanged)
     float o[N], e[N];
     fill(o, N, 0.0f);
     fill(e, N, 1.0f);
-    gpuc *pool = open_pool();
+    gpuc *pool = fixture_open_pool();
     gpuc_kernel *k = make(gpu, DELTA, (gpuc_dims){N}, false), *kp = make(pool, DELTA, (gpuc_dims){N}, false);
     gpuc_arg args[2] = {gpuc_arg_host_f32(o, (gpuc_dims){N}), gpuc_arg_host_f32(e, (gpuc_dims){N})};
     float want[N];
@@ -506,7 +495,7 @@ START_TEST(counters_as_the_pool_counts)
     float o[N], e[N];
     fill(o, N, 0.0f);
     fill(e, N, 1.0f);
-    gpuc *pool = open_pool();
+    gpuc *pool = fixture_open_pool();
     gpuc *ctx[2] = {gpu, pool};
     gpuc_stats s[2];
     gpuc_kernel_stats ks[2];
@@ -543,7 +532,7 @@ START_TEST(arrays_with_host_copies_go_to_the_twin)
      * result equals C's. */
     float o[N], e[N], want[N], got[N];
     delta_case(o, e, want);
-    gpuc *pool = open_pool();
+    gpuc *pool = fixture_open_pool();
     gpuc *ctx[2] = {gpu, pool};
     gpuc_stats s[2];
     gpuc_kernel_stats ks[2];
@@ -844,7 +833,7 @@ START_TEST(algorithm_calls_on_the_twin)
      * counts no dispatch, upload or read back at all. */
     enum { M = 3000 };
     float *v = eighths(M, 9);
-    gpuc *pool = open_pool();
+    gpuc *pool = fixture_open_pool();
     bool twin = twin_here(gpu) && !fixture_fragment_backend();
     for (int arrays = 0; arrays < 2; arrays++)
         for (int which = 0; which < 6; which++) {
@@ -946,7 +935,7 @@ START_TEST(algorithm_calls_up_to_the_bound)
      * result reads nothing back), one of 65,537 never (the pool's costs). */
     const size_t around[] = {65536, 65537};
     float *v = eighths(around[1], 10);
-    gpuc *pool = open_pool();
+    gpuc *pool = fixture_open_pool();
     bool twin = twin_here(gpu) && !fixture_fragment_backend();
     for (int i = 0; i < 2; i++) {
         gpuc_stats here = {0}, there = {0};
@@ -1004,7 +993,7 @@ START_TEST(algorithm_calls_on_device_arrays)
         v[i] = (float)((i * 7919) % M) - 1000.0f; /* a permutation: no ties */
         payload[i] = i;
     }
-    gpuc *pool = open_pool();
+    gpuc *pool = fixture_open_pool();
     gpuc *ctx[2] = {gpu, pool};
     bool twin = twin_here(gpu);
     for (int from_host = 0; from_host < 2; from_host++) {
