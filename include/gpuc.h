@@ -435,7 +435,8 @@ typedef struct gpuc_options {
      * dynamic output, array constants, guarded or capped loops, profiling
      * (gpuc_options.profile, GPUC_PROFILE, GPUC_TRACE), and a twin gpuc cannot open (both extra displays
      * held by other counts: then silently). The environment variable GPUC_SMALL_CALLS=pool keeps every call
-     * on the pool ("twin", the default; anything else fails gpuc_open with GPUC_ERROR_INVALID_ARGUMENT). */
+     * on the pool, and small compactions on the device (gpuc_compact, SMALL INPUTS ON THE HOST) ("twin",
+     * the default; anything else fails gpuc_open with GPUC_ERROR_INVALID_ARGUMENT). */
     int threads;
     /* The most pixels (width x height) gpuc_array_from_png accepts from one picture, checked from
      * the file's header before any pixel memory is taken: a PNG of a few hundred KB can claim
@@ -1416,12 +1417,15 @@ typedef struct gpuc_compact_desc {
  * makes a start for each group of output cells (n / 128 to n / 64 of them).
  * SMALL INPUTS ON THE HOST: a threshold comparison (not a .predicate) of at most 65,536 values the host
  * holds (host data, or a device array whose host copy is valid: HOST COPIES; other device arrays are
- * never copied) in a context of llvmpipe's default threads (gpuc_options.threads 0, SMALL CALLS), not
+ * never copied) in a context on the software device profile (llvmpipe or zink on lavapipe, either
+ * backend, any gpuc_options.threads; not a forced hardware profile, not GPUC_SMALL_CALLS=pool), not
  * profiling or tracing, runs on the host instead: a branch-free C loop, its results bit for bit the
  * kernels', nothing dispatched, uploaded or read back (gpuc_stats counts none), *packed holding its
  * values in host memory until its first use on the device. On llvmpipe the kernels cost about 0.085
  * ms at 4,096 values even in the calling thread; measured (2 cores, median of 301, host data in, the
- * result read): 4,096 values 75-100 -> 4-6 us a call, 65,536 1.4 -> 0.07 ms. Errors as gpuc_sort;
+ * result read), 4,096 values a call: default context 75-100 -> 4-6 us, GPUC_THREADS_CALLER 103-109 ->
+ * 5 us, fragment backend (gather) 336-344 -> 4.5-5 us; 65,536 values 1.2-1.9 -> 0.07 ms. On a GPU the
+ * kernels run (not measured there). Errors as gpuc_sort;
  * GPUC_ERROR_INVALID_ARGUMENT for a NULL desc, no or two predicates, an unknown op or method, or a
  * fractional threshold for int values; a predicate that does not compile fails as gpuc_create_kernel
  * does. */

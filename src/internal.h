@@ -130,6 +130,10 @@ struct gpuc {
      * working in the calling thread (gpuc_twin opens it on the first need; twin_state says whether it
      * was tried). Closed by gpuc_close after the kernels. */
     bool small_calls; /* threads 0 on a software EGL device, compute, GPUC_SMALL_CALLS not "pool" */
+    /* A small threshold compaction of values the host holds runs on the host (algo/compact_host.c): on
+     * the software device profile (whatever the backend and threads; a forced hardware profile keeps
+     * the GPU's path, to test it), GPUC_SMALL_CALLS not "pool". */
+    bool host_small_calls;
     int twin_state;
     gpuc *twin;       /* gpuc_twin's */
     /* algo/algo_twin.c: the shapes of the latest small algorithm calls and how often each came. */

@@ -47,6 +47,12 @@ gpuc *fixture_open_pool(void)
     return g;
 }
 
+bool fixture_host_small_calls(const gpuc *g)
+{
+    const char *calls = getenv("GPUC_SMALL_CALLS");
+    return gpuc_get_info(g)->device_profile == GPUC_PROFILE_SOFTWARE && !(calls && !strcmp(calls, "pool"));
+}
+
 static void open_fixture_context(bool pool)
 {
     fixture_pin_driver();

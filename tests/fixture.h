@@ -24,6 +24,10 @@ TCase *fixture_tcase_pool(const char *name);
 /* A context of its own whose calls all keep the device's path (GPUC_SMALL_CALLS=pool), beside the
  * test's: for comparing a path with the device's, call for call. The test fails if it cannot open. */
 gpuc *fixture_open_pool(void);
+/* Whether g runs a small threshold compaction of values the host holds on the host (gpuc.h, gpuc_compact:
+ * SMALL INPUTS ON THE HOST): the software device profile, GPUC_SMALL_CALLS not "pool" (read now: a
+ * context keeps what it read at gpuc_open, so ask with the variable as it was then). */
+bool fixture_host_small_calls(const gpuc *g);
 /* A test case without a context (for tests that open their own, or none). */
 TCase *fixture_tcase_bare(const char *name);
 

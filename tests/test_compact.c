@@ -623,17 +623,6 @@ END_TEST
 
 /* ---- small threshold compactions on the host (algo/compact_host.c) ---- */
 
-/* Whether this test's context compacts small inputs the host holds on the host: llvmpipe (not zink) on
- * the compute backend, its default threads, calls not kept on the pool by GPUC_SMALL_CALLS. Elsewhere
- * every call takes the device's path, and the tests below check that. */
-static bool host_path_here(void)
-{
-    const char *calls = getenv("GPUC_SMALL_CALLS");
-    const gpuc_info *info = gpuc_get_info(gpu);
-    return info->software && info->backend == GPUC_BACKEND_COMPUTE && strncmp(info->renderer, "zink", 4) != 0 &&
-           !(calls && !strcmp(calls, "pool"));
-}
-
 /* gpuc_compact on g of `arg` (n values) by desc: the count, and the result's cells' bits (calloc'd,
  * n of them, zero past the cells; the caller frees). *dispatched: the call's dispatches; *read_back:
  * what reading its result read back. */
@@ -685,7 +674,7 @@ START_TEST(compact_host_equals_the_device_bit_for_bit)
     gpuc *pool = fixture_open_pool();
     gpuc_array *held = NULL;
     ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, v, (gpuc_dims){N}, &held));
-    bool host = host_path_here();
+    bool host = fixture_host_small_calls(gpu);
     for (gpuc_compare op = GPUC_GREATER; op <= GPUC_NOT_EQUAL; op++)
         for (int t = 0; t < 6; t++)
             for (int form = 0; form < 4; form++) {
@@ -742,15 +731,16 @@ static bool compact_dispatched(gpuc_arg arg, const float *v, uint32_t n, const c
 
 START_TEST(compact_host_takes_only_what_it_should)
 {
-    /* On the host: a threshold comparison of at most 65,536 values the host holds. On the device: one
-     * value more, a predicate, an array a kernel wrote since its values came from the host, and any
-     * call of a profiling context (its report is of the device's work). */
+    /* On the host: a threshold comparison of at most 65,536 values the host holds, in any context on
+     * the software profile. On the device: one value more, a predicate, an array a kernel wrote since
+     * its values came from the host, and any call of a profiling context (its report is of the
+     * device's work). */
     enum { MOST = 65536 };
     float *v = malloc((MOST + 1) * sizeof *v);
     uint32_t seed = 8;
     for (uint32_t j = 0; j <= MOST; j++)
         v[j] = test_random(&seed);
-    bool host = host_path_here();
+    bool host = fixture_host_small_calls(gpu);
     const char *keep = "int keep(float v[]) { return v[thread.x] > 0.5 ? 1 : 0; }";
     ck_assert_msg(compact_dispatched(gpuc_arg_host_f32(v, (gpuc_dims){MOST}), v, MOST, NULL) != host,
                   "65,536 host values");
@@ -772,14 +762,23 @@ START_TEST(compact_host_takes_only_what_it_should)
     gpuc_kernel_free(half);
     gpuc_array_free(a);
     free(halves);
-    gpuc *profiling = NULL;
+    /* Other contexts (compact_dispatched works on the fixture's handle): a profiling one keeps the
+     * device's path; one working in the calling thread takes the host's as the default one does (the
+     * choice follows the device profile, not the threads). */
+    gpuc *was = gpu, *profiling = NULL, *caller = NULL;
     ck_assert_gpuc_ok(gpuc_open(&profiling, &(gpuc_options){.profile = true}));
-    gpuc *was = gpu;
-    gpu = profiling; /* compact_dispatched works on the fixture's handle */
-    bool dispatched = compact_dispatched(gpuc_arg_host_f32(v, (gpuc_dims){100}), v, 100, NULL);
+    ck_assert_gpuc_ok(gpuc_open(&caller, &(gpuc_options){.threads = GPUC_THREADS_CALLER}));
+    gpu = profiling;
+    bool profiled = compact_dispatched(gpuc_arg_host_f32(v, (gpuc_dims){100}), v, 100, NULL);
+    gpu = caller;
+    bool called = compact_dispatched(gpuc_arg_host_f32(v, (gpuc_dims){100}), v, 100, NULL);
+    bool caller_host = fixture_host_small_calls(caller);
     gpu = was;
     gpuc_close(profiling);
-    ck_assert_msg(dispatched, "a profiling context's call stayed off the device");
+    gpuc_close(caller);
+    ck_assert_msg(profiled, "a profiling context's call stayed off the device");
+    ck_assert_msg(called != caller_host, "a calling-thread context's call: dispatched %d", (int)called);
+    ck_assert_int_eq(caller_host, host);
     free(v);
 }
 END_TEST
@@ -810,8 +809,9 @@ Suite *suite_compact(void)
     tcase_add_test(compact, compact_reads_back_only_counts);
     tcase_add_test(compact, compact_bad_input);
     suite_add_tcase(s, compact);
-    /* A default context: small threshold compactions of values the host holds run on the host. The
-     * oracle tests again (C's answers, whichever path), and what takes the host's path. */
+    /* A default context: small threshold compactions of values the host holds run on the host (on the
+     * software device profile). The oracle tests again (C's answers, whichever path), and what takes
+     * the host's path. */
     TCase *host = fixture_tcase("compact_host");
     tcase_add_test(host, compact_every_op_float);
     tcase_add_test(host, compact_nan_and_last_bit);

@@ -838,7 +838,7 @@ START_TEST(algorithm_calls_on_the_twin)
     for (int arrays = 0; arrays < 2; arrays++)
         for (int which = 0; which < 6; which++) {
             gpuc_stats here = {0}, there = {0};
-            bool host = twin && (which == 2 || which == 3);
+            bool host = fixture_host_small_calls(gpu) && (which == 2 || which == 3);
             /* n in another power of two for arrays: a shape of its own, warmed up anew */
             repeat_beside_pool(pool, which, v, arrays ? M / 2 : M, arrays, twin, host, &here, &there);
             ck_assert_uint_eq(here.dispatches, host ? 0 : there.dispatches);

@@ -35,8 +35,8 @@ gpuc_status compact_place(gpuc *gpu, const gpuc_array *values, gpuc_compact_meth
 
 /* Whether this compaction runs on the host (compact_host.c): a threshold comparison (no predicate) of
  * at most 65,536 values (n) that the host holds (host data, or a device array's host copy:
- * gpuc_array_host_view), in a context of llvmpipe's default threads (gpu->small_calls: the measured
- * case; elsewhere the device's path stays), not profiling or tracing (whose reports are of the
+ * gpuc_array_host_view), in a context on the software device profile (gpu->host_small_calls: the
+ * measured case; on a GPU the device's path stays), not profiling or tracing (whose reports are of the
  * device's work). Then *data is those values. `values` has passed algo_check_input. */
 bool compact_host_takes(const gpuc *gpu, gpuc_arg values, uint32_t n, const gpuc_compact_desc *desc,
                         const void **data);

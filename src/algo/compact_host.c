@@ -70,7 +70,7 @@ static size_t passing(const void *data, gpuc_type type, size_t n, const gpuc_com
 bool compact_host_takes(const gpuc *gpu, gpuc_arg values, uint32_t n, const gpuc_compact_desc *desc,
                         const void **data)
 {
-    if (desc->predicate || !gpu->small_calls || gpu->profile || gpu->trace || n > COMPACT_HOST_MOST_ELEMENTS)
+    if (desc->predicate || !gpu->host_small_calls || gpu->profile || gpu->trace || n > COMPACT_HOST_MOST_ELEMENTS)
         return false;
     gpuc_arg host = values;
     gpuc_array *a;

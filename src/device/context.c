@@ -164,7 +164,8 @@ static gpuc_status choose_backend(gpuc *gpu, gpuc_backend asked, gpuc_backend *o
 }
 
 /* GPUC_SMALL_CALLS: "twin" (or unset, or "") lets a default-threads context run small calls in the
- * calling thread on a twin context (kernel/small_calls.c); "pool" keeps every call on llvmpipe's workers. */
+ * calling thread on a twin context (kernel/small_calls.c), and a software context small compactions on
+ * the host (algo/compact_host.c); "pool" keeps every call on the device's own path (llvmpipe's workers). */
 static gpuc_status small_calls_setting(gpuc *gpu, bool *twin)
 {
     const char *env = getenv("GPUC_SMALL_CALLS");
@@ -249,6 +250,7 @@ gpuc_status gpuc_open(gpuc **out, const gpuc_options *opts)
     /* Only a context of llvmpipe's default threads on an EGL device (a twin's display is that device's). */
     gpu->small_calls = twin && opts->threads == 0 && backend == GPUC_BACKEND_COMPUTE && gpu->device.software &&
                        gpu->device.index >= 0 && !gpuc_driver_is_zink(gpu);
+    gpu->host_small_calls = twin && gpu->info.device_profile == GPUC_PROFILE_SOFTWARE;
     st = gpuc_check_gl(gpu, "reading the device's limits");
     if (st != GPUC_OK) {
         gpu->opened = false;
