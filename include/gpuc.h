@@ -1210,8 +1210,9 @@ typedef struct gpuc_topk_desc {
  * 2-core machine, against 0.4 ms for the 3 dispatches and read backs of pruning at 2^16. Cost of
  * pruning on random data: one pass over n, about k tiles read again, 3 read backs (two floats per
  * tile, an int per group of a surviving tile, one texel per gathered value; up to two counts more when
- * the bound meets ties) and 4 small uploads (tile list, gather slots, and the two results, made from
- * host memory, which they keep as their host copies: reading them reads nothing back); adversarial
+ * the bound meets ties) and 2 small uploads (tile list, gather slots). The two results are made from
+ * host memory and held there until their first use on the device (with .pipeline: uploaded, 2 more),
+ * so reading them reads nothing back; adversarial
  * data adds one count over the surviving tiles per bisection step (at most 32; sorted 2^23 values
  * took 3 more dispatches in all). Host memory: O(n / tile + 65,536); 12 bytes a value where the host
  * selects. On llvmpipe (2 cores) the call on 2^23 random values with k = 512 took 3.3-4.6 ms on a
