@@ -57,19 +57,18 @@ static gpuc_status pick_results(gpuc *gpu, const topk_input *in, const gpuc_topk
     return GPUC_OK;
 }
 
-/* A result array holding host data. Unless .pipeline it is held in host memory until its first use on
- * the device (algo_host_result), as the small algorithm calls' results are: most are read and freed,
- * and a buffer made and filled for each cost about 1 us of a 17 us call of 4,096 values. With
- * .pipeline it goes to the device (keeping its values as its host copy too: HOST COPIES). */
-static gpuc_status result_array(gpuc *gpu, const gpuc_topk_desc *desc, const void *data, bool ints, gpuc_array **out)
+/* A result array of the k values in *data (malloc'd). Unless .pipeline it takes them over (*data
+ * becomes NULL) and holds them in host memory until its first use on the device (algo_host_result),
+ * as the small algorithm calls' results are: most are read and freed, and a buffer made and filled for
+ * each cost about 1 us of a 17 us call of 4,096 values. With .pipeline it goes to the device (keeping
+ * its values as its host copy too: HOST COPIES), and *data stays the caller's. */
+static gpuc_status result_array(gpuc *gpu, const gpuc_topk_desc *desc, void **data, bool ints, gpuc_array **out)
 {
     gpuc_dims dims = {(uint32_t)desc->k, 0, 0};
     if (desc->pipeline)
-        return ints ? gpuc_array_from_i32(gpu, data, dims, out) : gpuc_array_from_f32(gpu, data, dims, out);
-    void *held = malloc(desc->k * 4);
-    if (!held)
-        return gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "gpuc_topk: out of host memory for %zu results", desc->k);
-    memcpy(held, data, desc->k * 4);
+        return ints ? gpuc_array_from_i32(gpu, *data, dims, out) : gpuc_array_from_f32(gpu, *data, dims, out);
+    void *held = *data;
+    *data = NULL; /* algo_host_result's now, freed by it on failure */
     return algo_host_result(gpu, held, ints ? GPUC_INT : GPUC_FLOAT, dims, out);
 }
 
@@ -77,17 +76,16 @@ static gpuc_status result_array(gpuc *gpu, const gpuc_topk_desc *desc, const voi
 static gpuc_status pruned_topk(gpuc *gpu, topk_input *in, const gpuc_topk_desc *desc, int32_t flip,
                                gpuc_array **values_out, gpuc_array **indices_out)
 {
-    float *values = malloc(desc->k * sizeof *values);
-    int32_t *indices = malloc(desc->k * sizeof *indices);
+    void *values = malloc(desc->k * sizeof(float)), *indices = malloc(desc->k * sizeof(int32_t));
     gpuc_status st = values && indices ? GPUC_OK
                                        : gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "gpuc_topk: out of host memory");
     if (st == GPUC_OK)
         st = topk_prune(gpu, in, desc->k, flip, values, indices);
     gpuc_array *v = NULL, *i = NULL;
     if (st == GPUC_OK && values_out)
-        st = result_array(gpu, desc, values, false, &v);
+        st = result_array(gpu, desc, &values, false, &v);
     if (st == GPUC_OK && indices_out)
-        st = result_array(gpu, desc, indices, true, &i);
+        st = result_array(gpu, desc, &indices, true, &i);
     free(values);
     free(indices);
     if (st != GPUC_OK) {
