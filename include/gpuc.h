@@ -343,7 +343,8 @@ typedef enum gpuc_backend {
  * loop of a few literal trips unrolled) a 16-byte texel for 4 cells (see gpuc_kernel_describe:
  * "computed by one call of the body with its loops fused", or why not), work groups of 64, and
  * llvmpipe's loop budget guarded
- * (LOOPS AND LLVMPIPE'S LOOP BUDGET). Both give the same answers. AUTO takes the
+ * (LOOPS AND LLVMPIPE'S LOOP BUDGET). One algorithm's choice follows the profile too: how a scatter
+ * compaction writes an exact-length result (GPUC_COMPACT_SCATTER). Both give the same answers. AUTO takes the
  * driver's own (gpuc_info.software); forcing HARDWARE on llvmpipe exists to test that path there. The
  * loop budget is not part of the profile: it follows the driver (gpuc_info.loop_budget), so a forced
  * profile on llvmpipe still refuses or guards loops that llvmpipe would cut. */
@@ -1375,7 +1376,12 @@ typedef enum gpuc_compact_method {
     /* One invocation per element writes each survivor to its slot and each dropped element a zero
      * to the tail (a scatter kernel: every output cell written once, so the output is not cleared
      * first). The packed output must fit one storage binding (gpuc_info.max_storage_block_size), else
-     * GPUC_ERROR_LIMIT. Compute-only: on the fragment backend it fails saying so. */
+     * GPUC_ERROR_LIMIT. Compute-only: on the fragment backend it fails saying so. On the software
+     * device profile an exact-length result (not .full_length) of at least 131,072 values with 1/8 to
+     * under 3/4 of them kept is written at full length into a scratch array of n cells and its
+     * survivors copied out on the device: a lane that skips its store (a dropped element past an
+     * exact output's end) costs llvmpipe more than that copy (2^18 and 2^22 values, half kept:
+     * 0.77x the time; docs/performance/compaction.md). */
     GPUC_COMPACT_SCATTER
 } gpuc_compact_method;
 
@@ -1412,7 +1418,8 @@ typedef struct gpuc_compact_desc {
  * over n / 32 counts) into the survivors before each block, and the survivors placed by the chosen
  * method. Cost: one read of the values for the masks, one of the values again as they are placed,
  * one write of the output; the scan's passes are over n / 32 values. Memory: n / 8 bytes of masks
- * and about n / 4 bytes of counts beside the output (small calls: SMALL ALGORITHM CALLS above). One
+ * and about n / 4 bytes of counts beside the output, and the scatter's scratch where it writes at
+ * full length first (GPUC_COMPACT_SCATTER; small calls: SMALL ALGORITHM CALLS above). One
  * number (the count) is read back, and for
  * the gather a second (the widest range its searches cover, which sizes them); the gather also
  * makes a start for each group of output cells (n / 128 to n / 64 of them).

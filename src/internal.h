@@ -86,6 +86,11 @@ typedef struct device_profile {
     /* Default-block uniform components one program of the backend may declare (its stage's
      * GL_MAX_*_UNIFORM_COMPONENTS): scalar and vector arguments and arrays' sizes are uniforms. */
     int max_uniform_components;
+    /* An exact-length compaction's scatter writes every element at full length (survivors, then the
+     * dropped elements' zeros) and copies the survivors out, where enough of them are dropped
+     * (algo/compact_place.c): on llvmpipe a lane that skips its store, as a dropped element past an
+     * exact output's end does, costs about two writes in a random pattern. false: they skip it. */
+    bool scatter_full_length;
 } device_profile;
 
 struct gpuc {
@@ -327,6 +332,10 @@ gpuc_status gpuc_array_upload_part(gpuc_array *a, size_t first, size_t count, co
 /* The buffer-texture view kernels read the array through (made on first use): four components per
  * texel, or with `scalar` one (for a float or int array that fits GL_MAX_TEXTURE_BUFFER_SIZE texels). */
 gpuc_status gpuc_array_view(gpuc_array *a, bool scalar, GLuint *view, GLenum *format);
+
+/* A new 1D array of a's type holding a's first `cells` cells (1 <= cells <= a's cells), copied on the
+ * device (device/array_copy.c); its padding is zero whatever follows them in a. The context is current. */
+gpuc_status gpuc_array_head_copy(gpuc_array *a, size_t cells, gpuc_array **out);
 
 /* GPUC_ERROR_LIMIT for an array whose contents a loop-budget cut made unusable (truncated_by set). */
 gpuc_status gpuc_array_refuse_truncated(const gpuc_array *a, const char *doing);

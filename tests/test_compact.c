@@ -498,6 +498,71 @@ START_TEST(compact_2_22_matches_c)
 }
 END_TEST
 
+/* Exact-length scatters of 131,072 values and one more odd length, with survivor counts around the
+ * densities where the software profile writes them at full length and copies the survivors out
+ * (compact_place.c: from 1/8 to under 3/4 kept) and on both sides of them: the survivors in order,
+ * nothing read back but the count, nothing uploaded, and past the result's end a kernel reads 0 (the
+ * copy's padding is zero). Survivors are 1 + j, the dropped -j: every value tells where it was. */
+START_TEST(compact_exact_scatter_around_its_densities)
+{
+    static const uint32_t sizes[] = {131072, 131075};
+    float *v = malloc(131075 * sizeof *v);
+    gpuc_kernel *past_end = NULL;
+    ck_assert_gpuc_ok(gpuc_create_kernel(gpu, "float pastEnd(float a[], int from) { return a[from + thread.x]; }",
+                                         &(gpuc_kernel_desc){.output = {4}}, &past_end));
+    for (int s = 0; s < 2; s++) {
+        uint32_t n = sizes[s];
+        const uint32_t counts[] = {n / 8 - 1, n / 8, n / 8 + 1, n / 2 + 1, n * 3 / 4 - 1, n * 3 / 4, n - 1};
+        for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+            uint32_t seed = 900 + (uint32_t)c;
+            for (uint32_t j = 0; j < n; j++)
+                v[j] = -(float)j;
+            for (uint32_t kept = 0; kept < counts[c];) { /* counts[c] distinct survivors at random places */
+                uint32_t j = next_random(&seed) % n;
+                kept += v[j] <= 0.0f;
+                v[j] = 1.0f + (float)j;
+            }
+            gpuc_array *in;
+            ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, v, (gpuc_dims){n}, &in));
+            gpuc_stats before, after;
+            ck_assert_gpuc_ok(gpuc_get_stats(gpu, &before));
+            gpuc_array *packed;
+            size_t count;
+            gpuc_compact_desc desc = {.op = GPUC_GREATER, .threshold = 0.5,
+                                      .method = method_here(GPUC_COMPACT_SCATTER)};
+            ck_assert_gpuc_ok(gpuc_compact(gpu, gpuc_arg_array(in), &desc, &packed, &count));
+            ck_assert_gpuc_ok(gpuc_get_stats(gpu, &after));
+            ck_assert_uint_eq(count, counts[c]);
+            ck_assert_uint_eq(after.uploads, before.uploads);
+            if (desc.method == GPUC_COMPACT_SCATTER)
+                ck_assert_uint_eq(after.readbacks - before.readbacks, 1);
+            ck_assert_uint_eq(gpuc_array_cells(packed), count);
+            float tail[4];
+            gpuc_array *t = NULL;
+            ck_assert_gpuc_ok(
+                gpuc_run(past_end, (gpuc_arg[]){gpuc_arg_array(packed), gpuc_arg_i32((int32_t)count)}, 2, &t));
+            ck_assert_gpuc_ok(gpuc_array_read_f32(t, tail, 4));
+            for (int j = 0; j < 4; j++)
+                ck_assert_msg(tail[j] == 0.0f, "n=%u count %zu: a[count + %d] reads %g", n, count, j, (double)tail[j]);
+            float *got = fixture_take_floats(packed, count);
+            size_t m = 0;
+            for (uint32_t j = 0; j < n; j++)
+                if (v[j] > 0.5f) {
+                    ck_assert_msg(got[m] == v[j], "n=%u count %zu: survivor %zu is %g, want %g", n, count, m,
+                                  (double)got[m], (double)v[j]);
+                    m++;
+                }
+            ck_assert_uint_eq(m, count);
+            free(got);
+            gpuc_array_free(t);
+            gpuc_array_free(in);
+        }
+    }
+    gpuc_kernel_free(past_end);
+    free(v);
+}
+END_TEST
+
 START_TEST(compact_result_feeds_sort)
 {
     /* packed stays on the device and goes straight into the next algorithm */
@@ -805,6 +870,7 @@ Suite *suite_compact(void)
     tcase_add_test(compact, compact_gather_shares_programs_across_densities);
     tcase_add_test(compact, compact_int_predicate_results_both_methods);
     tcase_add_test(compact, compact_2_22_matches_c);
+    tcase_add_test(compact, compact_exact_scatter_around_its_densities);
     tcase_add_test(compact, compact_result_feeds_sort);
     tcase_add_test(compact, compact_reads_back_only_counts);
     tcase_add_test(compact, compact_bad_input);

@@ -44,6 +44,33 @@ gpuc_status gpuc_array_clone(const gpuc_array *handle, gpuc_array **out)
     return GPUC_OK;
 }
 
+gpuc_status gpuc_array_head_copy(gpuc_array *a, size_t cells, gpuc_array **out)
+{
+    size_t values = cells * (size_t)gpuc_type_components(a->type);
+    if (cells == 0 || values > a->values)
+        return gpuc_fail(a->gpu, GPUC_ERROR_INVALID_ARGUMENT,
+                         "gpuc_array_head_copy: %zu cells of an array of %zu values (a bug in gpuc)", cells, a->values);
+    gpuc_status st = gpuc_array_to_device(a);
+    gpuc_array *c = NULL;
+    /* Made with its padding zeroed; the copy below writes the values only. */
+    if (st == GPUC_OK)
+        st = gpuc_array_make(a->gpu, a->type, (gpuc_dims){.x = (uint32_t)cells}, ARRAY_OVERWRITTEN, &c);
+    if (st != GPUC_OK)
+        return st;
+    glBindBuffer(GL_COPY_READ_BUFFER, a->buffer);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, c->buffer);
+    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, (GLsizeiptr)(values * 4));
+    glBindBuffer(GL_COPY_READ_BUFFER, 0);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+    st = gpuc_check_gl(a->gpu, "copying the head of an array on the device");
+    if (st != GPUC_OK) {
+        gpuc_array_destroy(c);
+        return st;
+    }
+    *out = c;
+    return GPUC_OK;
+}
+
 gpuc_status gpuc_array_clear(gpuc_array *handle)
 {
     gpuc_array *a;
