@@ -14,8 +14,8 @@
 #define GPUC_ERRMSG_MAX 2048
 /* Layers above the device that keep per-context state (program cache, fragment state, JS registry). */
 #define GPUC_MAX_CLOSE_HOOKS 8
-#define GPUC_SPARE_BUFFERS 8                    /* freed buffers kept per context: small ones ... */
-#define GPUC_SPARE_BUFFER_MAX_BYTES (256 * 1024) /* ... (at most this size) while a slot is free, */
+#define GPUC_SPARE_BUFFERS 8 /* freed buffers kept per context, larger before smaller (device/array.c): */
+#define GPUC_SPARE_BUFFER_MAX_BYTES (256 * 1024) /* small ones (at most this size) as they come, */
 #define GPUC_SPARE_BYTES_MAX ((size_t)64 << 20)  /* larger ones while all kept hold at most this */
 
 typedef struct program_entry program_entry; /* kernel/program/program_table.h */

@@ -100,6 +100,52 @@ START_TEST(new_is_zero_filled_and_writable)
 }
 END_TEST
 
+/* Small freed arrays fill every slot of the kept buffers; a large one freed after them takes the
+ * place of the smallest (device/array.c: a large buffer costs llvmpipe fresh pages to make again).
+ * Every array made after that, the large size's and the small ones' (one of them made anew), reads
+ * from its buffer as new: zeros from gpuc_array_new, its own values from data (too large for a host
+ * copy, so read back). */
+START_TEST(large_freed_buffers_displace_small_kept_ones)
+{
+    enum { SMALL = 12, LARGE = 1 << 18 };
+    float *values = malloc(LARGE * sizeof *values), *got = malloc(LARGE * sizeof *got);
+    ck_assert(values && got);
+    for (size_t i = 0; i < LARGE; i++)
+        values[i] = (float)(i % 977) + 0.5f;
+    for (int round = 0; round < 3; round++) {
+        gpuc_array *small[SMALL], *large;
+        for (int i = 0; i < SMALL; i++) /* sizes of 1 .. SMALL texels */
+            ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, values, (gpuc_dims){(uint32_t)(4 * (i + 1))}, &small[i]));
+        ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, values, (gpuc_dims){LARGE}, &large));
+        for (int i = 0; i < SMALL; i++)
+            gpuc_array_free(small[i]);
+        gpuc_array_free(large);
+        ck_assert_gpuc_ok(gpuc_array_new(gpu, GPUC_FLOAT, (gpuc_dims){LARGE}, &large));
+        ck_assert_gpuc_ok(gpuc_array_read_f32(large, got, LARGE));
+        for (size_t i = 0; i < LARGE; i++)
+            ck_assert_msg(got[i] == 0.0f, "round %d: value %zu of a new large array is %g", round, i, (double)got[i]);
+        gpuc_array_free(large);
+        for (int i = 0; i < SMALL; i++) {
+            uint32_t n = (uint32_t)(4 * (i + 1));
+            gpuc_array *a;
+            ck_assert_gpuc_ok(gpuc_array_new(gpu, GPUC_FLOAT, (gpuc_dims){n}, &a)); /* read from its buffer */
+            ck_assert_gpuc_ok(gpuc_array_read_f32(a, got, n));
+            for (uint32_t j = 0; j < n; j++)
+                ck_assert_float_eq(got[j], 0.0f);
+            small[i] = a;
+        }
+        ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, values, (gpuc_dims){LARGE}, &large));
+        ck_assert_gpuc_ok(gpuc_array_read_f32(large, got, LARGE));
+        ck_assert_mem_eq(got, values, LARGE * sizeof *got);
+        gpuc_array_free(large);
+        for (int i = 0; i < SMALL; i++)
+            gpuc_array_free(small[i]);
+    }
+    free(values);
+    free(got);
+}
+END_TEST
+
 /* A freed array's buffer is kept for the next array of its size (small ones, and large ones up to a
  * budget): that array must still read as a new one, zero-filled (gpuc_array_new) and with zeros past
  * its values (read as vec4 cells: the padding of its last texel), whatever the freed array held; a
@@ -290,6 +336,7 @@ Suite *suite_arrays(void)
     tcase_add_test(tc, int_round_trip_2d);
     tcase_add_test(tc, new_is_zero_filled_and_writable);
     tcase_add_test(tc, recycled_buffers_read_as_new);
+    tcase_add_test(tc, large_freed_buffers_displace_small_kept_ones);
     tcase_add_test(tc, bad_shapes_are_refused);
     tcase_add_test(tc, array_over_the_texture_buffer_limit);
     tcase_add_test(tc, copies_check_count_and_type);

@@ -88,22 +88,36 @@ static GLuint take_spare_buffer(gpuc *gpu, size_t bytes)
     return 0;
 }
 
-/* Keeps a freed array's buffer for the next array of its size when a slot is free and it is small or
- * the kept buffers, it with them, hold at most GPUC_SPARE_BYTES_MAX. */
+/* Keeps a freed array's buffer for the next array of its size when it is small or the kept buffers,
+ * it with them, hold at most GPUC_SPARE_BYTES_MAX: in a free slot, else in place of the smallest
+ * kept buffer when that one is smaller. A small buffer costs little to make again; a large one costs
+ * llvmpipe fresh pages at its first write (an algorithm call frees several small arrays before its
+ * caller frees the large ones: with first come, first kept, a loop of 2^18-value compactions made a
+ * new 1 MiB and a new 512 KiB buffer at every call). */
 static bool keep_spare_buffer(gpuc *gpu, GLuint buffer, size_t bytes)
 {
     size_t kept = bytes;
-    for (int i = 0; i < GPUC_SPARE_BUFFERS; i++)
-        kept += gpu->spare_buffers[i].buffer ? gpu->spare_buffers[i].bytes : 0;
+    int slot = -1, smallest = -1;
+    for (int i = 0; i < GPUC_SPARE_BUFFERS; i++) {
+        if (!gpu->spare_buffers[i].buffer) {
+            slot = slot < 0 ? i : slot;
+            continue;
+        }
+        kept += gpu->spare_buffers[i].bytes;
+        if (smallest < 0 || gpu->spare_buffers[i].bytes < gpu->spare_buffers[smallest].bytes)
+            smallest = i;
+    }
     if (bytes > GPUC_SPARE_BUFFER_MAX_BYTES && kept > GPUC_SPARE_BYTES_MAX)
         return false;
-    for (int i = 0; i < GPUC_SPARE_BUFFERS; i++)
-        if (!gpu->spare_buffers[i].buffer) {
-            gpu->spare_buffers[i].buffer = buffer;
-            gpu->spare_buffers[i].bytes = bytes;
-            return true;
-        }
-    return false;
+    if (slot < 0) {
+        if (smallest < 0 || gpu->spare_buffers[smallest].bytes >= bytes)
+            return false;
+        glDeleteBuffers(1, &gpu->spare_buffers[smallest].buffer);
+        slot = smallest;
+    }
+    gpu->spare_buffers[slot].buffer = buffer;
+    gpu->spare_buffers[slot].bytes = bytes;
+    return true;
 }
 
 void gpuc_array_spares_free(gpuc *gpu, bool gl)
