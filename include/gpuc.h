@@ -1216,7 +1216,9 @@ typedef struct gpuc_topk_desc {
  * so reading them reads nothing back; adversarial
  * data adds one count over the surviving tiles per bisection step (at most 32; sorted 2^23 values
  * took 3 more dispatches in all). Host memory: O(n / tile + 65,536); 12 bytes a value where the host
- * selects. On llvmpipe (2 cores) the call on 2^23 random values with k = 512 took 3.3-4.6 ms on a
+ * selects, in blocks the context keeps for its next calls up to 1 MiB each (at most 3 MiB per context,
+ * until gpuc_close: blocks freed at each call made glibc hand their pages back to the kernel and
+ * fault them in again at the next). On llvmpipe (2 cores) the call on 2^23 random values with k = 512 took 3.3-4.6 ms on a
  * loaded machine (its one pass 1.2 ms of it; a one-thread C heap pass takes 3.1 ms); make bench's topk
  * row, which adds a bias pass over the 2^23 values before each call, runs at about 2.4x the C heap,
  * most of it that pass (README, "Performance").

@@ -22,6 +22,7 @@ typedef struct program_entry program_entry; /* kernel/program/program_table.h */
 typedef struct program_table program_table; /* kernel/program/program_table.c */
 typedef struct js_registry js_registry;     /* js/api.c: gpuc_add_function / gpuc_add_native_function */
 typedef struct algo_kernel_cache algo_kernel_cache; /* algo/kernel_cache.c */
+typedef struct algo_scratch algo_scratch;           /* algo/host_scratch.c */
 
 /* What a caller holds for a kernel or array: a handle of a few bytes that stays allocated until its
  * context closes, so that a call given a freed one can say so instead of reading freed memory (as
@@ -121,6 +122,7 @@ struct gpuc {
     uint64_t max_image_pixels; /* gpuc_options.max_image_pixels, resolved: 0 for no limit */
     js_registry *js;          /* js/api.c: functions added for JavaScript kernels */
     algo_kernel_cache *algo_kernels; /* algo/kernel_cache.c: the algorithm drivers' kernels, made once */
+    algo_scratch *algo_scratch;      /* algo/host_scratch.c: host memory the drivers reuse from call to call */
     /* kernel/fragment_run.c: the vertex array and framebuffer every draw uses (made on first draw). */
     GLuint fragment_vao, fragment_fbo;
     const struct gpuc_kernel *fragment_attached; /* whose targets fragment_fbo holds; NULL: unknown */

@@ -563,6 +563,47 @@ START_TEST(compact_exact_scatter_around_its_densities)
 }
 END_TEST
 
+/* The same for int values (the scatter's int kernel, int scratch and int copy): half kept, and a
+ * predicate keeping 3 in 8 of 131,073 values, by an int comparison and by a predicate kernel. */
+START_TEST(compact_exact_scatter_int_values)
+{
+    enum { N = 131073 };
+    int32_t *v = malloc(N * sizeof *v), *got = malloc(N * sizeof *got);
+    uint32_t seed = 31;
+    for (int j = 0; j < N; j++)
+        v[j] = (int32_t)(next_random(&seed) % 8) * 100000 + j; /* distinct; its eighth by (v / 100000) */
+    gpuc_array *in;
+    ck_assert_gpuc_ok(gpuc_array_from_i32(gpu, v, (gpuc_dims){N}, &in));
+    const gpuc_compact_desc descs[] = {
+        {.op = GPUC_GREATER_EQUAL, .threshold = 400000, .method = GPUC_COMPACT_SCATTER},
+        {.predicate = "int keep(int v[]) { int e = v[thread.x] / 100000; return e == 1 || e == 4 || e == 6 ? 1 : 0; }",
+         .method = GPUC_COMPACT_SCATTER}};
+    for (int d = 0; d < 2; d++) {
+        gpuc_compact_desc desc = descs[d];
+        desc.method = method_here(desc.method);
+        gpuc_array *packed;
+        size_t count;
+        ck_assert_gpuc_ok(gpuc_compact(gpu, gpuc_arg_array(in), &desc, &packed, &count));
+        ck_assert_uint_eq(gpuc_array_cells(packed), count);
+        ck_assert_gpuc_ok(gpuc_array_read_i32(packed, got, count));
+        size_t m = 0;
+        for (int j = 0; j < N; j++) {
+            int e = v[j] / 100000;
+            if (d == 0 ? v[j] >= 400000 : e == 1 || e == 4 || e == 6) {
+                ck_assert_msg(m < count && got[m] == v[j], "desc %d: survivor %zu is %d, want %d", d, m,
+                              m < count ? got[m] : -1, v[j]);
+                m++;
+            }
+        }
+        ck_assert_uint_eq(m, count);
+        gpuc_array_free(packed);
+    }
+    gpuc_array_free(in);
+    free(v);
+    free(got);
+}
+END_TEST
+
 START_TEST(compact_result_feeds_sort)
 {
     /* packed stays on the device and goes straight into the next algorithm */
@@ -871,6 +912,7 @@ Suite *suite_compact(void)
     tcase_add_test(compact, compact_int_predicate_results_both_methods);
     tcase_add_test(compact, compact_2_22_matches_c);
     tcase_add_test(compact, compact_exact_scatter_around_its_densities);
+    tcase_add_test(compact, compact_exact_scatter_int_values);
     tcase_add_test(compact, compact_result_feeds_sort);
     tcase_add_test(compact, compact_reads_back_only_counts);
     tcase_add_test(compact, compact_bad_input);

@@ -376,6 +376,35 @@ START_TEST(topk_host_selection)
 }
 END_TEST
 
+/* The host selection's blocks are the context's, kept from call to call (algo/host_scratch.c) up to
+ * 1 MiB each, larger ones the call's own: one context's calls that grow and shrink them, read a
+ * device array back into them or take host data, and one past the kept size (300,000 values, k =
+ * 5,000: fewer tiles of 64 than k, so the host selects) between kept ones, each against the oracle. */
+START_TEST(topk_host_work_across_calls)
+{
+    static const struct { size_t n, k; bool device; } calls[] = {
+        {1000, 64, false}, {131072, 512, true}, {5000, 100, true}, {300000, 5000, true},
+        {65536, 512, false}, {300000, 5000, false}, {131072, 16, true}, {777, 777, true}};
+    float *v = random_floats(300000 + 64, 99, -1000.0f, 1000.0f); /* room for the offsets */
+    for (size_t c = 0; c < sizeof calls / sizeof calls[0]; c++) {
+        size_t n = calls[c].n, k = calls[c].k;
+        const float *data = v + c * 7; /* other values at each call */
+        gpuc_array *in = NULL, *vals = NULL, *idx = NULL;
+        gpuc_arg arg = gpuc_arg_host_f32(data, (gpuc_dims){(uint32_t)n});
+        if (calls[c].device) {
+            ck_assert_gpuc_ok(gpuc_array_from_f32(gpu, data, (gpuc_dims){(uint32_t)n}, &in));
+            arg = gpuc_arg_array(in);
+        }
+        ck_assert_gpuc_ok(gpuc_topk(gpu, arg, &(gpuc_topk_desc){.k = k, .smallest = c % 2 == 1}, &vals, &idx));
+        check_results(vals, idx, data, n, k, c % 2 == 1);
+        gpuc_array_free(vals);
+        gpuc_array_free(idx);
+        gpuc_array_free(in);
+    }
+    free(v);
+}
+END_TEST
+
 START_TEST(topk_large_k)
 {
     /* k in the tens of thousands: survivors spread over every group, ties cut at the cutoff, and a
@@ -509,6 +538,7 @@ Suite *suite_topk(void)
     tcase_add_test(tc, topk_device_input_pipeline);
     tcase_add_test(tc, topk_unprunable_small_inputs);
     tcase_add_test(tc, topk_host_selection);
+    tcase_add_test(tc, topk_host_work_across_calls);
     tcase_add_test(tc, topk_large_k);
     tcase_add_test(tc, topk_pruning_adversaries);
     tcase_add_test(tc, topk_2p22_k512);

@@ -30,6 +30,16 @@ gpuc_status algo_check_input(gpuc *gpu, const char *fn, const char *what, gpuc_a
 gpuc_status algo_source(gpuc *gpu, const char *file, const char *const *sections, const char *const *fields,
                         char **source);
 
+/* Host memory for a driver's work on the host within one public call (host_scratch.c): `bytes` in block
+ * `part` (0 .. ALGO_SCRATCH_PARTS - 1; parts a call uses at once differ), the context's kept block where
+ * bytes is at most ALGO_SCRATCH_KEPT_BYTES (grown to the largest asked, kept until gpuc_close), else a
+ * block of its own. Its contents are undefined. NULL when out of host memory. Every block taken goes
+ * back through algo_scratch_give, in any order, before the call returns. */
+#define ALGO_SCRATCH_PARTS 3
+#define ALGO_SCRATCH_KEPT_BYTES ((size_t)1 << 20)
+void *algo_scratch_take(gpuc *gpu, int part, size_t bytes);
+void algo_scratch_give(gpuc *gpu, int part, void *block);
+
 /* gpuc_enter for a public algorithm call: every one enters through it first. It also marks a new call
  * for the kept kernels (kernel_cache.c): the previous call holds none of them any more, so the least
  * recently used ones past the cache's bound are freed here. */

@@ -205,8 +205,9 @@ static gpuc_status reaching_sampled_bound(gpuc *gpu, const float *values, size_t
 gpuc_status topk_host_select(gpuc *gpu, const float *values, size_t n, size_t k, int32_t flip, float *values_out,
                              int32_t *indices_out)
 {
-    uint32_t *keys = malloc(n * sizeof *keys); /* the sample's keys, then the candidates' */
-    int32_t *at = malloc(n * sizeof *at);
+    /* the sample's keys, then the candidates' */
+    uint32_t *keys = algo_scratch_take(gpu, TOPK_SCRATCH_KEYS, n * sizeof *keys);
+    int32_t *at = algo_scratch_take(gpu, TOPK_SCRATCH_AT, n * sizeof *at);
     float *c_values = NULL;
     size_t c = 0;
     gpuc_status st = keys && at
@@ -229,8 +230,8 @@ gpuc_status topk_host_select(gpuc *gpu, const float *values, size_t n, size_t k,
             keys[j] = topk_host_key(values[j], flip);
         st = topk_host_first(gpu, keys, values, NULL, n, k, values_out, indices_out);
     }
-    free(keys);
+    algo_scratch_give(gpu, TOPK_SCRATCH_KEYS, keys);
     free(c_values);
-    free(at);
+    algo_scratch_give(gpu, TOPK_SCRATCH_AT, at);
     return st;
 }

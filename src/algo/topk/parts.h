@@ -104,6 +104,10 @@ gpuc_status topk_kth_key(gpuc *gpu, const uint32_t *keys, size_t m, size_t k, ui
 gpuc_status topk_host_first(gpuc *gpu, const uint32_t *keys, const float *values, const int32_t *indices,
                             size_t count, size_t k, float *values_out, int32_t *indices_out);
 
+/* The host work's blocks (algo_scratch_take): the values read back, then the selection's keys and
+ * positions. */
+enum { TOPK_SCRATCH_READ, TOPK_SCRATCH_KEYS, TOPK_SCRATCH_AT };
+
 /* The k first of n values (1 <= k <= n) in topk order, indices their positions: topk_host_first over
  * the values whose keys reach a bound taken from a sample of the keys (about 1.4k of them on random
  * data for k = 512), or over all of them where k < 16 or the bound leaves fewer than k. */

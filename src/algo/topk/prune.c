@@ -235,14 +235,14 @@ static gpuc_status order_every_value(gpuc *gpu, const topk_input *in, size_t k, 
                                      int32_t *indices)
 {
     size_t n = in->n;
-    float *read = in->host ? NULL : malloc(n * sizeof *read);
+    float *read = in->host ? NULL : algo_scratch_take(gpu, TOPK_SCRATCH_READ, n * sizeof *read);
     gpuc_status st = in->host || read ? GPUC_OK
                                       : gpuc_fail(gpu, GPUC_ERROR_OUT_OF_MEMORY, "gpuc_topk: out of host memory");
     if (st == GPUC_OK && read)
         st = gpuc_array_read_f32(in->array, read, n);
     if (st == GPUC_OK)
         st = topk_host_select(gpu, in->host ? in->host : read, n, k, flip, values, indices);
-    free(read);
+    algo_scratch_give(gpu, TOPK_SCRATCH_READ, read);
     return st;
 }
 
