@@ -1380,7 +1380,8 @@ typedef enum gpuc_compact_method {
      * first). The packed output must fit one storage binding (gpuc_info.max_storage_block_size), else
      * GPUC_ERROR_LIMIT. Compute-only: on the fragment backend it fails saying so. On the software
      * device profile an exact-length result (not .full_length) of at least 131,072 values with 1/8 to
-     * under 3/4 of them kept is written at full length into a scratch array of n cells and its
+     * under 3/4 of them kept, whose n cells fit one storage binding too, is written at full length
+     * into a scratch array of n cells and its
      * survivors copied out on the device: a lane that skips its store (a dropped element past an
      * exact output's end) costs llvmpipe more than that copy (2^18 and 2^22 values, half kept:
      * 0.77x the time; docs/performance/compaction.md). */

@@ -336,7 +336,8 @@ gpuc_status gpuc_array_upload_part(gpuc_array *a, size_t first, size_t count, co
 gpuc_status gpuc_array_view(gpuc_array *a, bool scalar, GLuint *view, GLenum *format);
 
 /* A new 1D array of a's type holding a's first `cells` cells (1 <= cells <= a's cells), copied on the
- * device (device/array_copy.c); its padding is zero whatever follows them in a. The context is current. */
+ * device (device/array_copy.c); its padding is zero whatever follows them in a. Refuses a truncated a
+ * (gpuc_array_refuse_truncated). The context is current. */
 gpuc_status gpuc_array_head_copy(gpuc_array *a, size_t cells, gpuc_array **out);
 
 /* GPUC_ERROR_LIMIT for an array whose contents a loop-budget cut made unusable (truncated_by set). */

@@ -563,6 +563,27 @@ START_TEST(compact_exact_scatter_around_its_densities)
 }
 END_TEST
 
+/* An exact-length scatter whose survivors fit one storage binding but whose input does not (2^25 + 4
+ * floats: 4 bytes each past GL_MAX_SHADER_STORAGE_BLOCK_SIZE on llvmpipe, 128 MiB) keeps the exact
+ * output: a full-length scratch of n cells would fail with GPUC_ERROR_LIMIT where the call asked for
+ * half of them. Checked against C on every survivor. */
+START_TEST(compact_exact_scatter_past_a_storage_binding)
+{
+    const int64_t most = gpuc_get_info(gpu)->max_storage_block_size;
+    /* Only the software profile writes at full length; a GPU's binding (gigabytes) is not filled here. */
+    if (gpuc_get_info(gpu)->device_profile != GPUC_PROFILE_SOFTWARE || most > ((int64_t)1 << 28))
+        return;
+    const uint32_t n = (uint32_t)(most / 4 + 4);
+    float *v = malloc((size_t)n * sizeof *v);
+    ck_assert_ptr_nonnull(v);
+    uint32_t seed = 5;
+    for (uint32_t j = 0; j < n; j++)
+        v[j] = (next_random(&seed) & 1) ? (float)j : -1.0f;
+    check_compact_with(v, n, GPUC_GREATER, 0.0f, true, GPUC_COMPACT_SCATTER, false);
+    free(v);
+}
+END_TEST
+
 /* The same for int values (the scatter's int kernel, int scratch and int copy): half kept, and a
  * predicate keeping 3 in 8 of 131,073 values, by an int comparison and by a predicate kernel. */
 START_TEST(compact_exact_scatter_int_values)
@@ -913,6 +934,7 @@ Suite *suite_compact(void)
     tcase_add_test(compact, compact_2_22_matches_c);
     tcase_add_test(compact, compact_exact_scatter_around_its_densities);
     tcase_add_test(compact, compact_exact_scatter_int_values);
+    tcase_add_test(compact, compact_exact_scatter_past_a_storage_binding);
     tcase_add_test(compact, compact_result_feeds_sort);
     tcase_add_test(compact, compact_reads_back_only_counts);
     tcase_add_test(compact, compact_bad_input);

@@ -40,10 +40,14 @@ static int gather_group_shift(const compact_survivors *s)
  * store at all). Above the sizes a default context computes on the host or in its twin. */
 #define SCATTER_FULL_LENGTH_FROM_VALUES 131072
 
+/* Whether an exact-length scatter of `cells` survivors is written at full length, then copied: never
+ * where n cells would not fit one storage binding (a scatter kernel's output must: kernel.c), though
+ * the survivors do. */
 static bool scatter_full_length(const gpuc *gpu, const compact_survivors *s, uint32_t cells)
 {
     return gpu->device_profile.scatter_full_length && s->n >= SCATTER_FULL_LENGTH_FROM_VALUES &&
-           (uint64_t)cells * 8 >= s->n && (uint64_t)cells * 4 < (uint64_t)s->n * 3;
+           (uint64_t)cells * 8 >= s->n && (uint64_t)cells * 4 < (uint64_t)s->n * 3 &&
+           (uint64_t)s->n * 4 <= (uint64_t)gpu->info.max_storage_block_size; /* float and int: 4 bytes */
 }
 
 /* Scatter: every output cell is written once, so the output needs no clearing. Each dropped element

@@ -5,6 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Copies the first `bytes` of from's buffer into to's, on the device. */
+static gpuc_status copy_on_device(const gpuc_array *from, gpuc_array *to, size_t bytes, const char *doing)
+{
+    glBindBuffer(GL_COPY_READ_BUFFER, from->buffer);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, to->buffer);
+    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, (GLsizeiptr)bytes);
+    glBindBuffer(GL_COPY_READ_BUFFER, 0);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+    return gpuc_check_gl(from->gpu, doing);
+}
+
 gpuc_status gpuc_array_clone(const gpuc_array *handle, gpuc_array **out)
 {
     gpuc_array *a;
@@ -22,12 +33,7 @@ gpuc_status gpuc_array_clone(const gpuc_array *handle, gpuc_array **out)
     st = gpuc_array_make(a->gpu, a->type, a->dims, ARRAY_OVERWRITTEN, &c);
     if (st != GPUC_OK)
         return st;
-    glBindBuffer(GL_COPY_READ_BUFFER, a->buffer);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, c->buffer);
-    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, (GLsizeiptr)a->bytes);
-    glBindBuffer(GL_COPY_READ_BUFFER, 0);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
-    st = gpuc_check_gl(a->gpu, "gpuc_array_clone: copying the array on the device");
+    st = copy_on_device(a, c, a->bytes, "gpuc_array_clone: copying the array on the device");
     /* A host copy already read back comes along, so reading the clone costs no read back either. */
     if (st == GPUC_OK && a->mirror_valid) {
         c->mirror = malloc(a->values * 4);
@@ -50,6 +56,8 @@ gpuc_status gpuc_array_head_copy(gpuc_array *a, size_t cells, gpuc_array **out)
     if (cells == 0 || values > a->values)
         return gpuc_fail(a->gpu, GPUC_ERROR_INVALID_ARGUMENT,
                          "gpuc_array_head_copy: %zu cells of an array of %zu values (a bug in gpuc)", cells, a->values);
+    if (a->truncated_by[0])
+        return gpuc_array_refuse_truncated(a, "gpuc_array_head_copy");
     gpuc_status st = gpuc_array_to_device(a);
     gpuc_array *c = NULL;
     /* Made with its padding zeroed; the copy below writes the values only. */
@@ -57,12 +65,7 @@ gpuc_status gpuc_array_head_copy(gpuc_array *a, size_t cells, gpuc_array **out)
         st = gpuc_array_make(a->gpu, a->type, (gpuc_dims){.x = (uint32_t)cells}, ARRAY_OVERWRITTEN, &c);
     if (st != GPUC_OK)
         return st;
-    glBindBuffer(GL_COPY_READ_BUFFER, a->buffer);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, c->buffer);
-    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, (GLsizeiptr)(values * 4));
-    glBindBuffer(GL_COPY_READ_BUFFER, 0);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
-    st = gpuc_check_gl(a->gpu, "copying the head of an array on the device");
+    st = copy_on_device(a, c, values * 4, "copying the head of an array on the device");
     if (st != GPUC_OK) {
         gpuc_array_destroy(c);
         return st;

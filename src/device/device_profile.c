@@ -85,7 +85,8 @@ void device_profile_choose(gpuc *gpu, gpuc_device_profile asked)
     gpu->device_profile = (device_profile){
         .image_reads = true, .texel_stores = true,
         .store_pairs = llvmpipe && device_has_extension("GL_ARB_gpu_shader_int64"),
-        .most_steps = 8, .most_steps_with_loops = 16, .jam_cells = 8, .local_size = 64, .scatter_full_length = true,
+        .most_steps = 8, .most_steps_with_loops = 16, .jam_cells = 8, .local_size = 64,
+        .scatter_full_length = true,
         .max_storage_blocks = storage_blocks(info->backend),
         .max_uniform_components = uniform_components(info->backend)};
 }
