@@ -407,12 +407,13 @@ typedef struct gpuc_options {
      * back) around that display's first eglInitialize: do not call setenv/getenv on other threads
      * meanwhile, and an EGL display the program initialised itself keeps its threads. Other values
      * fail gpuc_open with GPUC_ERROR_INVALID_ARGUMENT. gpuc_info.device names a non-default count.
-     * SMALL CALLS IN A DEFAULT CONTEXT (0, on llvmpipe's EGL device, compute backend): a kernel called with
+     * SMALL CALLS IN A DEFAULT CONTEXT (0, on llvmpipe's EGL device, either backend): a kernel called with
      * host arrays only (or device arrays whose values the host holds too: HOST COPIES), whose work (output
      * cells times the most iterations one cell's loops run) is at most 131,072, runs from its 4th such call
-     * on in a calling-thread twin of the context: a GPUC_THREADS_CALLER context gpuc opens beside it on the
-     * first need (it takes that count's display, as above), where the kernel's program is compiled a second
-     * time (10-200 ms, once per kernel: hence the 3 calls first). gpuc_run's result is then an array of the
+     * on in a calling-thread twin of the context: a GPUC_THREADS_CALLER context of the same backend gpuc
+     * opens beside it on the first need (it takes that count's display, as above; with no threads of its
+     * own llvmpipe rasterises a draw in the calling thread too), where the kernel's program is compiled a
+     * second time (10-200 ms, once per kernel: hence the 3 calls first). gpuc_run's result is then an array of the
      * context whose values stay in host memory until its first use on the device (reading it reads nothing
      * back; a copy, or a call on the context's path given it, uploads it first), and the twin stays current
      * in the context's place (THREADS: the context stays held by the thread), so that the next small call,
@@ -430,7 +431,9 @@ typedef struct gpuc_options {
      * wins; the call counts no read-back, as the context's path would): its result is held in host
      * memory as above, and a chain of small .pipeline calls runs in the calling thread; measured (2
      * cores, medians of 501): two chained .pipeline calls over 64 / 1,024 cells 16-17 / 31-42 -> 4.5-7.6
-     * / 9.5-14 us, brain.js's layer then delta (`make bench`, small-calls row) 34-43 -> 6-8 us. Kept
+     * / 9.5-14 us, brain.js's layer then delta (`make bench`, small-calls row) 34-43 -> 6-8 us. On the
+     * fragment backend (since 2026-12-06; the same row, 2 cores): the one-cell layer and delta 22-28 ->
+     * 5.3-6.0 us, the 64-cell delta 24-32 -> 7-12 us, the 1,024-cell layer then delta 153-158 -> 89-97. Kept
      * on the context's path: any other device-array argument (a .pipeline result the context's own path
      * computed, an array such a kernel wrote since, a vecN array), kernel maps, scatter, graphical,
      * dynamic output, array constants, guarded or capped loops, profiling
@@ -1149,8 +1152,9 @@ GPUC_API gpuc_status gpuc_add_native_function(gpuc *gpu, const char *glsl_source
  * so do its kept kernels: they go with the context to the next thread that takes it.
  *
  * SMALL ALGORITHM CALLS IN A DEFAULT CONTEXT (gpuc_options.threads, SMALL CALLS): a gpuc_sort,
- * gpuc_argsort, gpuc_sort_pairs, gpuc_scan or gpuc_compact call of at most 65,536 elements whose
- * arrays are all host data runs whole in the context's calling-thread twin from the 4th call of its
+ * gpuc_argsort, gpuc_sort_pairs, gpuc_scan or gpuc_compact call of at most 65,536 elements (32,768 on
+ * the fragment backend, whose sort is the network: at 2^16 keys its draws gain from llvmpipe's threads)
+ * whose arrays are all host data runs whole in the context's calling-thread twin from the 4th call of its
  * shape on (the same element types, method, flags and predicate, and n within the same power of two;
  * the latest 8 shapes are counted), where its kernels are made a second time (once per shape); each
  * pass then costs no hand-off to llvmpipe's threads. The results are new arrays of the context holding
@@ -1161,11 +1165,11 @@ GPUC_API gpuc_status gpuc_add_native_function(gpuc *gpu, const char *glsl_source
  * that host copy, and nothing is read back from the device; any other device array keeps the context's
  * path (never copied). Measured (`gpuc-bench --scaling`, whose compaction input is an array made from
  * host data, 2 cores): compaction of 2^12 values 12.9-20.4x -> 6.5-11.2x C's time, of 2^14 3.6-4.1x ->
- * 2.2-2.7x. Measured (`gpuc-bench --scaling`, 2
- * cores): a bitonic sort of 2^12 keys from host data 0.9-2.2 -> 0.35-0.40 ms. Kept on the context's
- * path as SMALL CALLS says (profiling, an explicit thread count, GPUC_SMALL_CALLS=pool, the fragment
- * backend, no twin), and gpuc_topk, gpuc_topk_cutoff and gpuc_rank. A small gpuc_compact by a
- * threshold goes to neither: the host does it (gpuc_compact, SMALL INPUTS ON THE HOST). */
+ * 2.2-2.7x. Measured (`gpuc-bench --scaling`, 2 cores): a bitonic sort of 2^12 keys from host data
+ * 0.9-2.2 -> 0.35-0.40 ms; on the fragment backend (since 2026-12-06) 1.6-1.9 -> 1.1-1.3 ms. Kept on
+ * the context's path as SMALL CALLS says (profiling, an explicit thread count, GPUC_SMALL_CALLS=pool,
+ * no twin), and gpuc_topk, gpuc_topk_cutoff and gpuc_rank. A small gpuc_compact by a threshold goes to
+ * neither: the host does it (gpuc_compact, SMALL INPUTS ON THE HOST). */
 
 /* ---- Top-k ------------------------------------------------------------------------ [SEC:topk] */
 /*

@@ -708,18 +708,6 @@ START_TEST(two_threads_each_with_a_context)
 }
 END_TEST
 
-/* The fragment backend keeps its own path (the twin is a compute context). */
-START_TEST(fragment_backend_keeps_its_path)
-{
-    float o[N], e[N], want[N];
-    delta_case(o, e, want);
-    gpuc_arg args[2] = {gpuc_arg_host_f32(o, (gpuc_dims){N}), gpuc_arg_host_f32(e, (gpuc_dims){N})};
-    gpuc_kernel *k = make(gpu, DELTA, (gpuc_dims){N}, false);
-    run_checked(k, gpu, args, 2, want, N, 1e-6f);
-    ck_assert_msg(!on_twin(k), "%s", gpuc_kernel_describe(k));
-}
-END_TEST
-
 /* ---- whole algorithm calls (algo/algo_twin.c) ---- */
 
 static int by_value(const void *a, const void *b)
@@ -834,7 +822,7 @@ START_TEST(algorithm_calls_on_the_twin)
     enum { M = 3000 };
     float *v = eighths(M, 9);
     gpuc *pool = fixture_open_pool();
-    bool twin = twin_here(gpu) && !fixture_fragment_backend();
+    bool twin = twin_here(gpu);
     for (int arrays = 0; arrays < 2; arrays++)
         for (int which = 0; which < 6; which++) {
             gpuc_stats here = {0}, there = {0};
@@ -930,13 +918,13 @@ END_TEST
 
 START_TEST(algorithm_calls_up_to_the_bound)
 {
-    /* The twin takes calls of at most 65,536 elements: a compaction (by a predicate: a threshold's runs
-     * on the host, as the compact suite tests) of 65,536 host values from its 4th call on (reading the
-     * result reads nothing back), one of 65,537 never (the pool's costs). */
-    const size_t around[] = {65536, 65537};
+    /* The twin takes calls of at most 65,536 elements (32,768 on the fragment backend): a compaction (by
+     * a predicate: a threshold's runs on the host, as the compact suite tests) of that many host values
+     * from its 4th call on (reading the result reads nothing back), one more never (the pool's costs). */
+    const size_t most = fixture_fragment_backend() ? 32768 : 65536, around[] = {most, most + 1};
     float *v = eighths(around[1], 10);
     gpuc *pool = fixture_open_pool();
-    bool twin = twin_here(gpu) && !fixture_fragment_backend();
+    bool twin = twin_here(gpu);
     for (int i = 0; i < 2; i++) {
         gpuc_stats here = {0}, there = {0};
         repeat_beside_pool(pool, 5, v, around[i], false, twin && i == 0, false, &here, &there);
@@ -1032,30 +1020,26 @@ Suite *suite_small_calls(void)
 {
     Suite *s = suite_create("small_calls");
     TCase *tc = fixture_tcase("small_calls");
-    if (fixture_fragment_backend()) {
-        tcase_add_test(tc, fragment_backend_keeps_its_path);
-    } else {
-        tcase_add_test(tc, glsl_float_1d_matches_pool_and_c);
-        tcase_add_test(tc, int_2d_and_js_layer_match_c);
-        tcase_add_test(tc, work_bound_one_below_and_above);
-        tcase_add_test(tc, pipeline_work_bound_one_below_and_above);
-        tcase_add_test(tc, not_eligible_stays_on_the_pool);
-        tcase_add_test(tc, run_to_lands_in_the_callers_array);
-        tcase_add_test(tc, pipeline_calls_on_the_twin);
-        tcase_add_test(tc, a_small_result_serves_every_array_call);
-        tcase_add_test(tc, errors_unchanged);
-        tcase_add_test(tc, counters_as_the_pool_counts);
-        tcase_add_test(tc, arrays_with_host_copies_go_to_the_twin);
-        tcase_add_test(tc, freeing_kernels_with_twins);
-        tcase_add_test(tc, explicit_threads_and_the_setting);
-        tcase_add_test(tc, two_contexts_interleaved_in_one_thread);
-        tcase_add_test(tc, two_threads_each_with_a_context);
-        tcase_add_test(tc, algorithm_calls_on_the_twin);
-        tcase_add_test(tc, algorithm_call_after_a_device_write);
-        tcase_add_test(tc, a_twin_result_used_on_the_device);
-        tcase_add_test(tc, algorithm_calls_up_to_the_bound);
-        tcase_add_test(tc, algorithm_calls_on_device_arrays);
-    }
+    tcase_add_test(tc, glsl_float_1d_matches_pool_and_c);
+    tcase_add_test(tc, int_2d_and_js_layer_match_c);
+    tcase_add_test(tc, work_bound_one_below_and_above);
+    tcase_add_test(tc, pipeline_work_bound_one_below_and_above);
+    tcase_add_test(tc, not_eligible_stays_on_the_pool);
+    tcase_add_test(tc, run_to_lands_in_the_callers_array);
+    tcase_add_test(tc, pipeline_calls_on_the_twin);
+    tcase_add_test(tc, a_small_result_serves_every_array_call);
+    tcase_add_test(tc, errors_unchanged);
+    tcase_add_test(tc, counters_as_the_pool_counts);
+    tcase_add_test(tc, arrays_with_host_copies_go_to_the_twin);
+    tcase_add_test(tc, freeing_kernels_with_twins);
+    tcase_add_test(tc, explicit_threads_and_the_setting);
+    tcase_add_test(tc, two_contexts_interleaved_in_one_thread);
+    tcase_add_test(tc, two_threads_each_with_a_context);
+    tcase_add_test(tc, algorithm_calls_on_the_twin);
+    tcase_add_test(tc, algorithm_call_after_a_device_write);
+    tcase_add_test(tc, a_twin_result_used_on_the_device);
+    tcase_add_test(tc, algorithm_calls_up_to_the_bound);
+    tcase_add_test(tc, algorithm_calls_on_device_arrays);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -343,11 +343,11 @@ START_TEST(a_call_on_the_current_context_asks_egl_nothing)
 }
 END_TEST
 
-/* Whether this suite's context sends small host-data calls to its calling-thread twin (compute, not
+/* Whether this suite's context sends small host-data calls to its calling-thread twin (either backend, not
  * zink: kernel/small_calls.c); elsewhere the tests below check the context's own path. */
 static bool twin_expected(void)
 {
-    return !fixture_fragment_backend() && strncmp(gpuc_get_info(gpu)->renderer, "zink", 4) != 0;
+    return strncmp(gpuc_get_info(gpu)->renderer, "zink", 4) != 0;
 }
 
 /* A small call of TWICE on host data into a new array, read back and checked, then freed. */

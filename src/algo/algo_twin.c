@@ -19,6 +19,11 @@
  * 13.1-13.7 ms at 2^16), compaction (1.2-1.6 against 1.9) and the scan (1.2-1.4 against 1.6), about
  * even at 2^17 and 2^18 (docs/performance/small-inputs.md). */
 #define ALGO_TWIN_MOST_ELEMENTS 65536
+/* The same on the fragment backend, whose sort is the network and whose passes are draws, spread over
+ * llvmpipe's rasteriser threads on the pool: the bound the network had on compute. Measured (the sweep
+ * on fragment, two runs each): a sort of 2^16 keys 11.2-12.6 ms on the pool, 14.0-14.5 on the twin; of
+ * 2^12 1.6-1.9 -> 1.1-1.3 ms, of 2^14 level (4.3-4.9 -> 4.0-4.1). */
+#define ALGO_TWIN_MOST_ELEMENTS_FRAGMENT 32768
 /* Calls of one shape (algo_twin_shape) made on the context before the twin takes them: the twin
  * compiles the kernels of the shape a second time (10-200 ms each with llvmpipe's JIT), which pays
  * only for calls of one shape made small again and again (the kernel layer's SMALL_CALL_WARMUP, for
@@ -83,8 +88,9 @@ bool algo_twin_begin(gpuc *gpu, uint64_t shape, size_t n, const gpuc_arg *args, 
 {
     gpuc_arg host[ALGO_TWIN_MAX_ARGS];
     gpuc_twin_copies copies = {0, 0, 0, 0};
-    if (!gpu->small_calls || gpu->profile || gpu->trace || n > ALGO_TWIN_MOST_ELEMENTS ||
-        nargs > ALGO_TWIN_MAX_ARGS)
+    size_t most =
+        gpu->info.backend == GPUC_BACKEND_FRAGMENT ? ALGO_TWIN_MOST_ELEMENTS_FRAGMENT : ALGO_TWIN_MOST_ELEMENTS;
+    if (!gpu->small_calls || gpu->profile || gpu->trace || n > most || nargs > ALGO_TWIN_MAX_ARGS)
         return false;
     for (int i = 0; i < nargs; i++)
         if (!twin_arg(args[i], &host[i], &copies))

@@ -248,8 +248,8 @@ gpuc_status gpuc_open(gpuc **out, const gpuc_options *opts)
     device_info_query(&gpu->info, &gpu->device, backend);
     device_profile_choose(gpu, profile);
     /* Only a context of llvmpipe's default threads on an EGL device (a twin's display is that device's). */
-    gpu->small_calls = twin && opts->threads == 0 && backend == GPUC_BACKEND_COMPUTE && gpu->device.software &&
-                       gpu->device.index >= 0 && !gpuc_driver_is_zink(gpu);
+    gpu->small_calls = twin && opts->threads == 0 && gpu->device.software && gpu->device.index >= 0 &&
+                       !gpuc_driver_is_zink(gpu);
     gpu->host_small_calls = twin && gpu->info.device_profile == GPUC_PROFILE_SOFTWARE;
     st = gpuc_check_gl(gpu, "reading the device's limits");
     if (st != GPUC_OK) {
@@ -273,7 +273,7 @@ gpuc *gpuc_twin(gpuc *gpu)
     gpuc_options o = {0};
     o.device = device;
     o.threads = GPUC_THREADS_CALLER;
-    o.backend = GPUC_BACKEND_COMPUTE;
+    o.backend = gpu->info.backend; /* the twin draws what the context would draw, dispatches what it dispatches */
     o.debug = gpu->debug;
     o.guard_all_loops = gpu->guard_all_loops;
     gpuc *twin = NULL;

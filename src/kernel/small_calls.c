@@ -21,7 +21,8 @@ static uint64_t call_work(const gpuc_kernel *k)
     return (uint64_t)k->cells * (uint64_t)per_cell;
 }
 
-/* What the twin path handles: an ordinary compute kernel whose program writes nothing but its result,
+/* What the twin path handles: an ordinary kernel (a dispatch or a draw: the twin has the context's
+ * backend) whose program writes nothing but its result,
  * with or without .pipeline (the twin reads the result back either way: a .pipeline result then stays
  * in host memory until its first use on the device, as every small call's result does). Anything else
  * keeps the context's own path: kernel maps, scatter, graphical, dynamic output (its size may change),
@@ -30,7 +31,7 @@ static uint64_t call_work(const gpuc_kernel *k)
 static bool twin_handles(const gpuc_kernel *k)
 {
     const gpuc *gpu = k->gpu;
-    return gpu->small_calls && !gpu->profile && !k->fragment && k->nmaps == 0 && !k->scatter && !k->graphical &&
+    return gpu->small_calls && !gpu->profile && k->nmaps == 0 && !k->scatter && !k->graphical &&
            !k->dynamic_output && k->nconstant_buffers == 0 && !kernel_loop_status(k) &&
            call_work(k) <= SMALL_CALL_MOST_WORK && (!k->pipeline || k->cells <= SMALL_CALL_MOST_PIPELINE_CELLS);
 }
@@ -51,6 +52,7 @@ static gpuc_kernel *twin_kernel(gpuc_kernel *k, gpuc *twin)
     t->special = NULL;
     memset(t->scalar_view, 0, sizeof t->scalar_view);
     memset(t->upload, 0, sizeof t->upload);
+    memset(t->targets, 0, sizeof t->targets); /* a fragment kernel's render targets: made on the twin's first draw */
     memset(&t->profile, 0, sizeof t->profile);
     t->profile.stats.last_device_ms = -1;
     memset(&t->child, 0, sizeof t->child);
@@ -59,11 +61,12 @@ static gpuc_kernel *twin_kernel(gpuc_kernel *k, gpuc *twin)
     t->pipeline = false;          /* and reads each result back: its values are what the context's array gets */
     t->twin = NULL;
     t->twin_result = NULL;
-    if (program_get(twin, k->cached->glsl, false, k->name, k->cached->glsl, &t->cached) != GPUC_OK) {
+    if (program_get(twin, k->cached->glsl, k->fragment, k->name, k->cached->glsl, &t->cached) != GPUC_OK) {
         free(t);
         return NULL;
     }
-    if (k->special && program_get(twin, k->special->glsl, false, k->name, k->special->glsl, &t->special) != GPUC_OK) {
+    if (k->special &&
+        program_get(twin, k->special->glsl, k->fragment, k->name, k->special->glsl, &t->special) != GPUC_OK) {
         program_put(twin, t->cached, true);
         free(t);
         return NULL;
@@ -140,6 +143,8 @@ static void twin_destroy(gpuc_kernel *t, gpuc_array *result, bool gl)
     for (int i = 0; i < GPUC_MAX_ARGS; i++)
         if (t->upload[i])
             gpuc_array_destroy_gl(t->upload[i], gl);
+    if (t->targets[0] && gl)
+        fragment_targets_free(t);
     if (result)
         gpuc_array_destroy_gl(result, gl);
     profile_release(t, gl);
