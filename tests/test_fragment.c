@@ -131,12 +131,15 @@ START_TEST(fragment_matches_compute_bit_for_bit)
 END_TEST
 
 /* thread as GPU.js sets it: a 2D output wider than the largest render target is drawn in flat rows, a
- * long 1D one in several tiles with a partial last row; every cell still sees its own thread. */
+ * long 1D one in several tiles with a partial last row, a short 1D one in rows of a power of two about
+ * its square root wide (1, 2 and 3 cells; 63 and 65 around 8 rows of 8; 1,000 in 31 rows of 32 and 8
+ * cells; 4,097 and 16,383 on both sides of a width); every cell still sees its own thread. */
 START_TEST(fragment_layouts_cover_every_cell_once)
 {
     gpuc *f = open_backend(GPUC_BACKEND_FRAGMENT);
     int max = gpuc_get_info(f)->max_target_size;
-    gpuc_dims shapes[] = {{(uint32_t)max + 3, 2, 0}, {(1u << 22) + 2049 + 5, 0, 0}, {5, 3, 2}};
+    gpuc_dims shapes[] = {{(uint32_t)max + 3, 2, 0}, {(1u << 22) + 2049 + 5, 0, 0}, {5, 3, 2}, {1, 0, 0}, {2, 0, 0},
+                          {3, 0, 0},  {63, 0, 0}, {65, 0, 0}, {1000, 0, 0}, {4097, 0, 0}, {16383, 0, 0}};
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
         gpuc_dims d = shapes[s];
         gpuc_kernel *k = NULL;

@@ -4,9 +4,11 @@
  * This is GPU.js's model: one fragment per output cell, render targets as the output. */
 #include "kernel/kernel.h"
 
+#include <unistd.h>
+
 /* Cells one tile holds at most: bounds the renderbuffers' memory (64 MiB for vec4 cells). */
 #define FRAGMENT_TILE_CELLS (1u << 22)
-/* Row width of 1D outputs (and of outputs wider than the largest target). */
+/* The widest row of a flat layout (1D outputs, and outputs wider than the largest target). */
 #define FRAGMENT_FLAT_WIDTH 2048
 
 typedef struct pixel_format {
@@ -27,6 +29,37 @@ static pixel_format format_of(gpuc_type t, bool graphical)
     }
 }
 
+/* The threads llvmpipe draws with in k's context: its option, else one per online core (llvmpipe's
+ * default); 1 in the calling thread. Only the flat layout's shape depends on it. */
+static size_t draw_threads(const gpuc *gpu)
+{
+    if (gpu->threads == GPUC_THREADS_CALLER)
+        return 1;
+    long cores = gpu->threads > 0 ? gpu->threads : sysconf(_SC_NPROCESSORS_ONLN);
+    return cores < 1 ? 1 : cores > 16 ? 16 : (size_t)cores;
+}
+
+/* A flat layout's row width. llvmpipe shades pixels in blocks of 4 x 4, and its threads take bins of
+ * 64 x 64 pixels, each with a fixed cost. Rows of 2048 fill whole bins from 64 rows up (and are what
+ * the large rows were measured in), so they stay there; a smaller output is drawn nearly square (a
+ * power of two at or above the square root of its cells: few bins, full blocks), but on llvmpipe's
+ * threads at least one bin wide per thread where rows of 4 allow it (else one bin drew it all on one
+ * thread). The width had been the cells up to 2048: one row of 1,000 cells filled a quarter of each
+ * block. Measured: docs/performance/small-calls.md, "Flat fragment layouts". */
+static size_t flat_width(size_t cells, size_t threads)
+{
+    if (cells >= (size_t)FRAGMENT_FLAT_WIDTH * 64)
+        return FRAGMENT_FLAT_WIDTH;
+    size_t width = 1;
+    while (width < FRAGMENT_FLAT_WIDTH && width * width < cells)
+        width <<= 1;
+    size_t per_thread = 64 * threads, rows_of_4 = (cells + 3) / 4;
+    size_t wide = per_thread < rows_of_4 ? per_thread : rows_of_4;
+    if (threads > 1 && wide > width)
+        width = wide;
+    return width < FRAGMENT_FLAT_WIDTH ? width : FRAGMENT_FLAT_WIDTH;
+}
+
 void fragment_layout(gpuc_kernel *k)
 {
     int max = k->gpu->info.max_target_size > 0 ? k->gpu->info.max_target_size : 4096;
@@ -35,7 +68,7 @@ void fragment_layout(gpuc_kernel *k)
     if (gpuc_dims_rank(k->output) >= 2 && k->output.x <= (uint32_t)max)
         width = k->output.x;
     else
-        width = k->cells < FRAGMENT_FLAT_WIDTH ? k->cells : FRAGMENT_FLAT_WIDTH;
+        width = flat_width(k->cells, draw_threads(k->gpu));
     if (width > (size_t)max)
         width = (size_t)max;
     size_t rows = (k->cells + width - 1) / width;

@@ -53,6 +53,8 @@ static gpuc_kernel *twin_kernel(gpuc_kernel *k, gpuc *twin)
     memset(t->scalar_view, 0, sizeof t->scalar_view);
     memset(t->upload, 0, sizeof t->upload);
     memset(t->targets, 0, sizeof t->targets); /* a fragment kernel's render targets: made on the twin's first draw */
+    if (t->fragment)
+        fragment_layout(t); /* its rows as the twin draws best, in the calling thread */
     memset(&t->profile, 0, sizeof t->profile);
     t->profile.stats.last_device_ms = -1;
     memset(&t->child, 0, sizeof t->child);
