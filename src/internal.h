@@ -134,9 +134,9 @@ struct gpuc {
     struct { GLuint buffer; size_t bytes; } spare_buffers[GPUC_SPARE_BUFFERS];
     /* Small calls (kernel/small_calls.c, algo/algo_twin.c): a context with llvmpipe's default threads
      * runs a kernel's small calls, and small algorithm calls whole, on `twin`, a context of its own
-     * working in the calling thread (gpuc_twin opens it on the first need; twin_state says whether it
-     * was tried). Closed by gpuc_close after the kernels. */
-    bool small_calls; /* threads 0 on a software EGL device, compute, GPUC_SMALL_CALLS not "pool" */
+     * working in the calling thread, of the same backend (gpuc_twin opens it on the first need;
+     * twin_state says whether it was tried). Closed by gpuc_close after the kernels. */
+    bool small_calls; /* threads 0 on a software EGL device (not zink), GPUC_SMALL_CALLS not "pool" */
     /* A small threshold compaction of values the host holds runs on the host (algo/compact_host.c): on
      * the software device profile (whatever the backend and threads; a forced hardware profile keeps
      * the GPU's path, to test it), GPUC_SMALL_CALLS not "pool". */
