@@ -1222,10 +1222,10 @@ typedef struct gpuc_topk_desc {
  * took 3 more dispatches in all). Host memory: O(n / tile + 65,536); 12 bytes a value where the host
  * selects, in blocks the context keeps for its next calls up to 1 MiB each (at most 3 MiB per context,
  * until gpuc_close: blocks freed at each call made glibc hand their pages back to the kernel and
- * fault them in again at the next). On llvmpipe (2 cores) the call on 2^23 random values with k = 512 took 3.3-4.6 ms on a
- * loaded machine (its one pass 1.2 ms of it; a one-thread C heap pass takes 3.1 ms); make bench's topk
- * row, which adds a bias pass over the 2^23 values before each call, runs at about 2.4x the C heap,
- * most of it that pass (README, "Performance").
+ * fault them in again at the next). On llvmpipe (2 cores) the call on 2^23 random values with k = 512
+ * took 3.3-4.6 ms on a loaded machine (its one pass 1.2 ms of it; a one-thread C heap pass takes 3.1
+ * ms); make bench's topk row, which adds a bias pass over the 2^23 values before each call, runs at
+ * about 2.4x the C heap, most of it that pass (README, "Performance").
  * For k > 32,768 (the counting path): a count kernel over contiguous chunks finds the k-th key by
  * bisection over the 32 key bits (33 counting passes over the data; each pass's per-chunk counts are
  * summed on the device, so one int comes back per step); survivor counts per group of 64 values and

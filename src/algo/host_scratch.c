@@ -45,9 +45,9 @@ void *algo_scratch_take(gpuc *gpu, int part, size_t bytes)
                           : NULL;
     if (!s)
         return malloc(bytes ? bytes : 1);
-    if (s->bytes[part] < bytes) {
+    if (!s->block[part] || s->bytes[part] < bytes) { /* a first block of 0 bytes is one of 1 */
         free(s->block[part]);
-        s->block[part] = malloc(bytes);
+        s->block[part] = malloc(bytes ? bytes : 1);
         s->bytes[part] = s->block[part] ? bytes : 0;
     }
     return s->block[part];

@@ -4,6 +4,7 @@
  * This is GPU.js's model: one fragment per output cell, render targets as the output. */
 #include "kernel/kernel.h"
 
+#include <pthread.h>
 #include <unistd.h>
 
 /* Cells one tile holds at most: bounds the renderbuffers' memory (64 MiB for vec4 cells). */
@@ -29,14 +30,27 @@ static pixel_format format_of(gpuc_type t, bool graphical)
     }
 }
 
-/* The threads llvmpipe draws with in k's context: its option, else one per online core (llvmpipe's
- * default); 1 in the calling thread. Only the flat layout's shape depends on it. */
+/* Online cores, at most 16: llvmpipe's default thread count. Counted once per process (sysconf reads
+ * /sys, 2.6 us a call, and the layout is chosen again at each gpuc_kernel_set_output). */
+static size_t online_cores;
+
+static void count_online_cores(void)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    online_cores = cores < 1 ? 1 : cores > 16 ? 16 : (size_t)cores;
+}
+
+/* The threads llvmpipe draws with in the context: its option, else llvmpipe's default; 1 in the
+ * calling thread. Only the flat layout's shape depends on it. */
 static size_t draw_threads(const gpuc *gpu)
 {
+    static pthread_once_t counted = PTHREAD_ONCE_INIT;
     if (gpu->threads == GPUC_THREADS_CALLER)
         return 1;
-    long cores = gpu->threads > 0 ? gpu->threads : sysconf(_SC_NPROCESSORS_ONLN);
-    return cores < 1 ? 1 : cores > 16 ? 16 : (size_t)cores;
+    if (gpu->threads > 0)
+        return (size_t)gpu->threads;
+    pthread_once(&counted, count_online_cores);
+    return online_cores;
 }
 
 /* A flat layout's row width. llvmpipe shades pixels in blocks of 4 x 4, and its threads take bins of
