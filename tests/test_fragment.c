@@ -130,17 +130,13 @@ START_TEST(fragment_matches_compute_bit_for_bit)
 }
 END_TEST
 
-/* thread as GPU.js sets it: a 2D output wider than the largest render target is drawn in flat rows, a
- * long 1D one in several tiles with a partial last row, a short 1D one in rows of a power of two about
- * its square root wide (1, 2 and 3 cells; 63 and 65 around 8 rows of 8; 1,000 in 31 rows of 32 and 8
- * cells; 4,097 and 16,383 on both sides of a width); every cell still sees its own thread. */
-START_TEST(fragment_layouts_cover_every_cell_once)
+/* Runs a kernel returning its thread over each shape from shapes[first] on, on f, checking every cell. */
+static void check_layouts(gpuc *f, size_t first)
 {
-    gpuc *f = open_backend(GPUC_BACKEND_FRAGMENT);
     int max = gpuc_get_info(f)->max_target_size;
     gpuc_dims shapes[] = {{(uint32_t)max + 3, 2, 0}, {(1u << 22) + 2049 + 5, 0, 0}, {5, 3, 2}, {1, 0, 0}, {2, 0, 0},
                           {3, 0, 0},  {63, 0, 0}, {65, 0, 0}, {1000, 0, 0}, {4097, 0, 0}, {16383, 0, 0}};
-    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+    for (size_t s = first; s < sizeof shapes / sizeof shapes[0]; s++) {
         gpuc_dims d = shapes[s];
         gpuc_kernel *k = NULL;
         gpuc_status st = gpuc_create_kernel(f, "int where() { return (thread.z * 4 + thread.y) * 8388608 + thread.x; }",
@@ -166,9 +162,27 @@ START_TEST(fragment_layouts_cover_every_cell_once)
         gpuc_array_free(r);
         gpuc_kernel_free(k);
     }
-    gpuc_close(f);
+}
+
+/* thread as GPU.js sets it: a 2D output wider than the largest render target is drawn in flat rows, a
+ * long 1D one in several tiles with a partial last row, a short 1D one nearly square (in the calling
+ * thread: 1, 2 and 3 cells; 63 and 65 around 8 rows of 8; 1,000 in 31 rows of 32 and 8 cells; 4,097
+ * and 16,383 on both sides of a width) or, on llvmpipe's threads, widened to a bin per thread (other
+ * partial rows); every cell still sees its own thread. The short shapes run in a context of each
+ * kind; the long ones on llvmpipe's threads only (their layout does not depend on the threads). */
+START_TEST(fragment_layouts_cover_every_cell_once)
+{
+    for (int caller = 0; caller < 2; caller++) {
+        fixture_pin_driver();
+        gpuc *f = NULL;
+        gpuc_options o = {.backend = GPUC_BACKEND_FRAGMENT, .threads = caller ? GPUC_THREADS_CALLER : 0};
+        ck_assert_msg(gpuc_open(&f, &o) == GPUC_OK, "gpuc_open: %s", gpuc_errmsg(f));
+        check_layouts(f, caller ? 3 : 0);
+        gpuc_close(f);
+    }
 }
 END_TEST
+
 
 /* What the fragment backend cannot do fails with a message saying why: compaction's scatter method
  * (gather works), and outputs past gpuc's size limit. */

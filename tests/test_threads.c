@@ -343,8 +343,8 @@ START_TEST(a_call_on_the_current_context_asks_egl_nothing)
 }
 END_TEST
 
-/* Whether this suite's context sends small host-data calls to its calling-thread twin (either backend, not
- * zink: kernel/small_calls.c); elsewhere the tests below check the context's own path. */
+/* Whether this suite's context sends small host-data calls to its calling-thread twin (either backend,
+ * not zink: kernel/small_calls.c); elsewhere the tests below check the context's own path. */
 static bool twin_expected(void)
 {
     return strncmp(gpuc_get_info(gpu)->renderer, "zink", 4) != 0;
